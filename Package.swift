@@ -1,0 +1,65 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Layers, bottom up (see docs/ARCHITECTURE.md):
+//   CGtk, CSoup            system libraries (GTK 3 + GLib/GIO/gdk-pixbuf, libsoup 2.4)
+//   GObjectBindings        owning references, signals, main-loop sources, GError, GCancellable, libsoup, pixbufs
+//   GtkBindings            one small Swift class per GTK widget type we use
+//   GalleryCore            sources, page loading, image loading and decoding; no widgets
+//   GalleryUI              the window, header bar, gallery list, rows and the large view
+//   GalleryViewerApp       GtkApplication, command line, wiring  -> `gallery-viewer`
+//   GalleryDemoServer      SoupServer with the demo gallery and its fault knobs
+//   DemoServerCommand      -> `gallery-demo-server`
+//   DemoImageGenerator     -> `gallery-demo-images` (renders the demo gallery's images at build time)
+let package = Package(
+    name: "GalleryViewer",
+    products: [
+        .executable(name: "gallery-viewer", targets: ["GalleryViewerApp"]),
+        .executable(name: "gallery-demo-server", targets: ["DemoServerCommand"]),
+        .executable(name: "gallery-demo-images", targets: ["DemoImageGenerator"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+    ],
+    targets: [
+        .systemLibrary(name: "CGtk", pkgConfig: "gtk+-3.0", providers: [.apt(["libgtk-3-dev"])]),
+        .systemLibrary(name: "CSoup", pkgConfig: "libsoup-2.4", providers: [.apt(["libsoup2.4-dev"])]),
+
+        .target(name: "GObjectBindings", dependencies: ["CGtk", "CSoup"]),
+        .target(name: "GtkBindings", dependencies: ["GObjectBindings", "CGtk"]),
+        .target(
+            name: "GalleryCore",
+            dependencies: [
+                "GObjectBindings",
+                .product(name: "Collections", package: "swift-collections"),
+            ]),
+        .target(name: "GalleryUI", dependencies: ["GalleryCore", "GtkBindings"]),
+        .target(name: "GalleryDemoServer", dependencies: ["GObjectBindings"]),
+        .executableTarget(
+            name: "GalleryViewerApp",
+            dependencies: [
+                "GalleryUI", "GalleryCore", "GalleryDemoServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .executableTarget(
+            name: "DemoServerCommand",
+            dependencies: [
+                "GalleryDemoServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        .executableTarget(
+            name: "DemoImageGenerator",
+            dependencies: [
+                "GalleryDemoServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+
+        .target(name: "TestSupport", dependencies: ["GObjectBindings", "GalleryDemoServer"], path: "Tests/TestSupport"),
+        .testTarget(name: "GObjectBindingsTests", dependencies: ["GObjectBindings", "TestSupport"]),
+        .testTarget(name: "GalleryCoreTests", dependencies: ["GalleryCore", "TestSupport"]),
+        .testTarget(name: "GalleryDemoServerTests", dependencies: ["GalleryDemoServer", "TestSupport"]),
+        .testTarget(name: "GalleryUITests", dependencies: ["GalleryUI", "GalleryCore", "TestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

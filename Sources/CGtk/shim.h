@@ -1,0 +1,27 @@
+// Umbrella header for GTK 3, GDK, gdk-pixbuf, GIO and GLib.
+// Only what Swift cannot import directly lives here: macros and variadic functions.
+#ifndef GALLERY_CGTK_SHIM_H
+#define GALLERY_CGTK_SHIM_H
+
+#include <gtk/gtk.h>
+#include <glib-unix.h>
+#include <gio/gio.h>
+
+// Fundamental GTypes are macros over G_TYPE_MAKE_FUNDAMENTAL and do not import.
+static inline GType gv_type_string(void) { return G_TYPE_STRING; }
+static inline GType gv_type_boolean(void) { return G_TYPE_BOOLEAN; }
+static inline GType gv_type_int(void) { return G_TYPE_INT; }
+static inline GType gv_type_uint(void) { return G_TYPE_UINT; }
+static inline GType gv_type_object(void) { return G_TYPE_OBJECT; }
+static inline GType gv_type_pointer(void) { return G_TYPE_POINTER; }
+
+static inline GQuark gv_io_error_quark(void) { return G_IO_ERROR; }
+
+// GtkDialog-free message helpers are variadic in C.
+static inline GtkWidget *gv_message_dialog_new(GtkWindow *parent, GtkMessageType type,
+                                               GtkButtonsType buttons, const char *text) {
+    return gtk_message_dialog_new(parent, GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                  type, buttons, "%s", text);
+}
+
+#endif

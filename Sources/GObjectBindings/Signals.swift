@@ -1,0 +1,141 @@
+import CGtk
+
+// Signals as Swift closures.
+//
+// A handler closure is boxed and the box is retained once for GLib; the closure-notify releases it when the
+// handler is disconnected or the instance is finalized (or destroyed, for widgets). Call sites never see the
+// box, the trampoline or the notify, so they cannot get the ownership wrong.
+//
+// There is one @convention(c) trampoline per C signature ("shape"), shared by every signal of that shape.
+// Handlers run on the GLib main loop, which runs on the main thread, so each trampoline enters the main actor
+// with `MainActor.assumeIsolated`: a signal emitted from any other thread traps instead of racing.
+
+final class SignalHandlerBox<Arguments, Result>: @unchecked Sendable {
+    let handler: @MainActor (Arguments) -> Result
+    init(_ handler: @escaping @MainActor (Arguments) -> Result) { self.handler = handler }
+
+    static func from(_ data: gpointer?) -> SignalHandlerBox {
+        Unmanaged<SignalHandlerBox>.fromOpaque(data!).takeUnretainedValue()
+    }
+}
+
+private typealias VoidBox = SignalHandlerBox<Void, Void>
+private typealias PointerBox = SignalHandlerBox<UnsafeMutableRawPointer?, Void>
+private typealias PointerPairBox = SignalHandlerBox<(UnsafeMutableRawPointer?, UnsafeMutableRawPointer?), Void>
+private typealias EventBox = SignalHandlerBox<UnsafeMutableRawPointer?, Bool>
+
+// Shape: void handler(GObject *instance, gpointer user_data)
+private let voidTrampoline: @convention(c) (gpointer?, gpointer?) -> Void = { _, data in
+    let box = VoidBox.from(data)
+    MainActor.assumeIsolated { box.handler(()) }
+}
+
+// Shape: void handler(GObject *instance, gpointer argument, gpointer user_data)
+private let pointerTrampoline: @convention(c) (gpointer?, gpointer?, gpointer?) -> Void = { _, argument, data in
+    let box = PointerBox.from(data)
+    nonisolated(unsafe) let argument = argument
+    MainActor.assumeIsolated { box.handler(argument) }
+}
+
+// Shape: void handler(GObject *instance, gpointer first, gpointer second, gpointer user_data)
+private let pointerPairTrampoline: @convention(c) (gpointer?, gpointer?, gpointer?, gpointer?) -> Void = {
+    _, first, second, data in
+    let box = PointerPairBox.from(data)
+    nonisolated(unsafe) let arguments = (first, second)
+    MainActor.assumeIsolated { box.handler(arguments) }
+}
+
+// Shape: gboolean handler(GObject *instance, gpointer event, gpointer user_data) — the *-event signals and
+// GtkWidget::draw; returning true stops further handlers.
+private let eventTrampoline: @convention(c) (gpointer?, gpointer?, gpointer?) -> gboolean = { _, event, data in
+    let box = EventBox.from(data)
+    nonisolated(unsafe) let event = event
+    return MainActor.assumeIsolated { box.handler(event) }.gboolean
+}
+
+private let releaseHandlerBox: GClosureNotify = { data, _ in
+    Unmanaged<AnyObject>.fromOpaque(data!).release()
+}
+
+/// A connected signal handler. Dropping it keeps the handler connected (GLib owns it); `disconnect()` removes it
+/// early and is safe to call after the instance is gone.
+public final class SignalConnection {
+    private let instance = UnsafeMutablePointer<GWeakRef>.allocate(capacity: 1)
+    public let handlerID: gulong
+
+    init(instance object: UnsafeMutableRawPointer, handlerID: gulong) {
+        self.handlerID = handlerID
+        g_weak_ref_init(instance, object)
+    }
+
+    deinit {
+        g_weak_ref_clear(instance)
+        instance.deallocate()
+    }
+
+    public func disconnect() {
+        guard let object = g_weak_ref_get(instance) else { return }
+        if g_signal_handler_is_connected(object, handlerID) != 0 {
+            g_signal_handler_disconnect(object, handlerID)
+        }
+        g_object_unref(object)
+    }
+
+    public var isConnected: Bool {
+        guard let object = g_weak_ref_get(instance) else { return false }
+        defer { g_object_unref(object) }
+        return g_signal_handler_is_connected(object, handlerID) != 0
+    }
+}
+
+extension ObjectRef {
+    private func connect(
+        _ signal: String, box: AnyObject, trampoline: GCallback, after: Bool
+    ) -> SignalConnection {
+        let data = Unmanaged.passRetained(box).toOpaque()
+        let flags = after ? G_CONNECT_AFTER : GConnectFlags(rawValue: 0)
+        let id = g_signal_connect_data(pointer, signal, trampoline, data, releaseHandlerBox, flags)
+        precondition(id != 0, "no signal \(signal) on \(typeName)")
+        return SignalConnection(instance: pointer, handlerID: id)
+    }
+
+    /// Connects a handler for a signal whose only argument is the instance (`clicked`, `activate`, `changed`).
+    @MainActor @discardableResult
+    public func connect(
+        _ signal: String, after: Bool = false, _ handler: @escaping @MainActor () -> Void
+    ) -> SignalConnection {
+        connect(signal, box: VoidBox { handler() }, trampoline: unsafeBitCast(voidTrampoline, to: GCallback.self),
+                after: after)
+    }
+
+    /// Connects a handler for a signal with one pointer argument (`row-activated`, `size-allocate`).
+    @MainActor @discardableResult
+    public func connect(
+        _ signal: String, after: Bool = false,
+        _ handler: @escaping @MainActor (UnsafeMutableRawPointer?) -> Void
+    ) -> SignalConnection {
+        connect(signal, box: PointerBox(handler), trampoline: unsafeBitCast(pointerTrampoline, to: GCallback.self),
+                after: after)
+    }
+
+    /// Connects a handler for a signal with two pointer arguments (SoupServer `request-started`).
+    @MainActor @discardableResult
+    public func connect(
+        _ signal: String, after: Bool = false,
+        _ handler: @escaping @MainActor (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void
+    ) -> SignalConnection {
+        connect(signal, box: PointerPairBox { handler($0.0, $0.1) },
+                trampoline: unsafeBitCast(pointerPairTrampoline, to: GCallback.self), after: after)
+    }
+
+    /// Connects a handler for a gboolean-returning signal with one pointer argument (`button-press-event`,
+    /// `key-press-event`, `draw`). Return true to stop other handlers.
+    @MainActor @discardableResult
+    public func connectEvent(
+        _ signal: String, after: Bool = false,
+        _ handler: @escaping @MainActor (UnsafeMutableRawPointer?) -> Bool
+    ) -> SignalConnection {
+        connect(signal, box: EventBox(handler), trampoline: unsafeBitCast(eventTrampoline, to: GCallback.self),
+                after: after)
+    }
+}

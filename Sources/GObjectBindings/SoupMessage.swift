@@ -1,0 +1,54 @@
+import CGtk
+import CSoup
+
+extension Soup {
+    /// An HTTP request and, once sent, its response status and headers.
+    public final class Message {
+        public let ref: ObjectRef
+
+        /// nil when `url` is not an absolute http(s) URL libsoup accepts.
+        public init?(method: String = "GET", url: String) {
+            guard let message = soup_message_new(method, url) else { return nil }
+            ref = ObjectRef(message, transfer: .full)
+        }
+
+        private var message: UnsafeMutablePointer<SoupMessage> { ref.typed() }
+
+        public var statusCode: UInt32 { message.pointee.status_code }
+
+        public var reasonPhrase: String {
+            string(message.pointee.reason_phrase).flatMap { $0.isEmpty ? nil : $0 }
+                ?? Soup.reasonPhrase(for: statusCode)
+        }
+
+        /// The URL the response came from, after redirects.
+        public var url: String {
+            takeString(soup_uri_to_string(soup_message_get_uri(message), 0)) ?? ""
+        }
+
+        public func setRequestHeader(_ name: String, _ value: String) {
+            soup_message_headers_replace(message.pointee.request_headers, name, value)
+        }
+
+        public func responseHeader(_ name: String) -> String? {
+            string(soup_message_headers_get_one(message.pointee.response_headers, name))
+        }
+
+        /// The response's media type without parameters ("image/jpeg"), lower-cased.
+        public var responseMediaType: String? {
+            string(soup_message_headers_get_content_type(message.pointee.response_headers, nil))?.lowercased()
+        }
+
+        /// The declared body length, when the response has a Content-Length.
+        public var responseContentLength: Int? {
+            let headers = message.pointee.response_headers
+            guard soup_message_headers_get_encoding(headers) == SOUP_ENCODING_CONTENT_LENGTH else { return nil }
+            return Int(soup_message_headers_get_content_length(headers))
+        }
+
+        /// Keeps libsoup's HTTP cache (if the session has one) out of this request.
+        public func disableCache() {
+            soup_message_disable_feature(message, soup_cache_get_type())
+        }
+    }
+}

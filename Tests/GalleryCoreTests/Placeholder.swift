@@ -1,0 +1,2 @@
+import XCTest
+final class GalleryCoreTestsPlaceholder: XCTestCase { func testNothing() {} }

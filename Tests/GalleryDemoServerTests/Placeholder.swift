@@ -1,0 +1,2 @@
+import XCTest
+final class GalleryDemoServerTestsPlaceholder: XCTestCase { func testNothing() {} }
