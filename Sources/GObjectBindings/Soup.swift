@@ -8,4 +8,12 @@ public enum Soup {
     public static func reasonPhrase(for status: UInt32) -> String {
         string(soup_status_get_phrase(guint(status))) ?? "Unknown Status"
     }
+
+    /// Seconds since the Unix epoch for an HTTP date in any of the formats HTTP allows (RFC 1123, RFC 850,
+    /// asctime); nil if it is not one.
+    public static func parseHTTPDate(_ text: String) -> Double? {
+        guard let date = soup_date_new_from_string(text) else { return nil }
+        defer { soup_date_free(date) }
+        return Double(soup_date_to_time_t(date))
+    }
 }

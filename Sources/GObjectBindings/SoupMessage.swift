@@ -34,6 +34,19 @@ extension Soup {
             string(soup_message_headers_get_one(message.pointee.response_headers, name))
         }
 
+        /// Every response header, names lower-cased; repeated headers are joined with ", " as HTTP allows.
+        public var responseHeaders: [String: String] {
+            final class Collector { var headers: [String: String] = [:] }
+            let collector = Collector()
+            soup_message_headers_foreach(message.pointee.response_headers, { name, value, data in
+                let collector = Unmanaged<Collector>.fromOpaque(data!).takeUnretainedValue()
+                let key = String(cString: name!).lowercased()
+                let value = String(cString: value!)
+                collector.headers[key] = collector.headers[key].map { "\($0), \(value)" } ?? value
+            }, Unmanaged.passUnretained(collector).toOpaque())
+            return withExtendedLifetime(collector) { collector.headers }
+        }
+
         /// The response's media type without parameters ("image/jpeg"), lower-cased.
         public var responseMediaType: String? {
             string(soup_message_headers_get_content_type(message.pointee.response_headers, nil))?.lowercased()

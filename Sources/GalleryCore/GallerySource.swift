@@ -1,0 +1,78 @@
+/// The services a gallery can come from.
+public enum SourceKind: String, CaseIterable, Sendable {
+    case deviantArt = "deviantart"
+    case mastodon
+    case commons
+    case demo
+
+    public var displayName: String {
+        switch self {
+        case .deviantArt: "DeviantArt"
+        case .mastodon: "Mastodon"
+        case .commons: "Wikimedia Commons"
+        case .demo: "Demo"
+        }
+    }
+
+    /// What the username entry asks for.
+    public var usernamePlaceholder: String {
+        switch self {
+        case .deviantArt: "DeviantArt username"
+        case .mastodon: "user@instance"
+        case .commons: "Commons username"
+        case .demo: "Demo user (aurora, atlas…)"
+        }
+    }
+}
+
+/// One request in a gallery's sequence of pages. `stage` lets a source tell its kinds of requests apart
+/// (Mastodon looks the account up before it lists statuses).
+public struct PageRequest: Hashable, Sendable {
+    public var url: String
+    public var stage: String
+    public var headers: [String: String]
+
+    public init(url: String, stage: String = "page", headers: [String: String] = [:]) {
+        self.url = url
+        self.stage = stage
+        self.headers = headers
+    }
+}
+
+/// What one response yielded: items (possibly none, e.g. after a lookup) and the request for the next page.
+public struct PageResult: Sendable {
+    public var items: [GalleryItem]
+    public var next: PageRequest?
+
+    public init(items: [GalleryItem], next: PageRequest?) {
+        self.items = items
+        self.next = next
+    }
+}
+
+/// A gallery service for one user: builds requests and parses responses. Pure and synchronous: no network,
+/// no widgets, so every quirk is testable with fixtures. One conforming type per service.
+public protocol GallerySource: Sendable {
+    var kind: SourceKind { get }
+    var username: String { get }
+    var endpoint: Endpoint { get }
+    func firstRequest() -> PageRequest
+    /// Parses one response of any status; maps statuses to `GalleryError`s itself, since what a 404 means
+    /// depends on the request (a missing user, not a missing page).
+    func parse(_ response: HTTPResponse, of request: PageRequest) throws(GalleryError) -> PageResult
+}
+
+extension SourceKind {
+    /// Builds the source for `username`, validating it. `endpointOverride` replaces the service's
+    /// scheme://host[:port] (mirrors, self-hosted servers, tests); the demo source needs one.
+    public func makeSource(username: String, endpointOverride: String?) throws(GalleryError) -> any GallerySource {
+        switch self {
+        case .deviantArt, .demo:
+            try DeviantArtSource(username: username, endpointOverride: endpointOverride, kind: self)
+        case .mastodon:
+            throw GalleryError.invalidUsername(reason: "Mastodon is not available yet.")
+        case .commons:
+            throw GalleryError.invalidUsername(reason: "Wikimedia Commons is not available yet.")
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import GObjectBindings
+
+/// A request as the core sees it; HTTPClient turns it into a libsoup message.
+public struct HTTPRequest: Sendable {
+    public var url: String
+    public var headers: [String: String]
+    /// The body is abandoned with `HTTPError.tooLarge` beyond this many bytes.
+    public var maxBodyBytes: Int
+
+    public init(url: String, headers: [String: String] = [:], maxBodyBytes: Int) {
+        self.url = url
+        self.headers = headers
+        self.maxBodyBytes = maxBodyBytes
+    }
+}
+
+/// Status line and headers, available before the body is read.
+public struct HTTPResponseHead: Sendable {
+    public var status: UInt32
+    public var reason: String
+    /// The URL the response came from, after redirects.
+    public var url: String
+    /// Lower-cased header names.
+    public var headers: [String: String]
+    /// Media type without parameters, lower-cased ("image/jpeg").
+    public var mediaType: String?
+    public var contentLength: Int?
+
+    public init(status: UInt32, reason: String, url: String, headers: [String: String] = [:],
+                mediaType: String? = nil, contentLength: Int? = nil) {
+        self.status = status
+        self.reason = reason
+        self.url = url
+        self.headers = headers
+        self.mediaType = mediaType
+        self.contentLength = contentLength
+    }
+
+    public var isSuccess: Bool { (200..<300).contains(status) }
+    public var statusLine: String { "HTTP \(status) \(reason)" }
+}
+
+public struct HTTPResponse: Sendable {
+    public var head: HTTPResponseHead
+    public var body: Bytes
+
+    public init(head: HTTPResponseHead, body: Bytes) {
+        self.head = head
+        self.body = body
+    }
+}
+
+/// Why a request gave no usable body. `message` is what a row or the window shows.
+public enum HTTPError: Error, Equatable, Sendable {
+    case invalidURL(String)
+    case status(UInt32, String)
+    case notAnImage(mediaType: String)
+    case tooLarge(limitBytes: Int)
+    case timedOut(seconds: Int)
+    case connectionClosedEarly
+    case certificate(String)
+    case network(String)
+    case cancelled
+
+    public var message: String {
+        switch self {
+        case .invalidURL(let url): "Invalid address: \(url)"
+        case .status(let code, let reason): "HTTP \(code) \(reason)"
+        case .notAnImage(let type): "Not an image (\(type))"
+        case .tooLarge(let limit): "Too large (over \(limit / 1_048_576) MB)"
+        case .timedOut(let seconds): "Timed out (no data for \(seconds) s)"
+        case .connectionClosedEarly: "Download cut off (connection closed early)"
+        case .certificate(let detail): "Certificate not trusted: \(detail)"
+        case .network(let detail): detail
+        case .cancelled: "Cancelled"
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import Collections
+import GObjectBindings
+
+/// A bounded in-memory cache of decoded images, least recently used first out. Bounded by pixel memory,
+/// not by count, because one full-size image weighs as much as hundreds of thumbnails.
+@MainActor
+public final class ImageCache {
+    public struct Key: Hashable, Sendable {
+        public var url: String
+        public var maxPixelSize: Int?
+    }
+
+    public let capacityBytes: Int
+    public private(set) var totalBytes = 0
+    private var entries: OrderedDictionary<Key, DecodedPixbuf> = [:]
+
+    public init(capacityBytes: Int = 96 * 1_048_576) {
+        self.capacityBytes = capacityBytes
+    }
+
+    public var count: Int { entries.count }
+
+    public func image(for key: Key) -> DecodedPixbuf? {
+        guard let index = entries.index(forKey: key) else { return nil }
+        let image = entries.values[index]
+        // Move to the most recently used end.
+        entries.remove(at: index)
+        entries[key] = image
+        return image
+    }
+
+    public func insert(_ image: DecodedPixbuf, for key: Key) {
+        let size = image.pixbuf.byteCount
+        guard size <= capacityBytes else { return }
+        if let old = entries.removeValue(forKey: key) { totalBytes -= old.pixbuf.byteCount }
+        entries[key] = image
+        totalBytes += size
+        while totalBytes > capacityBytes, !entries.isEmpty {
+            totalBytes -= entries.removeFirst().value.pixbuf.byteCount
+        }
+    }
+
+    public func removeAll() {
+        entries.removeAll()
+        totalBytes = 0
+    }
+}

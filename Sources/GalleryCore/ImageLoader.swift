@@ -1,0 +1,209 @@
+import GObjectBindings
+
+/// Loads images for display: download (coalesced per URL, scheduled per host), validate, decode off the
+/// main loop at the size asked for, and cache the result. Modelled on Nuke's pipeline, in callbacks on the
+/// GLib main loop instead of async/await.
+///
+/// Guarantees: a URL is never fetched twice at the same time; a cancelled ticket's completion never runs;
+/// when the last ticket of a fetch is cancelled the fetch stops (or never starts).
+@MainActor
+public final class ImageLoader {
+    public struct Limits: Sendable {
+        /// Bodies beyond this are abandoned with an error.
+        public var maxImageBytes: Int
+        public init(maxImageBytes: Int = 50 * 1_048_576) { self.maxImageBytes = maxImageBytes }
+    }
+
+    public typealias Completion = @MainActor (Result<DecodedPixbuf, ImageLoadError>) -> Void
+
+    public let client: HTTPClient
+    public let cache: ImageCache
+    public let limits: Limits
+    let scheduler: FetchScheduler
+    private var fetches: [String: FetchJob] = [:]
+    private var decodes: [ImageCache.Key: DecodeJob] = [:]
+
+    public init(client: HTTPClient, cache: ImageCache = ImageCache(), limits: Limits = .init()) {
+        self.client = client
+        self.cache = cache
+        self.limits = limits
+        scheduler = FetchScheduler(maxPerHost: client.configuration.maxConnectionsPerHost)
+    }
+
+    /// Fetches running on the network now.
+    public var activeFetchCount: Int { scheduler.runningCount }
+    /// Fetches waiting for a connection slot.
+    public var waitingFetchCount: Int { scheduler.waitingCount }
+    /// Fetches or decodes not yet finished, for tests and benchmarks.
+    public var unfinishedJobCount: Int { fetches.count + decodes.count }
+
+    /// Loads `url` scaled to fit `maxPixelSize` (nil: original size). A cached image completes before this
+    /// returns; anything else completes later on the main loop, unless the ticket is cancelled first.
+    @discardableResult
+    public func load(_ url: String, maxPixelSize: Int?, priority: LoadPriority,
+                     completion: @escaping Completion) -> ImageTicket {
+        let key = ImageCache.Key(url: url, maxPixelSize: maxPixelSize)
+        let ticket = ImageTicket(loader: self, key: key, priority: priority, completion: completion)
+        if let cached = cache.image(for: key) {
+            ticket.complete(.success(cached))
+            return ticket
+        }
+        let job = decodes[key] ?? makeDecodeJob(key)
+        job.tickets.append(ticket)
+        updatePriority(of: job)
+        return ticket
+    }
+
+    // MARK: Tickets
+
+    func cancel(_ ticket: ImageTicket) {
+        guard let job = decodes[ticket.key] else { return }
+        job.tickets.removeAll { $0 === ticket }
+        if job.tickets.isEmpty { abandon(job) } else { updatePriority(of: job) }
+    }
+
+    func priorityChanged(_ ticket: ImageTicket) {
+        if let job = decodes[ticket.key] { updatePriority(of: job) }
+    }
+
+    // MARK: Decode jobs (one per URL and size)
+
+    @MainActor private final class DecodeJob {
+        let key: ImageCache.Key
+        var tickets: [ImageTicket] = []
+        var decoding: Cancellable?
+        init(key: ImageCache.Key) { self.key = key }
+        var priority: LoadPriority { tickets.map { $0.priority }.max() ?? .offscreen }
+    }
+
+    private func makeDecodeJob(_ key: ImageCache.Key) -> DecodeJob {
+        let job = DecodeJob(key: key)
+        decodes[key] = job
+        let fetch = fetches[key.url] ?? makeFetchJob(key.url)
+        fetch.decodeJobs.append(job)
+        return job
+    }
+
+    private func updatePriority(of job: DecodeJob) {
+        guard let fetch = fetches[job.key.url], let ticket = fetch.scheduled else { return }
+        scheduler.setPriority(fetch.priority, of: ticket)
+    }
+
+    private func abandon(_ job: DecodeJob) {
+        decodes[job.key] = nil
+        job.decoding?.cancel()
+        guard let fetch = fetches[job.key.url] else { return }
+        fetch.decodeJobs.removeAll { $0 === job }
+        if fetch.decodeJobs.isEmpty {
+            fetches[job.key.url] = nil
+            fetch.cancellable.cancel()
+            if let ticket = fetch.scheduled { scheduler.cancel(ticket) }
+        } else if let ticket = fetch.scheduled {
+            scheduler.setPriority(fetch.priority, of: ticket)
+        }
+    }
+
+    private func decode(_ job: DecodeJob, bytes: Bytes) {
+        let cancellable = Cancellable()
+        job.decoding = cancellable
+        ImageDecoder.decode(bytes, maxPixelSize: job.key.maxPixelSize, cancellable: cancellable) { [weak self] result in
+            guard let self, self.decodes[job.key] === job else { return }
+            self.decodes[job.key] = nil
+            if case .success(let image) = result { self.cache.insert(image, for: job.key) }
+            for ticket in job.tickets { ticket.complete(result) }
+        }
+    }
+
+    private func fail(_ job: DecodeJob, _ error: ImageLoadError) {
+        decodes[job.key] = nil
+        for ticket in job.tickets { ticket.complete(.failure(error)) }
+    }
+
+    // MARK: Fetch jobs (one per URL)
+
+    @MainActor private final class FetchJob {
+        let url: String
+        let cancellable = Cancellable()
+        var decodeJobs: [DecodeJob] = []
+        var scheduled: FetchScheduler.Ticket?
+        init(url: String) { self.url = url }
+        var priority: LoadPriority { decodeJobs.map { $0.priority }.max() ?? .offscreen }
+    }
+
+    private func makeFetchJob(_ url: String) -> FetchJob {
+        let job = FetchJob(url: url)
+        fetches[url] = job
+        let host = URLText.origin(of: url) ?? url
+        // Submitted after the first decode job is attached (see makeDecodeJob), from the next line on.
+        job.scheduled = scheduler.submit(host: host, priority: .offscreen) { [weak self, weak job] in
+            guard let self, let job else { return }
+            self.start(job)
+        }
+        return job
+    }
+
+    private func start(_ job: FetchJob) {
+        let request = HTTPRequest(url: job.url, headers: ["Accept": "image/*"], maxBodyBytes: limits.maxImageBytes)
+        client.fetch(request, cancellable: job.cancellable, validate: Self.validateImageResponse) { [weak self] result in
+            guard let self else { return }
+            if let ticket = job.scheduled { self.scheduler.finish(ticket) }
+            guard self.fetches[job.url] === job else { return }
+            self.fetches[job.url] = nil
+            switch result {
+            case .success(let response):
+                for decodeJob in job.decodeJobs { self.decode(decodeJob, bytes: response.body) }
+            case .failure(let error):
+                for decodeJob in job.decodeJobs { self.fail(decodeJob, .http(error)) }
+            }
+        }
+    }
+
+    /// Only 2xx bodies that claim to be images (or make no claim) are worth downloading; the decoder has the
+    /// last word on what the bytes really are.
+    static func validateImageResponse(_ head: HTTPResponseHead) -> HTTPError? {
+        guard head.isSuccess else { return .status(head.status, head.reason) }
+        guard let type = head.mediaType, !type.isEmpty else { return nil }
+        if type.hasPrefix("image/") || type == "application/octet-stream" || type == "binary/octet-stream" {
+            return nil
+        }
+        return .notAnImage(mediaType: type)
+    }
+}
+
+/// A request for one image by one requester. Cancel it when the requester no longer cares (its row went
+/// away); raise or lower its priority as the row scrolls in and out of view.
+@MainActor
+public final class ImageTicket {
+    fileprivate let key: ImageCache.Key
+    private weak var loader: ImageLoader?
+    private var completion: ImageLoader.Completion?
+
+    fileprivate init(loader: ImageLoader, key: ImageCache.Key, priority: LoadPriority,
+                     completion: @escaping ImageLoader.Completion) {
+        self.loader = loader
+        self.key = key
+        self.priority = priority
+        self.completion = completion
+    }
+
+    public var priority: LoadPriority {
+        didSet {
+            if priority != oldValue, isPending { loader?.priorityChanged(self) }
+        }
+    }
+
+    /// True until the image arrived, failed, or the ticket was cancelled.
+    public var isPending: Bool { completion != nil }
+
+    public func cancel() {
+        guard isPending else { return }
+        completion = nil
+        loader?.cancel(self)
+    }
+
+    fileprivate func complete(_ result: Result<DecodedPixbuf, ImageLoadError>) {
+        guard let completion else { return }
+        self.completion = nil
+        completion(result)
+    }
+}

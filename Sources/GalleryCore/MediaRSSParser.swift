@@ -1,0 +1,162 @@
+import GObjectBindings
+
+/// Parses a Media RSS page (DeviantArt's backend feed, and the demo server's copy of it) into items and the
+/// channel's `atom:link rel="next"`.
+///
+/// GMarkup does the XML (no entity expansion, no network); this type resolves namespace prefixes from the
+/// document's own `xmlns` declarations, so `media:` and `atom:` are matched by namespace URI, not by the
+/// prefix a feed happened to choose.
+struct MediaRSSPage {
+    var items: [GalleryItem] = []
+    var nextLink: String?
+    var channelFound = false
+}
+
+enum MediaRSSParser {
+    static let mediaNamespace = "http://search.yahoo.com/mrss/"
+    static let atomNamespace = "http://www.w3.org/2005/Atom"
+
+    /// Limits that keep a hostile feed from costing more than a real one ever would.
+    static let maxDepth = 64
+    static let maxItems = 1000
+    static let maxTextLength = 4096
+
+    static func parse(_ bytes: Bytes) throws(GLibError) -> MediaRSSPage {
+        let handler = Handler()
+        try MarkupParser.parse(bytes, delegate: handler)
+        return handler.page
+    }
+
+    private final class Handler: MarkupParserDelegate {
+        var page = MediaRSSPage()
+        /// Open elements as (namespace URI, local name), innermost last.
+        private var path: [(namespace: String, name: String)] = []
+        /// Prefix → namespace URI, one frame per open element.
+        private var scopes: [[String: String]] = []
+        private var text = ""
+        private var item: ItemBuilder?
+
+        func startElement(_ qualifiedName: String, attributes: [String: String]) throws {
+            guard path.count < MediaRSSParser.maxDepth else { throw MarkupParser.Stop("The feed is nested too deeply") }
+            var scope: [String: String] = [:]
+            for (key, value) in attributes {
+                if key == "xmlns" { scope[""] = value }
+                if key.hasPrefix("xmlns:") { scope[String(key.dropFirst(6))] = value }
+            }
+            scopes.append(scope)
+            let element = resolve(qualifiedName)
+            path.append(element)
+            text = ""
+
+            switch (element.namespace, element.name) {
+            case ("", "channel") where path.count == 2:
+                page.channelFound = path[0].name == "rss"
+            case ("", "item") where isInChannel:
+                guard page.items.count < MediaRSSParser.maxItems else { throw MarkupParser.Stop("The feed has too many items") }
+                item = ItemBuilder()
+            case (MediaRSSParser.atomNamespace, "link") where isDirectChildOfChannel:
+                if attributes["rel"] == "next", let href = attributes["href"] { page.nextLink = href.trimmed }
+            case (MediaRSSParser.mediaNamespace, "content"):
+                item?.addContent(attributes)
+            case (MediaRSSParser.mediaNamespace, "thumbnail"):
+                item?.addThumbnail(attributes)
+            case (MediaRSSParser.mediaNamespace, "credit"):
+                item?.creditRole = attributes["role"]
+            default:
+                break
+            }
+        }
+
+        func text(_ fragment: String) throws {
+            guard item != nil, text.utf8.count < MediaRSSParser.maxTextLength else { return }
+            text += fragment
+        }
+
+        func endElement(_ qualifiedName: String) throws {
+            let element = path.removeLast()
+            defer {
+                scopes.removeLast()
+                text = ""
+            }
+            guard var builder = item else { return }
+            let value = HTMLText.decodeEntities(text.trimmed)
+            switch (element.namespace, element.name) {
+            case ("", "item"):
+                if let built = builder.build() { page.items.append(built) }
+                item = nil
+                return
+            case ("", "title"): builder.plainTitle = value
+            case ("", "link"): builder.link = value
+            case ("", "guid"): builder.guid = value
+            case (MediaRSSParser.mediaNamespace, "title"): builder.mediaTitle = value
+            case (MediaRSSParser.mediaNamespace, "rating"): builder.rating = value.lowercased()
+            case (MediaRSSParser.mediaNamespace, "credit"): builder.addCredit(value)
+            default: break
+            }
+            item = builder
+        }
+
+        private var isInChannel: Bool { path.count == 3 && path[1].name == "channel" }
+        private var isDirectChildOfChannel: Bool { path.count == 3 && path[1].name == "channel" && path[0].name == "rss" }
+
+        private func resolve(_ qualifiedName: String) -> (namespace: String, name: String) {
+            let parts = qualifiedName.split(separator: ":", maxSplits: 1).map(String.init)
+            // RSS 2.0 elements have no namespace; a default xmlns on them would not change their meaning.
+            guard parts.count == 2 else { return ("", qualifiedName) }
+            for scope in scopes.reversed() {
+                if let uri = scope[parts[0]] { return (uri, parts[1]) }
+            }
+            // An undeclared prefix never matches a real namespace.
+            return ("undeclared:\(parts[0])", parts[1])
+        }
+    }
+
+    /// Collects one `<item>`'s fields; media elements come in any order and any number.
+    private struct ItemBuilder {
+        var plainTitle = ""
+        var mediaTitle: String?
+        var link: String?
+        var guid: String?
+        var rating: String?
+        var creditRole: String?
+        var author: String?
+        var image: (url: String, width: Int?, height: Int?)?
+        var otherMedia = false
+        var thumbnails: [GalleryItem.Thumbnail] = []
+
+        mutating func addContent(_ attributes: [String: String]) {
+            guard let url = attributes["url"]?.trimmed, !url.isEmpty else { return }
+            let medium = attributes["medium"]?.lowercased()
+            let type = attributes["type"]?.lowercased()
+            if medium == "image" || (medium == nil && type?.hasPrefix("image/") == true) {
+                if image == nil { image = (url, Int(attributes["width"] ?? ""), Int(attributes["height"] ?? "")) }
+            } else {
+                otherMedia = true
+            }
+        }
+
+        mutating func addThumbnail(_ attributes: [String: String]) {
+            guard let url = attributes["url"]?.trimmed, !url.isEmpty else { return }
+            thumbnails.append(.init(url: url, width: Int(attributes["width"] ?? ""),
+                                    height: Int(attributes["height"] ?? "")))
+        }
+
+        /// DeviantArt sends two author credits: the name, then the avatar URL. Keep the name.
+        mutating func addCredit(_ value: String) {
+            defer { creditRole = nil }
+            guard creditRole == "author", author == nil, !value.isEmpty, !value.contains("://") else { return }
+            author = value
+        }
+
+        func build() -> GalleryItem? {
+            let title = mediaTitle.flatMap { $0.isEmpty ? nil : $0 } ?? plainTitle
+            let id = guid ?? link ?? image?.url ?? thumbnails.first?.url
+            guard let id, !id.isEmpty else { return nil }
+            if image == nil && thumbnails.isEmpty && link == nil { return nil }
+            return GalleryItem(
+                id: id, title: title, kind: image != nil ? .image : .other, thumbnails: thumbnails,
+                fullImageURL: image?.url, pageURL: link, author: author,
+                isSensitive: rating == "adult", width: image?.width, height: image?.height)
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import FoundationEssentials
+
+/// Small URL helpers shared by the sources: parsing, percent-encoding of user input, and rebasing links onto
+/// an endpoint override.
+public enum URLText {
+    /// Percent-encodes `text` for use as one query value or one path segment: everything but unreserved
+    /// characters is escaped, so user input can never add a parameter, a path segment or change the host.
+    public static func encodeComponent(_ text: String) -> String {
+        let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)
+        var result = ""
+        for byte in text.utf8 {
+            if unreserved.contains(byte) {
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                result += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+            }
+        }
+        return result
+    }
+
+    /// The decoded last path segment ("a%20b.jpg" → "a b.jpg"), nil when the URL has no path.
+    public static func lastPathSegment(of url: String) -> String? {
+        guard let components = URLComponents(string: url) else { return nil }
+        return components.path.split(separator: "/").last.map(String.init)
+    }
+
+    /// "scheme://host[:port]" of an absolute http(s) URL, lower-cased; nil for anything else.
+    public static func origin(of url: String) -> String? {
+        guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
+              scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty
+        else { return nil }
+        let port = components.port.map { ":\($0)" } ?? ""
+        return "\(scheme)://\(host.lowercased())\(port)"
+    }
+
+    /// The value of query parameter `name`, decoded.
+    public static func queryValue(_ name: String, in url: String) -> String? {
+        URLComponents(string: url)?.queryItems?.first { $0.name == name }?.value
+    }
+
+    /// Resolves a possibly relative reference against `base`.
+    public static func resolve(_ reference: String, against base: String) -> String? {
+        guard let baseURL = URL(string: base), let resolved = URL(string: reference, relativeTo: baseURL) else {
+            return nil
+        }
+        return resolved.absoluteString
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to length: Int) -> String {
+        count >= length ? self : String(repeating: "0", count: length - count) + self
+    }
+}
