@@ -125,11 +125,12 @@ public struct DemoCatalog: Sendable {
         let adjective = random.pick(adjectives)
         let noun = random.pick(nouns)
         let time = random.pick(times)
+        let otherNoun = random.pick(nouns.filter { $0 != noun })
         switch random.int(in: 0...3) {
         case 0: return "\(adjective) \(noun)"
         case 1: return "\(noun) at \(time)"
         case 2: return "The \(adjective) \(noun)"
-        default: return "\(adjective) \(noun) & \(random.pick(nouns))"
+        default: return "\(adjective) \(noun) & \(otherNoun)"
         }
     }
 
