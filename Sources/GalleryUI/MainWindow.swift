@@ -147,7 +147,9 @@ public final class MainWindow {
 
     private func updateTitles() {
         if isLargeViewOpen {
-            window.title = "\(largeView.title) — \(Self.appTitle)"
+            // GTK keeps the window title and its header bar's title in step: the image's title names both,
+            // as in other GNOME image viewers.
+            window.title = largeView.title
             header.bar.title = largeView.title
             header.bar.subtitle = largeView.sizeLine
         } else {
