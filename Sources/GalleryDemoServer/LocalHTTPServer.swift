@@ -11,6 +11,8 @@ public final class LocalHTTPServer {
     public private(set) var requestCount = 0
     /// Path and query of every request, in arrival order.
     public private(set) var requestLog: [String] = []
+    /// Requests whose response has not finished (still being written, paused, or stalled).
+    public private(set) var responsesInFlight = 0
 
     private let server: Soup.Server
     private var clientAddresses = Set<String>()
@@ -30,6 +32,8 @@ public final class LocalHTTPServer {
             requestCount += 1
             requestLog.append(message.path + (message.rawQuery.map { "?\($0)" } ?? ""))
             clientAddresses.insert(message.remoteAddress)
+            responsesInFlight += 1
+            message.onFinished { [weak self] in self?.responsesInFlight -= 1 }
             handler(message)
         }
     }
