@@ -21,6 +21,9 @@ public final class LocalHTTPServer {
         server = Soup.Server(serverHeader: serverHeader)
     }
 
+    /// A forgotten `stop()` must not leave a listening socket behind.
+    isolated deinit { server.disconnect() }
+
     /// Listens on 127.0.0.1:`port` (0: any free port), sets `baseURL` and passes every request to `handler`
     /// until `stop()`.
     public func start(port: UInt16 = 0,

@@ -81,8 +81,6 @@ public final class TestHTTPServer {
         try http.start { [weak self] message in self?.handle(message) }
     }
 
-    isolated deinit { http.stop() }
-
     /// "http://127.0.0.1:PORT"
     public var baseURL: String { http.baseURL }
     public func url(_ pathAndQuery: String) -> String { baseURL + pathAndQuery }
@@ -104,7 +102,8 @@ public final class TestHTTPServer {
         }
     }
 
-    /// Stops listening and drops connections; responses in progress end. Also happens on deinit.
+    /// Stops listening and drops connections; responses in progress end. Also happens when the server is
+    /// released.
     public func stop() { http.stop() }
 
     private func handle(_ message: Soup.ServerMessage) {
