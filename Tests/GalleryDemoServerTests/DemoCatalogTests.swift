@@ -1,3 +1,4 @@
+import CGtk
 import GObjectBindings
 @testable import GalleryDemoServer
 import TestSupport
@@ -115,5 +116,42 @@ final class DemoCatalogTests: XCTestCase {
         cache.insert(5, for: "a", cost: 2)
         XCTAssertEqual(cache.totalCost, 6)
         XCTAssertEqual(cache.count, 2)
+    }
+}
+
+final class DemoGalleryLocationTests: XCTestCase {
+    private func makeDataDirectory() throws -> String {
+        let directory = try XCTUnwrap(takeString(g_dir_make_tmp("demo-data-XXXXXX", nil)))
+        g_mkdir_with_parents(directory + "/demo", 0o755)
+        let catalog = try XCTUnwrap(try? Data(contentsOf: URL(fileURLWithPath:
+            DemoGalleryLocation.catalogPath(in: DemoGalleryLocation.sourceTreeDataDirectory))))
+        try catalog.write(to: URL(fileURLWithPath: DemoGalleryLocation.catalogPath(in: directory)))
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: directory) }
+        return directory
+    }
+
+    func testEnvironmentWinsThenTheSourceTree() throws {
+        let directory = try makeDataDirectory()
+        g_setenv(DemoGalleryLocation.environmentVariable, directory, 1)
+        defer { g_unsetenv(DemoGalleryLocation.environmentVariable) }
+        XCTAssertEqual(DemoGalleryLocation.defaultDataDirectory(), directory)
+        g_unsetenv(DemoGalleryLocation.environmentVariable)
+        XCTAssertEqual(DemoGalleryLocation.defaultDataDirectory(), DemoGalleryLocation.sourceTreeDataDirectory)
+        XCTAssertTrue(DemoGalleryLocation.candidates().contains { $0.hasSuffix("/../share/gallery-viewer") })
+    }
+
+    func testMissingImagesSayHowToMakeThem() throws {
+        let directory = try makeDataDirectory()
+        try MainActor.assumeIsolated {
+            XCTAssertThrowsError(try DemoServer(dataDirectory: directory)) { error in
+                XCTAssertTrue("\(error)".contains("make demo-data"), "\(error)")
+            }
+            g_mkdir_with_parents(DemoGalleryLocation.imagesDirectory(in: directory), 0o755)
+            XCTAssertTrue(g_file_set_contents(DemoGalleryLocation.stampPath(in: directory), "catalog 0\n", -1, nil) != 0)
+            XCTAssertThrowsError(try DemoServer(dataDirectory: directory)) { error in
+                XCTAssertTrue("\(error)".contains("another catalog"), "stale images are refused too: \(error)")
+            }
+            XCTAssertThrowsError(try DemoServer(dataDirectory: directory + "/nowhere"))
+        }
     }
 }
