@@ -16,20 +16,24 @@ BINDIR  ?= $(PREFIX)/bin
 DATADIR ?= $(PREFIX)/share
 
 # The toolchain lives in /opt/swift on our machines; use it even when it is not on PATH (e.g. under sudo).
-SWIFT       ?= $(or $(shell command -v swift 2>/dev/null),$(wildcard /opt/swift/usr/bin/swift),swift)
+SWIFT_FOUND := $(or $(shell command -v swift 2>/dev/null),$(wildcard /opt/swift/usr/bin/swift),swift)
+SWIFT       ?= $(SWIFT_FOUND)
 SWIFT_FLAGS ?=
+# SwiftPM's scratch directory; a worktree that keeps its own (e.g. .build-demo) passes BUILD_DIR=.build-demo.
+BUILD_DIR   ?= .build
+SWIFTPM     := $(SWIFT) build --scratch-path $(BUILD_DIR) $(SWIFT_FLAGS)
 # Release = what `make install` ships: static Swift stdlib, so the binaries run without the toolchain.
 RELEASE_FLAGS := -c release --static-swift-stdlib
 
-DEBUG_BIN   := .build/debug
-RELEASE_BIN := .build/release
+DEBUG_BIN   := $(BUILD_DIR)/debug
+RELEASE_BIN := $(BUILD_DIR)/release
 
 # The offline demo gallery: users and feeds are committed under data/demo, the images are rendered at build
 # time by gallery-demo-images (skipping files that are up to date) and are not in git.
 DEMO_DIR        := data/demo
 DEMO_IMAGES_DIR := $(DEMO_DIR)/images
 DEMO_IMAGES_ARGS ?= --output $(DEMO_IMAGES_DIR)
-STAMP_DIR  := .build/stamps
+STAMP_DIR  := $(BUILD_DIR)/stamps
 DEMO_STAMP := $(STAMP_DIR)/demo-images
 
 DEMO_USER ?= aurora
@@ -74,7 +78,7 @@ help:
 	@echo "  bench          Tests/Benchmarks/run.sh on the release build"
 	@echo "  install        release build installed under \$$(DESTDIR)\$$(PREFIX); uninstall removes it"
 	@echo "  clean          build products, demo images, stamps;  distclean  all of .build"
-	@echo "Variables: PREFIX=$(PREFIX) DESTDIR=$(DESTDIR) BINDIR DATADIR SWIFT=$(SWIFT) SWIFT_FLAGS"
+	@echo "Variables: PREFIX=$(PREFIX) DESTDIR=$(DESTDIR) BINDIR DATADIR SWIFT=$(SWIFT) SWIFT_FLAGS BUILD_DIR=$(BUILD_DIR)"
 	@echo "           DEMO_USER=$(DEMO_USER) RUN_ARGS='$(RUN_ARGS)' SKIP_INSTALL_CHECK=$(SKIP_INSTALL_CHECK)"
 
 # --- set-up -------------------------------------------------------------------------------------------------
@@ -88,14 +92,14 @@ test-deps:
 # --- build --------------------------------------------------------------------------------------------------
 
 build: deps
-	$(BUILD_AS) $(SWIFT) build $(SWIFT_FLAGS)
+	$(BUILD_AS) $(SWIFTPM)
 
 # The test bundle; also (re)builds the executables, which the end-to-end test uses.
 build-tests: deps
-	$(BUILD_AS) $(SWIFT) build --build-tests $(SWIFT_FLAGS)
+	$(BUILD_AS) $(SWIFTPM) --build-tests
 
 release: deps
-	$(BUILD_AS) $(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_FLAGS)
+	$(BUILD_AS) $(SWIFTPM) $(RELEASE_FLAGS)
 
 # Renders the demo gallery with the generator in $(1) (debug for run/test, release for install, so that an
 # install from a fresh clone needs no debug build). Re-renders when there is no stamp, when that generator is
@@ -142,7 +146,7 @@ test-resources: test-deps
 
 # Built outside the headless wrapper (SwiftPM keeps caches under the real HOME), run inside it.
 test-unit: test-deps build-tests demo-data
-	$(HEADLESS) $(SWIFT) test --skip-build $(SWIFT_FLAGS)
+	$(HEADLESS) $(SWIFT) test --skip-build --scratch-path $(BUILD_DIR) $(SWIFT_FLAGS)
 
 test-e2e: test-deps build-tests demo-data
 	@if [ -f Tests/EndToEnd/run.sh ]; then \
@@ -202,9 +206,9 @@ uninstall:
 # --- clean --------------------------------------------------------------------------------------------------
 
 clean:
-	-$(SWIFT) package clean
+	-$(SWIFT) package --scratch-path $(BUILD_DIR) clean
 	rm -rf $(DEMO_IMAGES_DIR) $(STAMP_DIR)
 
 # Also the fetched package checkouts and every build configuration.
 distclean: clean
-	rm -rf .build
+	rm -rf $(BUILD_DIR)
