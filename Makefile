@@ -98,8 +98,9 @@ build: deps
 build-tests: deps
 	$(BUILD_AS) $(SWIFTPM) --build-tests
 
+# Only the shipped executables: a plain `swift build` would also build the test helpers, which need XCTest.
 release: deps
-	$(BUILD_AS) $(SWIFTPM) $(RELEASE_FLAGS)
+	$(foreach product,$(PROGRAMS) gallery-demo-images,$(BUILD_AS) $(SWIFTPM) $(RELEASE_FLAGS) --product $(product) &&) true
 
 # Renders the demo gallery with the generator in $(1) (debug for run/test, release for install, so that an
 # install from a fresh clone needs no debug build). Re-renders when there is no stamp, when that generator is
