@@ -1,6 +1,7 @@
 import CGtk
 import FoundationEssentials
 import GObjectBindings
+import TestSupport
 import XCTest
 @testable import GalleryCore
 
@@ -174,7 +175,7 @@ final class MastodonSourceTests: XCTestCase {
             ("", source.firstRequest(), "empty response"),
             ("  \n", statusesRequest(), "empty response"),
             ("<!DOCTYPE html><html><body>Welcome to nginx!</body></html>", source.firstRequest(), "web page"),
-            (String(try fixture("statuses-page1.json").dropLast(200)), statusesRequest(), "not valid JSON"),
+            (String(fixture("statuses-page1.json").dropLast(200)), statusesRequest(), "not valid JSON"),
             (#"{"id":"1""#, source.firstRequest(), "not valid JSON"),
             (#"{"error":"nope"}"#, statusesRequest(), "wrong shape (expected a list)"),
             ("[1, 2, 3]", statusesRequest(), "No post on the page could be read"),
@@ -238,11 +239,7 @@ final class MastodonSourceTests: XCTestCase {
                      body: Bytes(body))
     }
 
-    func fixture(_ name: String) throws -> String {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let data = try Data(contentsOf: root.appendingPathComponent("data/fixtures/mastodon/\(name)"))
-        return String(decoding: data, as: UTF8.self)
-    }
+    func fixture(_ name: String) -> String { Fixtures.text("mastodon/\(name)") }
 
     func assertMalformed(_ expression: @autoclosure () throws -> PageResult, _ message: String = "",
                          file: StaticString = #filePath, line: UInt = #line) {
