@@ -1,4 +1,5 @@
 import GObjectBindings
+
 /// A Mastodon (or Mastodon-compatible) account's media, read from the public REST API without signing in:
 /// 1. `GET /api/v1/accounts/lookup?acct=USER` → the account id (stage "lookup", no items);
 /// 2. `GET /api/v1/accounts/ID/statuses?only_media=true&exclude_replies=true&limit=40`, paged by the `Link`
