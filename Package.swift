@@ -57,9 +57,9 @@ let package = Package(
 
         .target(name: "TestSupport", dependencies: ["GObjectBindings", "GalleryDemoServer"], path: "Tests/TestSupport"),
         .testTarget(name: "GObjectBindingsTests", dependencies: ["GObjectBindings", "TestSupport"]),
-        .testTarget(name: "GalleryCoreTests", dependencies: ["GalleryCore", "TestSupport"]),
+        .testTarget(name: "GalleryCoreTests", dependencies: ["GalleryCore", "GalleryDemoServer", "TestSupport"]),
         .testTarget(name: "GalleryDemoServerTests", dependencies: ["GalleryDemoServer", "TestSupport"]),
-        .testTarget(name: "GalleryUITests", dependencies: ["GalleryUI", "GalleryCore", "TestSupport"]),
+        .testTarget(name: "GalleryUITests", dependencies: ["GalleryUI", "GalleryCore", "GalleryDemoServer", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -20,7 +20,7 @@ final class SignalHandlerBox<Arguments, Result>: @unchecked Sendable {
 }
 
 /// The GDestroyNotify for a box passed with `Unmanaged.passRetained` as user data (sources, server handlers).
-let releaseBoxNotify: GDestroyNotify = { data in
+public let releaseBoxNotify: GDestroyNotify = { data in
     Unmanaged<AnyObject>.fromOpaque(data!).release()
 }
 

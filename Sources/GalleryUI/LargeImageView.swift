@@ -134,6 +134,7 @@ public final class LargeImageView {
     /// Scales the pixbuf to fit, centred. The full image was decoded no larger than the monitor, so this
     /// scale is cheap; the thumbnail is drawn blown up (blurred) until it is replaced.
     private func draw(_ cairo: OpaquePointer) {
+        canvas.renderBackground(cairo)
         guard let pixbuf = shownPixbuf else { return }
         let width = Double(canvas.allocatedWidth)
         let height = Double(canvas.allocatedHeight)

@@ -15,4 +15,10 @@ public final class DrawingArea: Widget {
             return draw(cairo.opaque)
         }
     }
+
+    /// Paints the CSS background (a drawing area does not do it by itself).
+    public func renderBackground(_ cairo: OpaquePointer) {
+        gtk_render_background(gtk_widget_get_style_context(widget), cairo, 0, 0,
+                              Double(allocatedWidth), Double(allocatedHeight))
+    }
 }

@@ -25,9 +25,7 @@ public final class ListBox: Widget {
                 return UInt(bitPattern: g_object_ref(factory.create(value).widget))
             }
             return UnsafeMutablePointer<GtkWidget>(bitPattern: address)
-        }, box) { data in
-            Unmanaged<RowFactory>.fromOpaque(data!).release()
-        }
+        }, box, releaseBoxNotify)
     }
 
     private final class RowFactory: @unchecked Sendable {
