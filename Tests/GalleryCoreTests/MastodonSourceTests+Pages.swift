@@ -11,7 +11,7 @@ extension MastodonSourceTests {
     static let page2Links = "<\(statusesURL)&max_id=112299999999999999999>; rel=next, <\(statusesURL)&min_id=112300000000000000000>; rel=prev"
 
     func testImagesGifvAndSensitivePosts() throws {
-        let items = try alice().parse(response(fixture("statuses-page1.json")), of: statusesRequest()).items
+        let items = try alice().parse(response(Self.fixture("statuses-page1.json")), of: statusesRequest()).items
         XCTAssertEqual(items.map(\.id), ["112345678900000000001", "112345678900000000002", "112345600000000000003"])
 
         let drawing = items[0]
@@ -52,7 +52,7 @@ extension MastodonSourceTests {
     }
 
     func testVideoAudioUnknownAndUnfinishedMedia() throws {
-        let page = try MastodonSource.items(from: Bytes(fixture("statuses-page2.json")), fallbackAuthor: "alice")
+        let page = try MastodonSource.items(from: Bytes(Self.fixture("statuses-page2.json")), fallbackAuthor: "alice")
         let items = page.items
         XCTAssertEqual(items.map(\.id), ["112300000000000000011", "112300000000000000012", "112300000000000000013",
                                          "112299999999999999901"])
@@ -91,21 +91,21 @@ extension MastodonSourceTests {
 
     func testThreePagesFollowTheLinkHeader() throws {
         let source = try alice()
-        let first = try source.parse(response(fixture("statuses-page1.json"), headers: ["link": Self.page1Links],
+        let first = try source.parse(response(Self.fixture("statuses-page1.json"), headers: ["link": Self.page1Links],
                                               url: statusesRequest().url), of: statusesRequest())
         let second = try XCTUnwrap(first.next)
         XCTAssertEqual(second.url, Self.statusesURL + "&max_id=112345600000000000000")
         XCTAssertEqual(second.stage, MastodonSource.Stage.statuses)
         XCTAssertEqual(second.headers, ["Accept": "application/json"])
 
-        let middle = try source.parse(response(fixture("statuses-page2.json"), headers: ["link": Self.page2Links],
+        let middle = try source.parse(response(Self.fixture("statuses-page2.json"), headers: ["link": Self.page2Links],
                                                url: second.url), of: second)
         XCTAssertEqual(middle.items.count, 4)
         let third = try XCTUnwrap(middle.next)
         XCTAssertEqual(URLText.queryValue("max_id", in: third.url), "112299999999999999999")
 
         let prevOnly = "<\(Self.statusesURL)&min_id=112100000000000000000>; rel=\"prev\""
-        let last = try source.parse(response(fixture("statuses-page3.json"), headers: ["link": prevOnly], url: third.url), of: third)
+        let last = try source.parse(response(Self.fixture("statuses-page3.json"), headers: ["link": prevOnly], url: third.url), of: third)
         XCTAssertEqual(last.items.map(\.fileName), ["e1e2e3e4e5e6e7e8.webp"])
         XCTAssertNil(last.next, "No rel=next: the gallery ends")
         XCTAssertNil(try source.parse(response("[]", url: third.url), of: third).next)
@@ -168,7 +168,7 @@ extension MastodonSourceTests {
     }
 
     func testSeveralVideosOfOnePostStayApartInTheGallery() throws {
-        let items = try MastodonSource.items(from: Bytes(fixture("statuses-page2.json")), fallbackAuthor: "alice").items
+        let items = try MastodonSource.items(from: Bytes(Self.fixture("statuses-page2.json")), fallbackAuthor: "alice").items
         MainActor.assumeIsolated {
             // Video and audio share the post's page URL; they must not be merged as duplicates.
             XCTAssertNotEqual(Gallery.identityKeys(of: items[0]), Gallery.identityKeys(of: items[1]))

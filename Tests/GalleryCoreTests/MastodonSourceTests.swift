@@ -8,7 +8,7 @@ import XCTest
 /// MastodonSource without a network: account names, the requests built from them, status codes and hostile
 /// bodies. Pages built from the fixtures are in MastodonSourceTests+Pages.swift, the feed against a real
 /// server in MastodonSourceTests+Feed.swift.
-final class MastodonSourceTests: XCTestCase {
+final class MastodonSourceTests: GLibTestCase {
     static let accountID = "109876543210987654321"
     static let statusesPath = "/api/v1/accounts/\(accountID)/statuses"
 
@@ -105,7 +105,7 @@ final class MastodonSourceTests: XCTestCase {
 
     func testLookupLeadsToTheStatusesWithoutItems() throws {
         let source = try alice()
-        let result = try source.parse(response(fixture("account.json")), of: source.firstRequest())
+        let result = try source.parse(response(Self.fixture("account.json")), of: source.firstRequest())
         XCTAssertEqual(result.items, [])
         let next = try XCTUnwrap(result.next)
         // The id is longer than any integer type: kept digit for digit as text.
@@ -175,7 +175,7 @@ final class MastodonSourceTests: XCTestCase {
             ("", source.firstRequest(), "empty response"),
             ("  \n", statusesRequest(), "empty response"),
             ("<!DOCTYPE html><html><body>Welcome to nginx!</body></html>", source.firstRequest(), "web page"),
-            (String(fixture("statuses-page1.json").dropLast(200)), statusesRequest(), "not valid JSON"),
+            (String(Self.fixture("statuses-page1.json").dropLast(200)), statusesRequest(), "not valid JSON"),
             (#"{"id":"1""#, source.firstRequest(), "not valid JSON"),
             (#"{"error":"nope"}"#, statusesRequest(), "wrong shape (expected a list)"),
             ("[1, 2, 3]", statusesRequest(), "No post on the page could be read"),
@@ -239,7 +239,7 @@ final class MastodonSourceTests: XCTestCase {
                      body: Bytes(body))
     }
 
-    func fixture(_ name: String) -> String { Fixtures.text("mastodon/\(name)") }
+    static func fixture(_ name: String) -> String { Fixtures.text("mastodon/\(name)") }
 
     func assertMalformed(_ expression: @autoclosure () throws -> PageResult, _ message: String = "",
                          file: StaticString = #filePath, line: UInt = #line) {
