@@ -35,7 +35,9 @@ let package = Package(
                 .product(name: "Collections", package: "swift-collections"),
             ]),
         .target(name: "GalleryUI", dependencies: ["GalleryCore", "GtkBindings"]),
-        .target(name: "GalleryDemoServer", dependencies: ["GObjectBindings"]),
+        .target(
+            name: "GalleryDemoServer",
+            dependencies: ["GObjectBindings", .product(name: "Collections", package: "swift-collections")]),
         .executableTarget(
             name: "GalleryViewerApp",
             dependencies: [

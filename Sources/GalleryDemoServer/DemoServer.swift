@@ -71,7 +71,7 @@ public final class DemoServer {
 
     private func handle(_ message: Soup.ServerMessage) {
         guard message.method == "GET" || message.method == "HEAD" else {
-            var response = HTTPResponse.html(status: 405, title: "Method Not Allowed", message: "Only GET and HEAD.")
+            var response = ServerResponse.html(status: 405, title: "Method Not Allowed", message: "Only GET and HEAD.")
             response.headers.append(("Allow", "GET, HEAD"))
             return ResponseWriter.send(response, to: message)
         }

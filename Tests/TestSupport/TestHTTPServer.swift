@@ -12,13 +12,13 @@ public struct TestRequest: Sendable {
 }
 
 /// What a route answers: status, headers, body and content type, optionally delayed, throttled, truncated or
-/// stalled. Built on the demo server's HTTPResponse, so the tests exercise the same fault code.
+/// stalled. Built on the demo server's ServerResponse, so the tests exercise the same fault code.
 public struct TestResponse: Sendable {
-    public var response: HTTPResponse
+    public var response: ServerResponse
 
     public init(status: UInt32 = 200, headers: [String: String] = [:], body: [UInt8],
                 contentType: String = "application/octet-stream") {
-        response = HTTPResponse(status: status, headers: headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
+        response = ServerResponse(status: status, headers: headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
                                 contentType: contentType, body: Bytes(body))
     }
 
@@ -44,7 +44,7 @@ public struct TestResponse: Sendable {
         .text(Soup.reasonPhrase(for: status), status: status)
     }
 
-    public init(_ response: HTTPResponse) { self.response = response }
+    public init(_ response: ServerResponse) { self.response = response }
 
     /// Waits `milliseconds` (on the main loop) before sending the status line.
     public func delayed(milliseconds: Int) -> TestResponse { TestResponse(response.delayed(milliseconds: milliseconds)) }
