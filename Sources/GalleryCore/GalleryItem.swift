@@ -37,6 +37,9 @@ public struct GalleryItem: Hashable, Sendable {
     public var isSensitive: Bool
     public var width: Int?
     public var height: Int?
+    /// A file name the source chose, for media whose URLs do not name the file (Mastodon's remote media are
+    /// often stored under a bare id or a shared name like "original"). Nil: derived from the URLs.
+    public var suggestedFileName: String?
 
     public init(id: String, title: String, kind: Kind = .image, thumbnails: [Thumbnail] = [],
                 fullImageURL: String?, pageURL: String? = nil, author: String? = nil, altText: String? = nil,
@@ -54,8 +57,10 @@ public struct GalleryItem: Hashable, Sendable {
         self.height = height
     }
 
-    /// The file name shown in the row: the last path segment of the image URL, percent-decoded.
+    /// The file name shown in the row: the source's suggestion, else the last path segment of the image URL,
+    /// percent-decoded.
     public var fileName: String {
+        if let suggestedFileName, !suggestedFileName.isEmpty { return suggestedFileName }
         for candidate in [fullImageURL, thumbnails.first?.url, pageURL].compactMap({ $0 }) {
             if let name = URLText.lastPathSegment(of: candidate), !name.isEmpty { return name }
         }
