@@ -29,6 +29,9 @@ public final class Entry: Widget {
         ref.connect("activate", handler)
     }
 
+    /// Emits `activate`, as pressing Enter in the entry does.
+    public func activate() { gtk_widget_activate(widget) }
+
     /// Focuses the entry and selects its text, ready to be typed over (Ctrl+L).
     public func focusAndSelectAll() {
         gtk_widget_grab_focus(widget)

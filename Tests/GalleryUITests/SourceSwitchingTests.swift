@@ -1,0 +1,75 @@
+import CGtk
+import GObjectBindings
+import GtkBindings
+import GalleryCore
+import GalleryDemoServer
+import TestSupport
+import XCTest
+@testable import GalleryUI
+
+/// Changing the source and the username while a gallery is still loading (the header bar's controls, as a
+/// user would), under G_DEBUG=fatal-criticals with every GLib warning failing the test.
+final class SourceSwitchingTests: GLibTestCase {
+    func testSwitchingSourceAndUsernameMidLoad() throws {
+        try MainActor.assumeIsolated {
+            let ui = try UIHarness(server: .init(latencyMilliseconds: 300))
+            defer { ui.close() }
+            let header = ui.window.header
+            header.selectedSource = .demo
+            header.usernameEntry.text = "aurora"
+            header.usernameEntry.activate()  // Enter
+            XCTAssertTrue(ui.waitForRows(24))
+            let aurora = try XCTUnwrap(ui.window.gallery)
+            XCTAssertGreaterThan(aurora.loadingCount, 0, "thumbnails still on their way")
+
+            // The source changes with a username typed: that name is looked up on the new source at once.
+            header.selectedSource = .mastodon
+            XCTAssertTrue(aurora.isCancelled)
+            XCTAssertEqual(aurora.loadingCount, 0)
+            XCTAssertEqual(ui.window.statusPage.titleLabel.text, "Not a valid username", "Mastodon wants user@server")
+            XCTAssertEqual(header.usernameEntry.placeholder, "user@instance")
+
+            // A full address; the harness points Mastodon at a closed local port.
+            header.usernameEntry.text = "alice@mastodon.example"
+            header.usernameEntry.activate()  // Enter
+            XCTAssertTrue(iterateMainLoop(until: { ui.window.statusPage.titleLabel.text == "Could not connect" }, timeout: 10))
+
+            // Back to the demo, a different user, and straight on to another one while the first loads.
+            header.selectedSource = .demo
+            header.usernameEntry.text = "atlas"
+            header.usernameEntry.activate()  // Enter
+            let atlas = try XCTUnwrap(ui.window.gallery)
+            header.usernameEntry.text = "aurora"
+            header.usernameEntry.activate()  // Enter
+            XCTAssertTrue(atlas.isCancelled)
+            XCTAssertTrue(ui.waitForRows(24))
+            XCTAssertEqual(ui.download(0).item.author, "aurora")
+            XCTAssertTrue(atlas.downloads.isEmpty, "the cancelled gallery never received its page")
+            iterateMainLoop(until: { ui.window.gallery?.loadingCount == 0 }, timeout: 20)
+            XCTAssertEqual(ui.window.header.bar.subtitle?.hasPrefix("24 images"), true)
+        }
+    }
+
+    func testRevealingSensitiveItems() throws {
+        try MainActor.assumeIsolated {
+            let ui = try UIHarness()
+            defer { ui.close() }
+            ui.search("aurora")
+            XCTAssertTrue(ui.waitForRows(24))
+            let adult = 8  // "Late Night Study", rated adult
+            ui.scroll(toRow: adult)
+            XCTAssertEqual(ui.download(adult).state, .sensitiveHidden)
+            XCTAssertEqual(ui.row(adult).thumbnailStack.visibleChildName, "sensitive")
+            XCTAssertFalse(ui.thumbnailRequests().contains { $0.contains("late-night-study") }, "nothing downloaded")
+
+            ui.row(adult).revealButton.click()
+            XCTAssertTrue(iterateMainLoop(until: { ui.download(adult).state == .loaded }, timeout: 10))
+            ui.scroll(toRow: 23)  // brings the second page, with the other adult item
+            XCTAssertTrue(iterateMainLoop(until: { ui.list.rowCount == 48 }, timeout: 10))
+            XCTAssertEqual(ui.download(30).state, .sensitiveHidden, "one click reveals one item")
+
+            ui.window.setShowSensitive(true)  // the menu's "Show Sensitive Content"
+            XCTAssertNotEqual(ui.download(30).state, .sensitiveHidden)
+        }
+    }
+}
