@@ -61,7 +61,23 @@ wait_for 20 grep -q '^http://' "$work/server.out" || fail "the demo server print
 base_url=$(head -n 1 "$work/server.out")
 echo "e2e: demo server at $base_url"
 
-# 2. The app, on the Demo source pointed at that server, with an empty username entry.
+# 2. --list prints every page without a window; errors go to stderr with the window's message and status 1.
+"$GALLERY_VIEWER" --list --json --source demo --endpoint "$base_url" aurora >"$work/list.json" \
+  || fail "gallery-viewer --list failed"
+[ "$(wc -l <"$work/list.json")" -eq 60 ] || fail "--list printed $(wc -l <"$work/list.json") items for aurora, not 60"
+for key in '"title"' '"kind":"image"' '"sensitive":true' '"thumbnail_url":"http' '"full_url":"http' '"page_url":"http'; do
+  grep -q "$key" "$work/list.json" || fail "--list --json lacks $key"
+done
+if "$GALLERY_VIEWER" --list --source demo --endpoint "$base_url" nobody-here >"$work/out" 2>"$work/err"; then
+  fail "--list for a missing user exited 0"
+fi
+grep -q "No such user: nobody-here" "$work/err" || fail "--list error was: $(cat "$work/err")"
+[ ! -s "$work/out" ] || fail "--list printed items for a missing user"
+"$GALLERY_VIEWER" --list --source demo --endpoint "$base_url" brokenfeed 2>"$work/err" >/dev/null && fail "brokenfeed listed"
+grep -q "sent a response the app could not read" "$work/err" || fail "--list brokenfeed said: $(cat "$work/err")"
+echo "e2e: --list ok (60 items, errors on stderr)"
+
+# 3. The app, on the Demo source pointed at that server, with an empty username entry.
 "$GALLERY_VIEWER" --source demo --endpoint "$base_url" >"$work/app.log" 2>&1 &
 app_pid=$!
 wait_for 30 xdotool search --onlyvisible --name '^Gallery Viewer$' >/dev/null || fail "no 'Gallery Viewer' window appeared"
@@ -71,18 +87,18 @@ sleep 0.5
 echo "e2e: window $window"
 import -window root "$shots/1-start.png"
 
-# 3. Ctrl+L, type the username, Enter. Bare Xvfb has no window manager: focus the window explicitly.
+# 4. Ctrl+L, type the username, Enter. Bare Xvfb has no window manager: focus the window explicitly.
 xdotool windowfocus --sync "$window"
 xdotool key ctrl+l
 xdotool type --delay 40 aurora
 xdotool key Return
 
-# 4. Thumbnails appear: the thumbnail column (x 12–108 of each row, below the header bar) turns colourful.
+# 5. Thumbnails appear: the thumbnail column (x 12–108 of each row, below the header bar) turns colourful.
 wait_for 30 is_colourful 96x300+12+80 0.20 || fail "no thumbnails were painted (saturation $(saturation 96x300+12+80))"
 import -window root "$shots/2-gallery.png"
 echo "e2e: thumbnails painted (saturation $(saturation 96x300+12+80))"
 
-# 5. Double-click the first row: the large view opens (the window title becomes the image's title, which the
+# 6. Double-click the first row: the large view opens (the window title becomes the image's title, which the
 #    app's own --list mode reads from the same feed) and the image is painted in the middle of the window.
 first_title=$("$GALLERY_VIEWER" --list --source demo --endpoint "$base_url" aurora | head -n 1 | cut -f 1)
 [ -n "$first_title" ] || fail "gallery-viewer --list printed nothing"
@@ -92,15 +108,15 @@ echo "e2e: large view open: '$(window_name)'"
 wait_for 30 is_colourful 300x300+250+230 0.20 || fail "the large view painted no image (saturation $(saturation 300x300+250+230))"
 import -window root "$shots/3-large-view.png"
 
-# 6. Escape returns to the list.
+# 7. Escape returns to the list.
 xdotool key Escape
 wait_for 10 name_is 'Gallery Viewer' || fail "Escape did not close the large view (title '$(window_name)')"
 
-# 7. The screenshot is not blank: many distinct colours.
+# 8. The screenshot is not blank: many distinct colours.
 colours=$(convert "$shots/2-gallery.png" -format '%k' info:)
 [ "$colours" -gt 500 ] || fail "the gallery screenshot looks blank ($colours colours)"
 
-# 8. Ctrl+Q quits at once, even with downloads in flight.
+# 9. Ctrl+Q quits at once, even with downloads in flight.
 xdotool windowfocus --sync "$window"
 xdotool key ctrl+q
 wait_for 5 bash -c "! kill -0 $app_pid 2>/dev/null" || fail "the app did not quit within 5 s of Ctrl+Q"
