@@ -14,8 +14,20 @@ extension Soup {
         private var handlerPaths: Set<String> = []
 
         /// `serverHeader` becomes the `Server:` response header.
-        public init(serverHeader: String? = nil) {
-            ref = ObjectRef(gv_soup_server_new()!, transfer: .full)
+        public convenience init(serverHeader: String? = nil) {
+            self.init(ObjectRef(gv_soup_server_new()!, transfer: .full), serverHeader: serverHeader)
+        }
+
+        /// A server that can listen with HTTPS (`listenLocal(https: true)`), using a PEM file that holds a
+        /// certificate and its private key.
+        public convenience init(serverHeader: String? = nil, tlsCertificatePEM path: String) throws(GLibError) {
+            let certificate = try GLibError.check { error in g_tls_certificate_new_from_file(path, error) }!
+            defer { g_object_unref(certificate.raw) }
+            self.init(ObjectRef(gv_soup_server_new_with_tls(certificate)!, transfer: .full), serverHeader: serverHeader)
+        }
+
+        private init(_ ref: ObjectRef, serverHeader: String?) {
+            self.ref = ref
             if let serverHeader { ref.set("server-header", serverHeader) }
         }
 
@@ -23,11 +35,14 @@ extension Soup {
 
         /// Starts listening on 127.0.0.1 only (never on other interfaces). `port` 0 picks a free port.
         /// Returns the bound port.
+        /// With `https`, the server speaks TLS with the certificate it was created with.
         @discardableResult
-        public func listenLocal(port: UInt16 = 0) throws(GLibError) -> UInt16 {
+        public func listenLocal(port: UInt16 = 0, https: Bool = false) throws(GLibError) -> UInt16 {
             let server = self.server
+            let options = https ? SoupServerListenOptions(SOUP_SERVER_LISTEN_IPV4_ONLY.rawValue | SOUP_SERVER_LISTEN_HTTPS.rawValue)
+                : SOUP_SERVER_LISTEN_IPV4_ONLY
             _ = try GLibError.check { error in
-                soup_server_listen_local(server, guint(port), SOUP_SERVER_LISTEN_IPV4_ONLY, error)
+                soup_server_listen_local(server, guint(port), options, error)
             }
             guard let bound = boundPort else {
                 throw GLibError(domain: gv_io_error_quark(), code: Int32(G_IO_ERROR_FAILED.rawValue),

@@ -84,7 +84,13 @@ public final class HTTPClient {
         if error.isCancelled { return .cancelled }
         if error.matches(G_IO_ERROR_TIMED_OUT) { return .timedOut(seconds: configuration.ioTimeoutSeconds) }
         if error.matches(G_IO_ERROR_PARTIAL_INPUT) { return .connectionClosedEarly }
-        if error.domain == g_tls_error_quark() { return .certificate(error.message) }
+        if error.domain == g_tls_error_quark() {
+            // Without glib-networking libsoup has no TLS at all: that is a missing package, not a bad server.
+            guard error.code != Int32(G_TLS_ERROR_UNAVAILABLE.rawValue) else {
+                return .network("HTTPS is not available: \(error.message) (install glib-networking)")
+            }
+            return .certificate(error.message)
+        }
         if error.domain == g_resolver_error_quark() { return .network("Could not find the server: \(error.message)") }
         return .network(error.message)
     }
