@@ -72,7 +72,7 @@ extension SourceKind {
         case .mastodon:
             throw GalleryError.invalidUsername(reason: "Mastodon is not available yet.")
         case .commons:
-            throw GalleryError.invalidUsername(reason: "Wikimedia Commons is not available yet.")
+            try CommonsSource(username: username, endpointOverride: endpointOverride)
         }
     }
 }
