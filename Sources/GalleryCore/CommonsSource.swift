@@ -316,7 +316,7 @@ struct CommonsItemBuilder {
             thumbnails: thumbnail.map { [$0] } ?? [], fullImageURL: fullImageURL,
             pageURL: link(info.descriptionurl) ?? endpoint.url("/wiki/" + URLText.encodeComponent(
                 String(page.title.map { $0 == " " ? "_" : $0 }))),
-            author: username, width: width, height: height)
+            author: username, width: width, height: height, originalFileURL: fullImageURL == url ? nil : url)
         return (item, info.timestamp.flatMap { DateText.parseISO8601($0) })
     }
 

@@ -183,6 +183,7 @@ final class CommonsSourceTests: XCTestCase {
         XCTAssertEqual(sunset.width, 6000)
         XCTAssertEqual(sunset.height, 4000)
         XCTAssertEqual(sunset.author, "Müller")
+        XCTAssertNil(sunset.originalFileURL, "the full image is the original")
         XCTAssertFalse(sunset.isSensitive)
 
         let logo = try XCTUnwrap(items.first { $0.id == "1002" })
@@ -203,15 +204,18 @@ final class CommonsSourceTests: XCTestCase {
         XCTAssertTrue(webpThumb.hasSuffix("/Rooftops.webp/250px-Rooftops.webp.png"), webpThumb)
         XCTAssertEqual(webp.fullImageURL, webpThumb.replacingOccurrences(of: "/250px-", with: "/1920px-"),
                        "no WebP loader: a standard-width PNG rendering instead of the original")
+        XCTAssertEqual(webp.fileName, "Rooftops.webp", "the row names the original, not the rendering")
         let video = try XCTUnwrap(items.first { $0.id == "2001" })
         XCTAssertEqual(video.kind, .video)
         XCTAssertNil(video.fullImageURL)
         XCTAssertEqual(video.title, "Interview mit Frau Łukasiewicz")
         XCTAssertEqual(video.thumbnails.count, 1, "the video's still frame stays as its thumbnail")
+        XCTAssertEqual(video.fileName, "Interview_mit_Frau_Łukasiewicz.webm")
         let pdf = try XCTUnwrap(items.first { $0.id == "2002" })
         XCTAssertEqual(pdf.kind, .other)
         XCTAssertNil(pdf.fullImageURL)
         XCTAssertTrue(pdf.thumbnails.first?.url.contains("page1-250px-") ?? false)
+        XCTAssertEqual(pdf.fileName, "Annual_report_2023.pdf")
 
         let cases: [(mime: String, width: Int, size: Int, thumb: String?, kind: GalleryItem.Kind, full: String?)] = [
             ("video/ogg", 640, 1, nil, .video, nil),
