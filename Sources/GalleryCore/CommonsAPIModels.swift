@@ -58,8 +58,12 @@ struct CommonsReply: Decodable {
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
-            func text(_ key: CodingKeys) -> String? { (try? container.decodeIfPresent(String.self, forKey: key)) ?? nil }
-            func number(_ key: CodingKeys) -> Int? { (try? container.decodeIfPresent(Int.self, forKey: key)) ?? nil }
+            func text(_ key: CodingKeys) -> String? {
+                (try? container.decodeIfPresent(String.self, forKey: key)) ?? nil
+            }
+            func number(_ key: CodingKeys) -> Int? {
+                (try? container.decodeIfPresent(Int.self, forKey: key)) ?? nil
+            }
             timestamp = text(.timestamp)
             url = text(.url)
             descriptionurl = text(.descriptionurl)

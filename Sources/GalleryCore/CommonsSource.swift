@@ -148,7 +148,8 @@ public struct CommonsSource: GallerySource {
                 // The same batch comes again with the rest of its imageinfo: skip what this one delivered.
                 let open = delivered.union(items.compactMap { Int($0.item.id) })
                 guard open.count <= Self.maxOpenBatchIDs else {
-                    throw .malformedResponse(service: Self.serviceName, detail: "The API kept one batch of files open without end.")
+                    throw .malformedResponse(service: Self.serviceName,
+                                             detail: "The API kept one batch of files open without end.")
                 }
                 stage = Self.batchStagePrefix + open.sorted().map(String.init).joined(separator: ",")
             }
@@ -171,12 +172,14 @@ public struct CommonsSource: GallerySource {
         if let apiError = reply?.error { throw galleryError(for: apiError, head: head) }
         // The API sits at a fixed address, so a 404 means the address is wrong, never that the user is.
         if head.status == 404 || head.status == 410 {
+            let address = endpoint.origin + Self.apiPath
             throw .malformedResponse(service: Self.serviceName,
-                                     detail: "There is no MediaWiki API at \(endpoint.origin)\(Self.apiPath) (HTTP \(head.status)).")
+                                     detail: "There is no MediaWiki API at \(address) (HTTP \(head.status)).")
         }
         try ResponseStatus.check(head, service: Self.serviceName, username: username)
         guard let reply else {
-            throw .malformedResponse(service: Self.serviceName, detail: "The reply is not MediaWiki API JSON (\(failure)).")
+            throw .malformedResponse(service: Self.serviceName,
+                                     detail: "The reply is not MediaWiki API JSON (\(failure)).")
         }
         return reply
     }
@@ -187,7 +190,8 @@ public struct CommonsSource: GallerySource {
         switch code {
         case "maxlag":
             // Replication lag: MediaWiki asks for at least 5 s, usually in Retry-After.
-            return .rateLimited(service: Self.serviceName, retryAfterSeconds: ResponseStatus.retryAfterSeconds(head) ?? 5)
+            return .rateLimited(service: Self.serviceName,
+                                retryAfterSeconds: ResponseStatus.retryAfterSeconds(head) ?? 5)
         case "ratelimited":
             return .rateLimited(service: Self.serviceName, retryAfterSeconds: ResponseStatus.retryAfterSeconds(head))
         case "readapidenied", "permissiondenied":
@@ -201,8 +205,9 @@ public struct CommonsSource: GallerySource {
                                 reason: "The Commons API failed internally (\(Self.clean(code, limit: 80)))")
         default:
             let info = Self.clean(apiError.info, limit: 200)
-            return .malformedResponse(service: Self.serviceName,
-                                      detail: "The Commons API refused the request: \(info.isEmpty ? "no reason given" : info) (\(Self.clean(code, limit: 80))).")
+            let reason = info.isEmpty ? "no reason given" : info
+            return .malformedResponse(service: Self.serviceName, detail:
+                "The Commons API refused the request: \(reason) (\(Self.clean(code, limit: 80))).")
         }
     }
 
@@ -235,7 +240,8 @@ public struct CommonsSource: GallerySource {
               continuation.allSatisfy({ !$0.key.isEmpty && $0.key.utf8.count <= 64
                   && $0.value.utf8.count <= maxContinueValueLength })
         else {
-            throw .malformedResponse(service: serviceName, detail: "The API sent a continuation the app does not trust.")
+            throw .malformedResponse(service: serviceName,
+                                     detail: "The API sent a continuation the app does not trust.")
         }
     }
 
