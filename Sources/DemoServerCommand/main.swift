@@ -1,1 +1,70 @@
-print("todo")
+import ArgumentParser
+import CGtk
+import GalleryDemoServer
+import Glibc
+
+/// `gallery-demo-server`: serves the offline demo galleries until interrupted.
+struct DemoServerCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gallery-demo-server",
+        abstract: "Serve the demo galleries in DeviantArt's RSS format on 127.0.0.1.",
+        discussion: """
+            Prints its base URL as the first line, then serves until SIGINT or SIGTERM. Feeds:
+            BASE/rss.xml?type=deviation&q=gallery:aurora (also atlas, empty, brokenfeed), paged with &offset=N.
+            Any URL takes ?latency=MS and ?bandwidth=BYTES_PER_SEC; image URLs also take
+            ?fault=404|500|html|truncate|corrupt|redirect|stall.
+            """)
+
+    @Option(help: "Port on 127.0.0.1 (0 picks a free one).")
+    var port: UInt16 = 0
+
+    @Option(help: "Milliseconds to wait before every response.")
+    var latency: Int = 0
+
+    @Option(help: "Body rate limit in bytes per second (0: unlimited).")
+    var bandwidth: Int = 0
+
+    @Option(help: "Data directory holding demo/users.json and demo/images (default: found automatically).")
+    var data: String?
+
+    func validate() throws {
+        guard latency >= 0 else { throw ValidationError("--latency must not be negative") }
+        guard bandwidth >= 0 else { throw ValidationError("--bandwidth must not be negative") }
+    }
+
+    func run() throws {
+        try MainActor.assumeIsolated {
+            guard let dataDirectory = data ?? DemoGalleryLocation.defaultDataDirectory() else {
+                throw DemoServerError.noDataDirectory(searched: DemoGalleryLocation.candidates())
+            }
+            let options = DemoServer.Options(latencyMilliseconds: latency,
+                                             bandwidthBytesPerSecond: bandwidth > 0 ? bandwidth : nil)
+            let server = try DemoServer(dataDirectory: dataDirectory, options: options)
+            try server.start(port: port)
+            print(server.baseURL)
+            fflush(nil)  // the first line is what scripts wait for
+            logToStandardError("serving \(server.catalog.users.count) demo users from \(dataDirectory); "
+                               + "feed: \(server.feedURL(user: server.catalog.defaultUserName))")
+
+            let loop = g_main_loop_new(nil, 0)
+            defer { g_main_loop_unref(loop) }
+            for signal in [SIGINT, SIGTERM] {
+                g_unix_signal_add(signal, { loop in
+                    g_main_loop_quit(OpaquePointer(loop))
+                    return 0  // G_SOURCE_REMOVE
+                }, UnsafeMutableRawPointer(loop))
+            }
+            g_main_loop_run(loop)
+            server.stop()
+            logToStandardError("stopped after \(server.requestCount) requests on \(server.acceptedConnections) connections")
+        }
+    }
+}
+
+/// Diagnostics go to stderr, so stdout carries only the base URL.
+func logToStandardError(_ message: String) {
+    let line = Array("gallery-demo-server: \(message)\n".utf8)
+    _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+}
+
+DemoServerCommand.main()

@@ -7,13 +7,19 @@ import CGtk
 public final class MainLoopSource {
     private let source: UnsafeMutablePointer<GSource>
 
-    private init(_ source: UnsafeMutablePointer<GSource>, priority: Int32,
-                 body: @escaping @MainActor () -> Bool) {
+    /// Takes the caller's reference to `source`. `callback` is the source's trampoline, cast to GSourceFunc
+    /// when the source kind calls back with a different signature (GSocketSourceFunc); `box` is its user data.
+    private init(_ source: UnsafeMutablePointer<GSource>, priority: Int32, callback: GSourceFunc, box: AnyObject) {
         self.source = source
         g_source_set_priority(source, priority)
-        let box = Unmanaged.passRetained(SignalHandlerBox<Void, Bool> { body() }).toOpaque()
-        g_source_set_callback(source, sourceTrampoline, box, releaseSourceBox)
+        g_source_set_callback(source, callback, Unmanaged.passRetained(box).toOpaque(), releaseBoxNotify)
         g_source_attach(source, nil)
+    }
+
+    private convenience init(_ source: UnsafeMutablePointer<GSource>, priority: Int32,
+                             body: @escaping @MainActor () -> Bool) {
+        self.init(source, priority: priority, callback: sourceTrampoline,
+                  box: SignalHandlerBox<Void, Bool> { body() })
     }
 
     deinit { g_source_unref(source) }
@@ -45,11 +51,26 @@ public final class MainLoopSource {
     }
 }
 
+extension MainLoopSource {
+    /// Runs `body` whenever `socket` meets `condition` (readable, hung up, ...) for as long as it returns true.
+    /// The source holds its own reference to the socket.
+    @MainActor @discardableResult
+    public static func watch(socket: UnsafeMutablePointer<GSocket>, condition: GIOCondition,
+                             priority: Int32 = G_PRIORITY_DEFAULT,
+                             _ body: @escaping @MainActor (GIOCondition) -> Bool) -> MainLoopSource {
+        MainLoopSource(g_socket_create_source(socket, condition, nil), priority: priority,
+                       callback: unsafeBitCast(socketTrampoline, to: GSourceFunc.self),
+                       box: SignalHandlerBox<GIOCondition, Bool>(body))
+    }
+}
+
+// Shape: gboolean callback(GSocket *socket, GIOCondition condition, gpointer user_data)
+private let socketTrampoline: GSocketSourceFunc = { _, condition, data in
+    let box = SignalHandlerBox<GIOCondition, Bool>.from(data)
+    return MainActor.assumeIsolated { box.handler(condition) }.gboolean
+}
+
 private let sourceTrampoline: GSourceFunc = { data in
     let box = SignalHandlerBox<Void, Bool>.from(data)
     return MainActor.assumeIsolated { box.handler(()) }.gboolean
-}
-
-private let releaseSourceBox: GDestroyNotify = { data in
-    Unmanaged<AnyObject>.fromOpaque(data!).release()
 }

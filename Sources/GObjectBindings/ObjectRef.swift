@@ -101,6 +101,14 @@ extension ObjectRef {
         return g_value_get_int(&gvalue)
     }
 
+    public func bool(_ property: String) -> Bool {
+        var gvalue = GValue()
+        g_value_init(&gvalue, gv_type_boolean())
+        g_object_get_property(object, property, &gvalue)
+        defer { g_value_unset(&gvalue) }
+        return g_value_get_boolean(&gvalue) != 0
+    }
+
     public func uint(_ property: String) -> UInt32 {
         var gvalue = GValue()
         g_value_init(&gvalue, gv_type_uint())

@@ -5,6 +5,12 @@ public struct DecodedPixbuf: Sendable {
     public let pixbuf: Pixbuf
     public let originalWidth: Int
     public let originalHeight: Int
+
+    public init(pixbuf: Pixbuf, originalWidth: Int, originalHeight: Int) {
+        self.pixbuf = pixbuf
+        self.originalWidth = originalWidth
+        self.originalHeight = originalHeight
+    }
 }
 
 /// Synchronous decoding with GdkPixbufLoader, for GTask worker threads (see `WorkerTask`); never call it on

@@ -19,6 +19,11 @@ final class SignalHandlerBox<Arguments, Result>: @unchecked Sendable {
     }
 }
 
+/// The GDestroyNotify for a box passed with `Unmanaged.passRetained` as user data (sources, server handlers).
+public let releaseBoxNotify: GDestroyNotify = { data in
+    Unmanaged<AnyObject>.fromOpaque(data!).release()
+}
+
 private typealias VoidBox = SignalHandlerBox<Void, Void>
 private typealias PointerBox = SignalHandlerBox<UnsafeMutableRawPointer?, Void>
 private typealias PointerPairBox = SignalHandlerBox<(UnsafeMutableRawPointer?, UnsafeMutableRawPointer?), Void>

@@ -29,15 +29,18 @@ public enum WorkerTask {
         let job = WorkerJob { slot.output = work() }
         let callback = AsyncCallback { _, _ in completion(slot.output!) }
         let task = g_task_new(nil, cancellable?.pointer, callback.function, callback.userData)
-        g_task_set_task_data(task, Unmanaged.passRetained(job).toOpaque()) { data in
-            Unmanaged<AnyObject>.fromOpaque(data!).release()
-        }
+        // The task may be finalized on the worker thread, so the notify must not be main-actor code.
+        g_task_set_task_data(task, Unmanaged.passRetained(job).toOpaque(), releaseBoxNotify)
         // The output is read from the slot, so a cancelled task must still run its function to fill it.
         g_task_set_check_cancellable(task, 0)
-        g_task_run_in_thread(task) { task, _, data, _ in
-            Unmanaged<WorkerJob>.fromOpaque(data!).takeUnretainedValue().run()
-            g_task_return_boolean(task, 1)
-        }
+        g_task_run_in_thread(task, runWorkerJob)
         g_object_unref(task.map { UnsafeMutableRawPointer($0) })
     }
+}
+
+/// The GTask thread function. A file-level constant, not a closure written inside the @MainActor `run`:
+/// such a closure inherits main-actor isolation and Swift checks it on entry, which traps on a worker thread.
+private let runWorkerJob: GTaskThreadFunc = { task, _, data, _ in
+    Unmanaged<WorkerJob>.fromOpaque(data!).takeUnretainedValue().run()
+    g_task_return_boolean(task, 1)
 }

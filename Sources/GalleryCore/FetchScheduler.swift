@@ -30,7 +30,6 @@ final class FetchScheduler {
     }
 
     let maxPerHost: Int
-    private var runningPerHost: [String: Int] = [:]
     private var waiting: [Ticket] = []
     private var nextSequence = 0
 
@@ -39,7 +38,9 @@ final class FetchScheduler {
         self.maxPerHost = maxPerHost
     }
 
-    var runningCount: Int { runningPerHost.values.reduce(0, +) }
+    /// Tickets running now, oldest first. At most a few per host, so counting by scanning is cheap.
+    private(set) var running: [Ticket] = []
+    var runningCount: Int { running.count }
     var waitingCount: Int { waiting.count }
 
     /// Queues `start`, which runs (possibly right away) once a slot for `host` is free. The owner must call
@@ -61,8 +62,7 @@ final class FetchScheduler {
         guard !ticket.isFinished else { return }
         ticket.isFinished = true
         if ticket.isRunning {
-            runningPerHost[ticket.host, default: 1] -= 1
-            if runningPerHost[ticket.host] == 0 { runningPerHost[ticket.host] = nil }
+            running.removeAll { $0 === ticket }
             startEligible()
         } else {
             waiting.removeAll { $0 === ticket }
@@ -75,14 +75,14 @@ final class FetchScheduler {
         while let next = bestEligible() {
             waiting.removeAll { $0 === next }
             next.isRunning = true
-            runningPerHost[next.host, default: 0] += 1
+            running.append(next)
             next.start()
         }
     }
 
     private func bestEligible() -> Ticket? {
         var best: Ticket?
-        for ticket in waiting where runningPerHost[ticket.host, default: 0] < maxPerHost {
+        for ticket in waiting where running.count(where: { $0.host == ticket.host }) < maxPerHost {
             if let current = best,
                current.priority > ticket.priority
                 || (current.priority == ticket.priority && current.sequence < ticket.sequence) {

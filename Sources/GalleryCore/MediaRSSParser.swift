@@ -68,8 +68,9 @@ enum MediaRSSParser {
         }
 
         func text(_ fragment: String) throws {
-            guard item != nil, text.utf8.count < MediaRSSParser.maxTextLength else { return }
-            text += fragment
+            let remaining = MediaRSSParser.maxTextLength - text.utf8.count
+            guard item != nil, remaining > 0 else { return }
+            text += fragment.utf8.count <= remaining ? fragment : String(fragment.prefix(remaining))
         }
 
         func endElement(_ qualifiedName: String) throws {

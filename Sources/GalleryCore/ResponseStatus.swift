@@ -35,7 +35,8 @@ enum ResponseStatus {
 }
 
 extension String {
-    var trimmed: String {
+    /// Without leading and trailing whitespace (Unicode-aware; FoundationEssentials has no trimming).
+    public var trimmed: String {
         var scalars = Substring(self).unicodeScalars
         while let first = scalars.first, first.properties.isWhitespace { scalars.removeFirst() }
         while let last = scalars.last, last.properties.isWhitespace { scalars.removeLast() }

@@ -1,0 +1,35 @@
+import CGtk
+
+/// A GFile. Reading goes through GIO's asynchronous API (done on GIO's worker threads), so the main loop never
+/// blocks on the disk.
+public final class File {
+    public let ref: ObjectRef
+
+    public init(path: String) {
+        ref = ObjectRef(g_file_new_for_path(path), transfer: .full)
+    }
+
+    public var path: String? { takeString(g_file_get_path(ref.opaque)) }
+
+    /// Reads the whole file; `completion` runs on the main loop with its bytes or the GIO error
+    /// (e.g. `G_IO_ERROR_NOT_FOUND`).
+    @MainActor
+    public func loadContents(cancellable: Cancellable? = nil,
+                             completion: @escaping @MainActor (Result<Bytes, GLibError>) -> Void) {
+        // The callback captures `self`, so this wrapper (and its GFile reference) lives until it ran.
+        let callback = AsyncCallback { _, result in
+            let file = self.ref.opaque
+            var contents: UnsafeMutablePointer<CChar>?
+            var length: gsize = 0
+            do throws(GLibError) {
+                _ = try GLibError.check { error in
+                    g_file_load_contents_finish(file, result, &contents, &length, nil, error)
+                }
+                completion(.success(Bytes(owning: g_bytes_new_take(contents, length))))
+            } catch {
+                completion(.failure(error))
+            }
+        }
+        g_file_load_contents_async(ref.opaque, cancellable?.pointer, callback.function, callback.userData)
+    }
+}

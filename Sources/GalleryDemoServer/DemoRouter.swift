@@ -1,0 +1,138 @@
+import GObjectBindings
+
+/// Maps a request's path and query to a response: feed pages, item pages, images (with faults) and avatars.
+/// Only names from the catalog ever reach the disk, so no request path can escape the images directory.
+@MainActor
+final class DemoRouter {
+    let catalog: DemoCatalog
+    let images: ImageStore
+    var baseURL = ""
+    private let itemsByFileName: [String: DemoItem]
+
+    init(catalog: DemoCatalog, images: ImageStore) {
+        self.catalog = catalog
+        self.images = images
+        itemsByFileName = Dictionary(catalog.allItems.map { ($0.fileName, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Calls `respond` exactly once, right away or after a disk read.
+    func route(path: String, query: [String: String], respond: @escaping @MainActor (HTTPResponse) -> Void) {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        switch segments.first {
+        case nil:
+            respond(DemoPages.index(catalog: catalog, baseURL: baseURL))
+        case "rss.xml" where segments.count == 1:
+            respond(feed(query: query))
+        case "art" where segments.count == 2:
+            respond(itemPage(segments[1]))
+        case "images" where segments.count == 2:
+            image(fileName: segments[1], directory: "full", query: query, path: path, respond: respond)
+        case "thumbs" where segments.count == 3 && DemoItem.thumbnailLongSides.map(String.init).contains(segments[1]):
+            image(fileName: segments[2], directory: segments[1], query: query, path: path, respond: respond)
+        case "avatars" where segments.count == 2 && segments[1].hasSuffix(".png"):
+            avatar(userName: String(segments[1].dropLast(4)), respond: respond)
+        case let name? where segments.count == 2 && segments[1] == "gallery":
+            respond(catalog.user(named: name).map { DemoPages.gallery($0, baseURL: baseURL) } ?? noSuchUser(name))
+        default:
+            respond(.html(status: 404, title: "Not Found", message: "Nothing lives at \(path)."))
+        }
+    }
+
+    private func feed(query: [String: String]) -> HTTPResponse {
+        if let type = query["type"], type != "deviation" {
+            return .html(status: 400, title: "Bad Request", message: "Only type=deviation feeds exist here.")
+        }
+        guard let search = query["q"], search.hasPrefix("gallery:") else {
+            return .html(status: 400, title: "Bad Request", message: "Ask for q=gallery:USERNAME.")
+        }
+        let name = String(search.dropFirst("gallery:".count))
+        guard let user = catalog.user(named: name) else { return noSuchUser(name) }
+        let offsetText = query["offset"] ?? "0"
+        guard let offset = Int(offsetText), offset >= 0 else {
+            return .html(status: 400, title: "Bad Request", message: "offset must be a number of items, not \(offsetText).")
+        }
+        return .text(DemoFeed.render(user: user, offset: offset, baseURL: baseURL),
+                     contentType: "application/rss+xml; charset=utf-8")
+    }
+
+    private func noSuchUser(_ name: String) -> HTTPResponse {
+        .html(status: 404, title: "No such user", message: "No such user: \(name).")
+    }
+
+    /// "/art/<slug>-<id>": the id decides, the slug is decoration (as on the real site).
+    private func itemPage(_ segment: String) -> HTTPResponse {
+        guard let idText = segment.split(separator: "-").last, let id = Int(idText), let item = catalog.item(id: id) else {
+            return .html(status: 404, title: "Not Found", message: "No deviation \(segment).")
+        }
+        return DemoPages.item(item, baseURL: baseURL)
+    }
+
+    private func image(fileName: String, directory: String, query: [String: String], path: String,
+                       respond: @escaping @MainActor (HTTPResponse) -> Void) {
+        guard let item = itemsByFileName[fileName] else {
+            return respond(.html(status: 404, title: "Not Found", message: "No demo image \(fileName)."))
+        }
+        var fault: DemoFault?
+        if let value = query["fault"] {
+            guard let parsed = DemoFault(rawValue: value) else {
+                let known = DemoFault.allCases.map(\.rawValue).joined(separator: ", ")
+                return respond(.html(status: 400, title: "Bad Request", message: "Unknown fault \(value); known: \(known)."))
+            }
+            fault = parsed
+        }
+        if let fault, let response = DemoFaults.responseWithoutImage(fault, redirectTarget: urlWithoutFault(path, query)) {
+            return respond(response)
+        }
+        let contentType = item.format.mediaType
+        images.load("\(directory)/\(fileName)") { result in
+            switch result {
+            case .success(let bytes):
+                if let fault {
+                    respond(DemoFaults.response(fault, image: bytes, contentType: contentType))
+                } else {
+                    respond(HTTPResponse(headers: [("Cache-Control", "public, max-age=86400")],
+                                         contentType: contentType, body: bytes))
+                }
+            case .failure(let error):
+                respond(.html(status: 404, title: "Not Found",
+                              message: "The image file is missing (\(error.message)); run `make demo-data`."))
+            }
+        }
+    }
+
+    private func avatar(userName: String, respond: @escaping @MainActor (HTTPResponse) -> Void) {
+        guard let user = catalog.user(named: userName) else { return respond(noSuchUser(userName)) }
+        images.load("avatars/\(user.avatarFileName)") { result in
+            switch result {
+            case .success(let bytes):
+                respond(HTTPResponse(headers: [("Cache-Control", "public, max-age=86400")],
+                                     contentType: "image/png", body: bytes))
+            case .failure(let error):
+                respond(.html(status: 404, title: "Not Found", message: "No avatar (\(error.message))."))
+            }
+        }
+    }
+
+    /// The same URL without `fault`, other parameters kept (sorted, so the result is stable).
+    private func urlWithoutFault(_ path: String, _ query: [String: String]) -> String {
+        let rest = query.filter { $0.key != "fault" }.sorted { $0.key < $1.key }
+        let encoded = rest.map { "\(percentEncoded($0.key))=\(percentEncoded($0.value))" }.joined(separator: "&")
+        return baseURL + path + (encoded.isEmpty ? "" : "?\(encoded)")
+    }
+
+    private func percentEncoded(_ text: String) -> String {
+        var result = ""
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                 UInt8(ascii: "~"):
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = String(byte, radix: 16, uppercase: true)
+                result += "%" + (hex.count == 1 ? "0" + hex : hex)
+            }
+        }
+        return result
+    }
+}

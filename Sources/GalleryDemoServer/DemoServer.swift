@@ -1,0 +1,129 @@
+import CGtk
+import GObjectBindings
+
+/// The offline demo gallery: a local HTTP server that answers DeviantArt's backend RSS URLs for the demo users
+/// of data/demo/users.json, with their images, on 127.0.0.1.
+///
+/// Knobs, server-wide (`Options`) and per request (query parameters, which win): `latency=MS` before the
+/// response, `bandwidth=BYTES_PER_SECOND` for the body, and on image URLs `fault=404|500|html|truncate|corrupt|
+/// redirect|stall` (see `DemoFault`).
+@MainActor
+public final class DemoServer {
+    public struct Options: Sendable {
+        /// Milliseconds before every response.
+        public var latencyMilliseconds: Int
+        /// Body rate limit for every response; nil sends at full speed.
+        public var bandwidthBytesPerSecond: Int?
+        /// Memory for image files read from disk (LRU).
+        public var imageCacheBytes: Int
+
+        public init(latencyMilliseconds: Int = 0, bandwidthBytesPerSecond: Int? = nil,
+                    imageCacheBytes: Int = 128 * 1024 * 1024) {
+            self.latencyMilliseconds = latencyMilliseconds
+            self.bandwidthBytesPerSecond = bandwidthBytesPerSecond
+            self.imageCacheBytes = imageCacheBytes
+        }
+    }
+
+    public let catalog: DemoCatalog
+    public let options: Options
+    private let router: DemoRouter
+    private let http = LocalHTTPServer(serverHeader: "GalleryDemoServer")
+
+    /// Loads the catalog from `<dataDirectory>/demo/users.json` and checks that gallery-demo-images made the
+    /// images for it. Throws `DemoServerError` with a message fit for the user.
+    public init(dataDirectory: String, options: Options = .init()) throws {
+        catalog = try DemoCatalog(contentsOf: DemoGalleryLocation.catalogPath(in: dataDirectory))
+        let imagesDirectory = DemoGalleryLocation.imagesDirectory(in: dataDirectory)
+        let stampPath = DemoGalleryLocation.stampPath(in: dataDirectory)
+        guard g_file_test(imagesDirectory, G_FILE_TEST_IS_DIR) != 0, let stamp = Self.readSmallFile(stampPath) else {
+            throw DemoServerError.imagesMissing(directory: imagesDirectory)
+        }
+        guard stamp.contains("catalog \(catalog.fingerprint)") else {
+            throw DemoServerError.imagesOutOfDate(directory: imagesDirectory)
+        }
+        self.options = options
+        router = DemoRouter(catalog: catalog,
+                            images: ImageStore(directory: imagesDirectory, capacityBytes: options.imageCacheBytes))
+    }
+
+    /// Listens on 127.0.0.1:`port` (0 picks a free port); `baseURL` tells where.
+    public func start(port: UInt16 = 0) throws {
+        try http.start(port: port) { [weak self] message in self?.handle(message) }
+        router.baseURL = http.baseURL
+    }
+
+    /// "http://127.0.0.1:PORT", empty before `start`.
+    public var baseURL: String { http.baseURL }
+    public var acceptedConnections: Int { http.acceptedConnections }
+    public var requestCount: Int { http.requestCount }
+    public var requestLog: [String] { http.requestLog }
+    /// Image files read from disk so far (the rest came from the memory cache).
+    public var diskReads: Int { router.images.diskReads }
+
+    /// The feed URL of a demo user's first page (or of the page at `offset`).
+    public func feedURL(user: String, offset: Int = 0) -> String { baseURL + DemoFeed.pagePath(user: user, offset: offset) }
+
+    /// Stops listening and drops client connections. Idempotent.
+    public func stop() { http.stop() }
+
+    private func handle(_ message: Soup.ServerMessage) {
+        guard message.method == "GET" || message.method == "HEAD" else {
+            var response = HTTPResponse.html(status: 405, title: "Method Not Allowed", message: "Only GET and HEAD.")
+            response.headers.append(("Allow", "GET, HEAD"))
+            return ResponseWriter.send(response, to: message)
+        }
+        let latency: Int
+        let bandwidth: Int?
+        do {
+            latency = try Self.knob("latency", in: message.query) ?? options.latencyMilliseconds
+            bandwidth = try Self.knob("bandwidth", in: message.query) ?? options.bandwidthBytesPerSecond
+        } catch {
+            return ResponseWriter.send(.html(status: 400, title: "Bad Request", message: error.description), to: message)
+        }
+        var answered = false
+        router.route(path: message.path, query: message.query) { response in
+            answered = true
+            ResponseWriter.send(response.delayed(milliseconds: latency).throttled(bytesPerSecond: bandwidth), to: message)
+        }
+        // Waiting for the disk: hold the response until the router answers.
+        if !answered { message.pause() }
+    }
+
+    private struct KnobError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// A non-negative integer query parameter; nil when absent. 0 means "off".
+    private static func knob(_ name: String, in query: [String: String]) throws(KnobError) -> Int? {
+        guard let text = query[name] else { return nil }
+        guard let value = Int(text), value >= 0 else {
+            throw KnobError(description: "\(name) must be a non-negative integer, not \(text).")
+        }
+        return value
+    }
+
+    private static func readSmallFile(_ path: String) -> String? {
+        var contents: UnsafeMutablePointer<CChar>?
+        guard g_file_get_contents(path, &contents, nil, nil) != 0 else { return nil }
+        return takeString(contents)
+    }
+}
+
+public enum DemoServerError: Error, CustomStringConvertible {
+    case imagesMissing(directory: String)
+    case imagesOutOfDate(directory: String)
+    case noDataDirectory(searched: [String])
+
+    public var description: String {
+        switch self {
+        case .imagesMissing(let directory):
+            "The demo images are missing (\(directory)). Run `make demo-data` (or `gallery-demo-images`) first."
+        case .imagesOutOfDate(let directory):
+            "The demo images in \(directory) were made for another catalog. Run `make demo-data` (or `gallery-demo-images`) again."
+        case .noDataDirectory(let searched):
+            "No demo data found (looked for demo/users.json in: \(searched.joined(separator: ", "))). "
+                + "Set \(DemoGalleryLocation.environmentVariable) or pass --data."
+        }
+    }
+}

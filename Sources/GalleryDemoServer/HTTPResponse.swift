@@ -1,0 +1,88 @@
+import GObjectBindings
+
+/// A response to send, including how to send it: after a delay, at a limited rate, or broken on purpose.
+/// `ResponseWriter` carries it out. Shared by the demo server and the tests' TestHTTPServer.
+public struct HTTPResponse: Sendable {
+    /// How the body ends. The declared Content-Length is always the full body.
+    public enum Ending: Sendable, Equatable {
+        /// The whole body is sent.
+        case complete
+        /// That many bytes are sent, then the connection is closed: the client sees a transfer error.
+        case truncated(afterBytes: Int)
+        /// That many bytes are sent, then nothing until the client disconnects.
+        case stalled(afterBytes: Int)
+    }
+
+    public var status: UInt32
+    /// Extra headers (Location, Cache-Control, ...). Content-Type and Content-Length are set from the body.
+    public var headers: [(name: String, value: String)]
+    public var contentType: String
+    public var body: Bytes
+    /// Milliseconds to wait before the status line is sent.
+    public var latencyMilliseconds: Int = 0
+    /// Body rate limit; nil or 0 sends at full speed.
+    public var bytesPerSecond: Int? = nil
+    public var ending: Ending = .complete
+
+    public init(status: UInt32 = 200, headers: [(name: String, value: String)] = [], contentType: String,
+                body: Bytes) {
+        self.status = status
+        self.headers = headers
+        self.contentType = contentType
+        self.body = body
+    }
+
+    public static func text(_ text: String, status: UInt32 = 200,
+                            contentType: String = "text/plain; charset=utf-8") -> HTTPResponse {
+        HTTPResponse(status: status, contentType: contentType, body: Bytes(text))
+    }
+
+    /// A small HTML page; `title` and `message` are escaped.
+    public static func html(status: UInt32 = 200, title: String, message: String) -> HTTPResponse {
+        .text(HTMLPage.render(title: title, body: "<p>\(XMLEscaping.html(message))</p>"), status: status,
+              contentType: "text/html; charset=utf-8")
+    }
+
+    /// A redirect with a small HTML body naming the target, like real servers send.
+    public static func redirect(to location: String, status: UInt32 = 302) -> HTTPResponse {
+        var response = HTTPResponse.text(
+            HTMLPage.render(title: "Moved", body: "<p>Moved to <a href=\"\(XMLEscaping.html(location))\">"
+                                + "\(XMLEscaping.html(location))</a>.</p>"),
+            status: status, contentType: "text/html; charset=utf-8")
+        response.headers.append(("Location", location))
+        return response
+    }
+
+    public func delayed(milliseconds: Int) -> HTTPResponse {
+        var copy = self
+        copy.latencyMilliseconds = max(0, milliseconds)
+        return copy
+    }
+
+    public func throttled(bytesPerSecond: Int?) -> HTTPResponse {
+        var copy = self
+        copy.bytesPerSecond = bytesPerSecond.flatMap { $0 > 0 ? $0 : nil }
+        return copy
+    }
+
+    public func ending(_ ending: Ending) -> HTTPResponse {
+        var copy = self
+        copy.ending = ending
+        return copy
+    }
+}
+
+/// Minimal HTML documents for error pages, redirects and the demo's item pages.
+public enum HTMLPage {
+    /// `title` is escaped; `body` is trusted markup the caller escaped.
+    public static func render(title: String, body: String) -> String {
+        """
+        <!DOCTYPE html>
+        <html lang="en"><head><meta charset="utf-8"><title>\(XMLEscaping.html(title))</title></head>
+        <body><h1>\(XMLEscaping.html(title))</h1>
+        \(body)
+        </body></html>
+
+        """
+    }
+}

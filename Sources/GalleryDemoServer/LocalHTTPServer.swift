@@ -1,0 +1,48 @@
+import GObjectBindings
+
+/// A Soup.Server on 127.0.0.1 that counts what it sees: the base of the demo server and of the tests'
+/// TestHTTPServer. Every request goes to the handler given to `start`, after being counted and logged.
+@MainActor
+public final class LocalHTTPServer {
+    public private(set) var baseURL = ""
+    /// Distinct client TCP connections seen (by remote address and port). Requests over a kept-alive
+    /// connection do not add to it.
+    public var acceptedConnections: Int { clientAddresses.count }
+    public private(set) var requestCount = 0
+    /// Path and query of every request, in arrival order.
+    public private(set) var requestLog: [String] = []
+
+    private let server: Soup.Server
+    private var clientAddresses = Set<String>()
+
+    public init(serverHeader: String) {
+        server = Soup.Server(serverHeader: serverHeader)
+    }
+
+    /// Listens on 127.0.0.1:`port` (0: any free port), sets `baseURL` and passes every request to `handler`
+    /// until `stop()`.
+    public func start(port: UInt16 = 0,
+                      handler: @escaping @MainActor (Soup.ServerMessage) -> Void) throws(GLibError) {
+        let bound = try server.listenLocal(port: port)
+        baseURL = "http://127.0.0.1:\(bound)"
+        server.addHandler(nil) { [weak self] message in
+            guard let self else { return }
+            requestCount += 1
+            requestLog.append(message.path + (message.rawQuery.map { "?\($0)" } ?? ""))
+            clientAddresses.insert(message.remoteAddress)
+            handler(message)
+        }
+    }
+
+    /// Closes the listening socket and all client connections (responses in progress end) and releases the
+    /// handler.
+    public func stop() {
+        server.disconnect()
+    }
+
+    public func resetCounters() {
+        requestCount = 0
+        requestLog.removeAll()
+        clientAddresses.removeAll()
+    }
+}

@@ -1,0 +1,20 @@
+import GalleryCore
+
+/// What the window needs from the app: the shared HTTP client and image loader, and how to build a source
+/// for a search (the app decides endpoints, e.g. the embedded demo server's address).
+@MainActor
+public struct GalleryServices {
+    public let client: HTTPClient
+    public let loader: ImageLoader
+    /// Sources in the order the selector lists them.
+    public let sources: [SourceKind]
+    public let makeSource: @MainActor (SourceKind, String) throws(GalleryError) -> any GallerySource
+
+    public init(client: HTTPClient, loader: ImageLoader, sources: [SourceKind] = SourceKind.allCases,
+                makeSource: @escaping @MainActor (SourceKind, String) throws(GalleryError) -> any GallerySource) {
+        self.client = client
+        self.loader = loader
+        self.sources = sources
+        self.makeSource = makeSource
+    }
+}

@@ -1,0 +1,57 @@
+import CGtk
+import GObjectBindings
+import GtkBindings
+import GalleryCore
+
+/// The header bar's controls: back button (large view), source selector, username entry, main menu.
+@MainActor
+public final class HeaderControls {
+    public let bar = HeaderBar()
+    public let backButton = Button(iconName: "go-previous-symbolic", tooltip: "Back to the Gallery")
+    public let sourceSelector = ComboBoxText()
+    public let usernameEntry = Entry()
+    let menuButton: MenuButton
+    let searchBox = Box(GTK_ORIENTATION_HORIZONTAL, spacing: 0)
+
+    public init(sources: [SourceKind]) {
+        let menu = Menu()
+        let viewSection = Menu()
+        viewSection.append("_Reload", action: "win.reload")
+        viewSection.append("Show _Sensitive Content", action: "app.show-sensitive")
+        menu.appendSection(viewSection)
+        let appSection = Menu()
+        appSection.append("_About Gallery Viewer", action: "app.about")
+        menu.appendSection(appSection)
+        menuButton = MenuButton(iconName: "open-menu-symbolic", tooltip: "Main Menu", menu: menu)
+
+        for source in sources { sourceSelector.append(id: source.rawValue, text: source.displayName) }
+        sourceSelector.tooltip = "Where the gallery comes from"
+        sourceSelector.accessibleName = "Source"
+        usernameEntry.widthChars = 24
+        usernameEntry.accessibleName = "Username"
+        usernameEntry.tooltip = "Type a username and press Enter (Ctrl+L)"
+
+        // Linked: the selector and the entry read as one control, as in GNOME's own search bars.
+        searchBox.addStyleClass("linked")
+        searchBox.append(sourceSelector)
+        searchBox.append(usernameEntry)
+
+        backButton.actionName = "win.back"
+        bar.packStart(backButton)
+        bar.packStart(searchBox)
+        bar.packEnd(menuButton)
+        bar.showAll()
+        backButton.hide()
+    }
+
+    public var selectedSource: SourceKind? {
+        get { sourceSelector.activeID.flatMap(SourceKind.init(rawValue:)) }
+        set { sourceSelector.activeID = newValue?.rawValue }
+    }
+
+    /// Gallery mode shows the search controls; the large view shows a back button instead.
+    public func setViewerMode(_ viewer: Bool) {
+        backButton.isVisible = viewer
+        searchBox.isVisible = !viewer
+    }
+}

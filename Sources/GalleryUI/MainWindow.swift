@@ -1,0 +1,237 @@
+import CGtk
+import GObjectBindings
+import GtkBindings
+import GalleryCore
+
+/// The application window: header bar with source and username, then one of: a status page (welcome,
+/// loading, errors), the gallery list, or the large view of one item.
+@MainActor
+public final class MainWindow {
+    public static let appTitle = "Gallery Viewer"
+
+    public let window: ApplicationWindow
+    public let header: HeaderControls
+    public let listView = GalleryListView()
+    public let largeView: LargeImageView
+    public let statusPage = StatusPage()
+    let stack = Stack()
+    let services: GalleryServices
+    public private(set) var gallery: Gallery?
+    public var showSensitive = false
+    private var backAction: SimpleAction!
+    private var neighbourActions: [SimpleAction] = []
+
+    /// A search started (for remembering the last source and username).
+    public var onSearch: (@MainActor (SourceKind, String) -> Void)?
+
+    public init(application: Application, services: GalleryServices) {
+        self.services = services
+        window = ApplicationWindow(application: application)
+        header = HeaderControls(sources: services.sources)
+        largeView = LargeImageView(loader: services.loader)
+
+        window.title = Self.appTitle
+        window.setDefaultSize(width: 760, height: 720)
+        window.setTitlebar(header.bar)
+        window.addStyleClass("gallery-window")
+
+        stack.add(statusPage.container, name: "status")
+        stack.add(listView.scrolledWindow, name: "gallery")
+        stack.add(largeView.container, name: "viewer")
+        window.setChild(stack)
+        stack.showAll()
+        showWelcome()
+
+        header.usernameEntry.onActivate { [weak self] in self?.searchFromHeader() }
+        header.sourceSelector.onChanged { [weak self] in self?.sourceChanged() }
+        listView.onActivate = { [weak self] download in self?.openLargeView(download) }
+        largeView.onChange = { [weak self] in self?.updateTitles() }
+        largeView.onOpenInBrowser = { [weak self] url in self?.openInBrowser(url) }
+        installActions(application)
+    }
+
+    public func present() { window.present() }
+
+    /// Starts loading `username`'s gallery from `source`, replacing (and cancelling) the current one.
+    public func search(source: SourceKind, username: String) {
+        if header.selectedSource != source { header.selectedSource = source }
+        if header.usernameEntry.text != username { header.usernameEntry.text = username }
+        closeLargeView()
+        gallery?.cancel()
+        gallery = nil
+        listView.show(nil)
+
+        let trimmed = username.trimmed
+        guard !trimmed.isEmpty else { return showWelcome() }
+        let gallerySource: any GallerySource
+        do {
+            gallerySource = try services.makeSource(source, trimmed)
+        } catch {
+            return showError(error)
+        }
+        onSearch?(source, trimmed)
+        let options = Gallery.Options(thumbnailPixelSize: GalleryRow.thumbnailSize * max(1, window.scaleFactor),
+                                      showSensitive: showSensitive)
+        let gallery = Gallery(source: gallerySource, client: services.client, loader: services.loader, options: options)
+        self.gallery = gallery
+        gallery.onStatusChange = { [weak self, weak gallery] in
+            guard let self, let gallery, self.gallery === gallery else { return }
+            self.galleryChanged()
+        }
+        listView.show(gallery)
+        gallery.start()
+        galleryChanged()
+    }
+
+    /// Loads the current gallery again from its first page.
+    public func reload() {
+        guard let source = header.selectedSource else { return }
+        search(source: source, username: header.usernameEntry.text)
+    }
+
+    public func setShowSensitive(_ show: Bool) {
+        showSensitive = show
+        if show { gallery?.revealSensitive() }
+    }
+
+    // MARK: Large view
+
+    public var isLargeViewOpen: Bool { stack.visibleChildName == "viewer" }
+
+    public func openLargeView(_ download: ImageDownload) {
+        let monitor = window.monitorPixelSize
+        largeView.show(download, maxPixelSize: min(4096, max(monitor.width, monitor.height)))
+        stack.visibleChildName = "viewer"
+        header.setViewerMode(true)
+        backAction.isEnabled = true
+        neighbourActions.forEach { $0.isEnabled = true }
+        updateTitles()
+    }
+
+    /// Back to the list, at the scroll position it had, with the viewed row selected.
+    public func closeLargeView() {
+        guard isLargeViewOpen else { return }
+        largeView.stop()
+        stack.visibleChildName = "gallery"
+        header.setViewerMode(false)
+        backAction.isEnabled = false
+        neighbourActions.forEach { $0.isEnabled = false }
+        if let index = largeView.download?.index { listView.listBox.selectRow(at: index) }
+        updateTitles()
+    }
+
+    /// Shows the previous (-1) or next (+1) item in the large view.
+    public func showNeighbour(_ offset: Int) {
+        guard isLargeViewOpen, let current = largeView.download,
+              let next = listView.download(at: current.index + offset) else { return }
+        openLargeView(next)
+        if offset > 0, next.index >= listView.rowCount - GalleryListView.prefetchRows { gallery?.loadMore() }
+    }
+
+    // MARK: State → widgets
+
+    private func galleryChanged() {
+        guard let gallery else { return }
+        if !gallery.downloads.isEmpty {
+            if stack.visibleChildName == "status" { stack.visibleChildName = "gallery" }
+        } else if case .failed(let error) = gallery.feed.state {
+            showError(error)
+        } else {
+            statusPage.set(iconName: nil, title: "Loading \(gallery.source.username)’s gallery…",
+                           description: gallery.source.kind.displayName)
+            stack.visibleChildName = "status"
+        }
+        listView.updateFooter()
+        updateTitles()
+    }
+
+    private func updateTitles() {
+        if isLargeViewOpen {
+            // GTK keeps the window title and its header bar's title in step: the image's title names both,
+            // as in other GNOME image viewers.
+            window.title = largeView.title
+            header.bar.title = largeView.title
+            header.bar.subtitle = largeView.sizeLine
+        } else {
+            window.title = Self.appTitle
+            header.bar.title = Self.appTitle
+            header.bar.subtitle = gallery?.summary ?? statusSubtitle
+        }
+    }
+
+    private var statusSubtitle: String? {
+        stack.visibleChildName == "status" ? statusPage.titleLabel.text : nil
+    }
+
+    private func showWelcome() {
+        statusPage.set(iconName: "image-x-generic-symbolic", title: "Type a username",
+                       description: "Pick a source, type a username in the header bar and press Enter.")
+        stack.visibleChildName = "status"
+        updateTitles()
+    }
+
+    private func showError(_ error: GalleryError) {
+        statusPage.set(iconName: Self.icon(for: error), title: error.title, description: error.explanation)
+        stack.visibleChildName = "status"
+        updateTitles()
+    }
+
+    private static func icon(for error: GalleryError) -> String {
+        switch error {
+        case .noSuchUser, .invalidUsername: "avatar-default-symbolic"
+        case .emptyGallery: "folder-pictures-symbolic"
+        case .network, .certificate: "network-offline-symbolic"
+        case .rateLimited: "preferences-system-time-symbolic"
+        default: "dialog-warning-symbolic"
+        }
+    }
+
+    // MARK: Input
+
+    private func searchFromHeader() {
+        guard let source = header.selectedSource else { return }
+        search(source: source, username: header.usernameEntry.text)
+    }
+
+    private func sourceChanged() {
+        guard let source = header.selectedSource else { return }
+        header.usernameEntry.placeholder = source.usernamePlaceholder
+        // A username is already there: show that user's gallery from the newly chosen source.
+        if !header.usernameEntry.text.trimmed.isEmpty, gallery?.source.kind != source {
+            searchFromHeader()
+        }
+    }
+
+    private func openInBrowser(_ url: String) {
+        do {
+            try window.openURI(url)
+        } catch {
+            window.showMessage("Could not open the browser", secondary: error.message)
+        }
+    }
+
+    private func installActions(_ application: Application) {
+        let map = window.ref
+        SimpleAction.add(to: map, name: "focus-search") { [weak self] in
+            self?.closeLargeView()
+            self?.header.usernameEntry.focusAndSelectAll()
+        }
+        SimpleAction.add(to: map, name: "reload") { [weak self] in self?.reload() }
+        SimpleAction.add(to: map, name: "close") { [weak self] in self?.window.close() }
+        backAction = SimpleAction.add(to: map, name: "back") { [weak self] in self?.closeLargeView() }
+        neighbourActions = [
+            SimpleAction.add(to: map, name: "previous") { [weak self] in self?.showNeighbour(-1) },
+            SimpleAction.add(to: map, name: "next") { [weak self] in self?.showNeighbour(1) },
+        ]
+        // Escape and the arrow keys belong to the large view only; disabled actions let the keys reach
+        // the entry and the list as usual.
+        backAction.isEnabled = false
+        neighbourActions.forEach { $0.isEnabled = false }
+        application.setAccelerators(["<Primary>l"], for: "win.focus-search")
+        application.setAccelerators(["F5", "<Primary>r"], for: "win.reload")
+        application.setAccelerators(["<Primary>w"], for: "win.close")
+        application.setAccelerators(["Escape", "<Alt>Left"], for: "win.back")
+        application.setAccelerators(["Left", "Page_Up"], for: "win.previous")
+        application.setAccelerators(["Right", "Page_Down"], for: "win.next")
+    }
+}

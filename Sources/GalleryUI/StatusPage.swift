@@ -1,0 +1,50 @@
+import CGtk
+import GObjectBindings
+import GtkBindings
+
+/// A centred icon, title and explanation, for the empty window, a missing user, an empty gallery or a
+/// feed that could not be read — the GNOME "status page" pattern.
+@MainActor
+public final class StatusPage {
+    public let container = Box(GTK_ORIENTATION_VERTICAL, spacing: 12)
+    let icon = Image()
+    let spinner = Spinner()
+    public let titleLabel = Label()
+    public let descriptionLabel = Label()
+
+    public init() {
+        container.halign = GTK_ALIGN_CENTER
+        container.valign = GTK_ALIGN_CENTER
+        container.setMargins(top: 36, bottom: 36, start: 36, end: 36)
+        container.addStyleClass("status-page")
+        icon.addStyleClass("dim-label")
+        spinner.setSizeRequest(width: 48, height: 48)
+        titleLabel.addStyleClass("status-title")
+        titleLabel.wraps = true
+        titleLabel.justify = GTK_JUSTIFY_CENTER
+        descriptionLabel.wraps = true
+        descriptionLabel.justify = GTK_JUSTIFY_CENTER
+        descriptionLabel.maxWidthChars = 50
+        descriptionLabel.isSelectable = true
+        descriptionLabel.canFocus = false
+        for widget: Widget in [icon, spinner, titleLabel, descriptionLabel] { container.append(widget) }
+        container.showAll()
+        spinner.isSpinning = false
+    }
+
+    /// `iconName` nil shows a spinner instead of an icon.
+    public func set(iconName: String?, title: String, description: String) {
+        if let iconName {
+            icon.setIcon(iconName, pixelSize: 96)
+            icon.show()
+            spinner.isSpinning = false
+        } else {
+            icon.hide()
+            spinner.isSpinning = true
+        }
+        titleLabel.text = title
+        descriptionLabel.text = description
+        descriptionLabel.isVisible = !description.isEmpty
+        container.accessibleName = title
+    }
+}

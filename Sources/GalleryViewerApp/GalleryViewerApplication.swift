@@ -1,0 +1,85 @@
+import CGtk
+import GObjectBindings
+import GtkBindings
+import GalleryCore
+import GalleryUI
+
+/// The GtkApplication and its wiring: one HTTP client and image loader for the process, the main window,
+/// the app-wide actions, and what to show first.
+@MainActor
+final class GalleryViewerApplication {
+    private let options: Options
+    private let application = Application(id: AppVersion.applicationID)
+    private let client = HTTPClient()
+    private lazy var loader = ImageLoader(client: client)
+    private let sources: SourceFactory
+    private var window: MainWindow?
+
+    init(options: Options) {
+        self.options = options
+        let recent = RecentSearch.load()
+        sources = SourceFactory(overriddenSource: options.source ?? recent?.source ?? .deviantArt,
+                                endpointOverride: options.endpointOverride)
+    }
+
+    func run() -> Int32 {
+        g_set_application_name(MainWindow.appTitle)
+        application.onStartup { [weak self] in self?.startup() }
+        application.onActivate { [weak self] in self?.activate() }
+        application.onShutdown { [weak self] in self?.shutdown() }
+        return application.run(programName: "gallery-viewer")
+    }
+
+    private func startup() {
+        gtk_window_set_default_icon_name(AppVersion.applicationID)
+        Style.install()
+        application.addAction("quit", accelerators: ["<Primary>q"]) { [weak self] in self?.quit() }
+        application.addAction("about") { [weak self] in
+            guard let window = self?.window?.window else { return }
+            AboutDialog.present(.init(
+                programName: MainWindow.appTitle, version: AppVersion.string,
+                comments: "Browse public image galleries from DeviantArt, Mastodon and Wikimedia Commons.",
+                website: "https://github.com/galleryviewer/gallery-viewer", iconName: AppVersion.applicationID,
+                license: GTK_LICENSE_MIT_X11, authors: ["The Gallery Viewer developers"]), parent: window)
+        }
+        SimpleAction.addToggle(to: application.ref, name: "show-sensitive", initial: false) { [weak self] show in
+            self?.window?.setShowSensitive(show)
+        }
+    }
+
+    private func activate() {
+        if let window { return window.present() }
+        let services = GalleryServices(client: client, loader: loader) { [sources] kind, username throws(GalleryError) in
+            try sources.make(kind, username: username)
+        }
+        let window = MainWindow(application: application, services: services)
+        self.window = window
+        window.onSearch = { source, username in
+            try? RecentSearch(source: source, username: username).save()
+        }
+        window.present()
+
+        let recent = RecentSearch.load()
+        let source = options.source ?? recent?.source ?? .deviantArt
+        let username = options.username ?? (options.source == nil || options.source == recent?.source ? recent?.username : nil)
+        if let username, !username.isEmpty {
+            window.search(source: source, username: username)
+        } else {
+            window.header.selectedSource = source
+            window.header.usernameEntry.grabFocus()
+        }
+    }
+
+    /// Ctrl+Q: stop every download and leave at once; nothing waits for the network.
+    private func quit() {
+        window?.gallery?.cancel()
+        client.abortAll()
+        application.quit()
+    }
+
+    private func shutdown() {
+        window?.gallery?.cancel()
+        client.abortAll()
+        sources.shutDown()
+    }
+}

@@ -1,0 +1,103 @@
+import CGtk
+import FoundationEssentials
+import GObjectBindings
+import GalleryCore
+
+/// `gallery-viewer --list [--json] [--source S] [--endpoint URL] USERNAME`: prints every item of every page
+/// and exits — the same sources, client and messages as the window, without one.
+@MainActor
+struct ListCommand {
+    let options: Options
+
+    func run() -> Int32 {
+        let sources = SourceFactory(overriddenSource: options.source ?? .deviantArt,
+                                    endpointOverride: options.endpointOverride)
+        defer { sources.shutDown() }
+        let source: any GallerySource
+        do {
+            source = try sources.make(options.source ?? .deviantArt, username: options.username ?? "")
+        } catch {
+            return fail(error)
+        }
+        let feed = GalleryFeed(source: source, client: HTTPClient())
+        let loop = g_main_loop_new(nil, 0)
+        defer { g_main_loop_unref(loop) }
+        var seen = Set<String>()
+        var outcome: GalleryError?
+
+        func next() {
+            feed.loadNextPage { items in
+                for item in items where seen.insert(item.id).inserted { print(line(for: item)) }
+            }
+        }
+        feed.onStateChange = {
+            switch feed.state {
+            case .idle: next()
+            case .finished: g_main_loop_quit(loop)
+            case .failed(let error):
+                outcome = error
+                g_main_loop_quit(loop)
+            case .loading, .waiting: break
+            }
+        }
+        next()
+        g_main_loop_run(loop)
+        return outcome.map(fail) ?? 0
+    }
+
+    private func fail(_ error: GalleryError) -> Int32 {
+        Console.error("\(error.title). \(error.explanation)")
+        return 1
+    }
+
+    private func line(for item: GalleryItem) -> String {
+        guard options.json else {
+            return [item.displayTitle, item.kind.rawValue, item.fullImageURL ?? item.pageURL ?? ""]
+                .joined(separator: "\t")
+        }
+        let record = ListedItem(
+            id: item.id, title: item.title, fileName: item.fileName, kind: item.kind.rawValue,
+            sensitive: item.isSensitive, thumbnailURL: item.thumbnailURL(covering: 300), fullURL: item.fullImageURL,
+            pageURL: item.pageURL, author: item.author, altText: item.altText, width: item.width, height: item.height)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(record)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+}
+
+/// One `--list --json` line. Optional fields are written as null so every line has the same keys.
+private struct ListedItem: Encodable {
+    let id: String
+    let title: String
+    let fileName: String
+    let kind: String
+    let sensitive: Bool
+    let thumbnailURL: String?
+    let fullURL: String?
+    let pageURL: String?
+    let author: String?
+    let altText: String?
+    let width: Int?
+    let height: Int?
+
+    enum CodingKeys: String, CodingKey {
+        case id, title, fileName = "file_name", kind, sensitive, thumbnailURL = "thumbnail_url",
+             fullURL = "full_url", pageURL = "page_url", author, altText = "alt_text", width, height
+    }
+
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(title, forKey: .title)
+        try container.encode(fileName, forKey: .fileName)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(sensitive, forKey: .sensitive)
+        try container.encode(thumbnailURL, forKey: .thumbnailURL)
+        try container.encode(fullURL, forKey: .fullURL)
+        try container.encode(pageURL, forKey: .pageURL)
+        try container.encode(author, forKey: .author)
+        try container.encode(altText, forKey: .altText)
+        try container.encode(width, forKey: .width)
+        try container.encode(height, forKey: .height)
+    }
+}

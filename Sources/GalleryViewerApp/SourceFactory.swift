@@ -1,0 +1,49 @@
+import GalleryCore
+import GalleryDemoServer
+
+/// Builds the source for each search. The endpoint override (--endpoint, GALLERY_VIEWER_ENDPOINT) belongs
+/// to the source chosen on the command line; the Demo source without an override gets the embedded demo
+/// server, started the first time it is needed.
+@MainActor
+final class SourceFactory {
+    private let overriddenSource: SourceKind?
+    private let endpointOverride: String?
+    private var demoServer: DemoServer?
+
+    init(overriddenSource: SourceKind?, endpointOverride: String?) {
+        self.overriddenSource = endpointOverride == nil ? nil : overriddenSource
+        self.endpointOverride = endpointOverride
+    }
+
+    func make(_ kind: SourceKind, username: String) throws(GalleryError) -> any GallerySource {
+        var endpoint = kind == overriddenSource ? endpointOverride : nil
+        if kind == .demo && endpoint == nil { endpoint = try demoServerURL() }
+        return try kind.makeSource(username: username, endpointOverride: endpoint)
+    }
+
+    private func demoServerURL() throws(GalleryError) -> String {
+        if let demoServer { return demoServer.baseURL }
+        do {
+            guard let directory = DemoGalleryLocation.defaultDataDirectory() else {
+                throw DemoUnavailable("The demo gallery’s files were not found. Run “make demo-data”.")
+            }
+            let server = try DemoServer(dataDirectory: directory)
+            try server.start()
+            demoServer = server
+            return server.baseURL
+        } catch {
+            throw .network(service: SourceKind.demo.displayName, detail: "The demo server could not start: \(error)")
+        }
+    }
+
+    /// Stops the embedded server, if one was started.
+    func shutDown() {
+        demoServer?.stop()
+        demoServer = nil
+    }
+}
+
+private struct DemoUnavailable: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

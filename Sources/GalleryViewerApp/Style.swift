@@ -1,0 +1,35 @@
+import CGtk
+import GObjectBindings
+import GtkBindings
+
+/// The app's CSS (resources/style.css), found next to the installed binary or in the source tree.
+@MainActor
+enum Style {
+    static func install() {
+        // A few lines read once at start-up; not worth an async read.
+        guard let path = locate() else {
+            return Console.error("style.css not found; using the theme's defaults")
+        }
+        var contents: UnsafeMutablePointer<gchar>?
+        guard g_file_get_contents(path, &contents, nil, nil) != 0, let css = takeString(contents) else { return }
+        do {
+            try CssProvider.install(css)
+        } catch {
+            Console.error("\(path): \(error.message)")
+        }
+    }
+
+    /// `<prefix>/share/gallery-viewer/style.css` for an installed app, else the source tree's resources/.
+    private static func locate() -> String? {
+        var candidates: [String] = []
+        if let executable = takeString(g_file_read_link("/proc/self/exe", nil)),
+           let binDirectory = takeString(g_path_get_dirname(executable)) {
+            candidates.append(binDirectory + "/../share/gallery-viewer/style.css")
+        }
+        let sourceFile = #filePath
+        if let range = sourceFile.firstRange(of: "/Sources/GalleryViewerApp/") {
+            candidates.append(String(sourceFile[..<range.lowerBound]) + "/resources/style.css")
+        }
+        return candidates.first { g_file_test($0, G_FILE_TEST_EXISTS) != 0 }
+    }
+}

@@ -1,0 +1,48 @@
+import CGtk
+import GObjectBindings
+
+/// The standard "About" window.
+@MainActor
+public enum AboutDialog {
+    public struct Info {
+        public var programName: String
+        public var version: String
+        public var comments: String
+        public var website: String
+        public var iconName: String
+        public var license: GtkLicense
+        public var authors: [String]
+
+        public init(programName: String, version: String, comments: String, website: String, iconName: String,
+                    license: GtkLicense, authors: [String]) {
+            self.programName = programName
+            self.version = version
+            self.comments = comments
+            self.website = website
+            self.iconName = iconName
+            self.license = license
+            self.authors = authors
+        }
+    }
+
+    public static func present(_ info: Info, parent: ApplicationWindow) {
+        let dialogWidget = gtk_about_dialog_new()!
+        let dialog = dialogWidget.raw.as(GtkAboutDialog.self)
+        gtk_about_dialog_set_program_name(dialog, info.programName)
+        gtk_about_dialog_set_version(dialog, info.version)
+        gtk_about_dialog_set_comments(dialog, info.comments)
+        gtk_about_dialog_set_website(dialog, info.website)
+        gtk_about_dialog_set_logo_icon_name(dialog, info.iconName)
+        gtk_about_dialog_set_license_type(dialog, info.license)
+        var authors = info.authors.map { UnsafePointer(strdup($0)) } + [nil]
+        gtk_about_dialog_set_authors(dialog, &authors)
+        authors.forEach { free(UnsafeMutableRawPointer(mutating: $0)) }
+        let window = dialogWidget.raw.as(GtkWindow.self)
+        gtk_window_set_transient_for(window, parent.widget.raw.as(GtkWindow.self))
+        gtk_window_set_modal(window, 1)
+        ObjectRef(dialogWidget, transfer: .none).connect("response") { (_: UnsafeMutableRawPointer?) in
+            gtk_widget_destroy(dialogWidget)
+        }
+        gtk_window_present(window)
+    }
+}

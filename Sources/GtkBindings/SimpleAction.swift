@@ -1,0 +1,63 @@
+import CGtk
+import GObjectBindings
+
+/// A named action ("app.quit", "win.back") that menus, buttons and keyboard accelerators trigger.
+@MainActor
+public final class SimpleAction {
+    public let ref: ObjectRef
+
+    private init(_ action: OpaquePointer) {
+        ref = ObjectRef(action, transfer: .full)
+    }
+
+    private var action: OpaquePointer { ref.opaque }
+
+    /// Adds a plain action to `map` (an application or an application window).
+    @discardableResult
+    public static func add(to map: ObjectRef, name: String,
+                           _ activate: @escaping @MainActor () -> Void) -> SimpleAction {
+        let action = SimpleAction(g_simple_action_new(name, nil))
+        action.ref.connect("activate") { (_: UnsafeMutableRawPointer?) in activate() }
+        g_action_map_add_action(map.opaque, action.action)
+        return action
+    }
+
+    /// Adds an on/off action (a check item in a menu).
+    @discardableResult
+    public static func addToggle(to map: ObjectRef, name: String, initial: Bool,
+                                 _ changed: @escaping @MainActor (Bool) -> Void) -> SimpleAction {
+        let action = SimpleAction(g_simple_action_new_stateful(name, nil, g_variant_new_boolean(initial.gboolean)))
+        action.ref.connect("change-state") { [weak action] value in
+            guard let action, let value else { return }
+            let variant = value.opaque
+            g_simple_action_set_state(action.action, variant)
+            changed(g_variant_get_boolean(variant) != 0)
+        }
+        g_action_map_add_action(map.opaque, action.action)
+        return action
+    }
+
+    public var isEnabled: Bool {
+        get { g_action_get_enabled(action) != 0 }
+        set { g_simple_action_set_enabled(action, newValue.gboolean) }
+    }
+
+    /// The on/off state of a toggle action.
+    public var isOn: Bool {
+        get {
+            guard let state = g_action_get_state(action) else { return false }
+            defer { g_variant_unref(state) }
+            return g_variant_get_boolean(state) != 0
+        }
+        set { g_simple_action_set_state(action, g_variant_new_boolean(newValue.gboolean)) }
+    }
+
+    /// Activates the action as a menu item or shortcut would.
+    public func activate() {
+        if g_action_get_state_type(action) != nil {
+            g_action_change_state(action, g_variant_new_boolean((!isOn).gboolean))
+        } else {
+            g_action_activate(action, nil)
+        }
+    }
+}

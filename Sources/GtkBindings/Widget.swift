@@ -1,0 +1,149 @@
+import CGtk
+import GObjectBindings
+
+/// Base of the widget wrappers: owns one reference to a GtkWidget (ref_sink, so a new floating widget is
+/// owned and a toplevel gets an extra reference) and exposes what every widget can do.
+///
+/// A wrapper going away only drops its reference; the widget lives on while its parent holds it. Signal
+/// handlers belong to the widget (see ObjectRef.connect), so they capture their Swift owners weakly.
+@MainActor
+public class Widget {
+    public let ref: ObjectRef
+
+    /// Wraps a widget the caller just created (floating) or got from a getter (transfer none).
+    public init(_ widget: UnsafeMutablePointer<GtkWidget>) {
+        ref = ObjectRef(widget, transfer: .floating)
+    }
+
+    public var widget: UnsafeMutablePointer<GtkWidget> { ref.typed() }
+
+    public func show() { gtk_widget_show(widget) }
+    public func showAll() { gtk_widget_show_all(widget) }
+    public func hide() { gtk_widget_hide(widget) }
+
+    public var isVisible: Bool {
+        get { gtk_widget_get_visible(widget) != 0 }
+        set { gtk_widget_set_visible(widget, newValue.gboolean) }
+    }
+
+    /// Mapped: the widget and all its ancestors are shown and realized on screen.
+    public var isMapped: Bool { gtk_widget_get_mapped(widget) != 0 }
+
+    public var isSensitive: Bool {
+        get { gtk_widget_get_sensitive(widget) != 0 }
+        set { gtk_widget_set_sensitive(widget, newValue.gboolean) }
+    }
+
+    public var tooltip: String? {
+        get { takeString(gtk_widget_get_tooltip_text(widget)) }
+        set { gtk_widget_set_tooltip_text(widget, newValue) }
+    }
+
+    public func setSizeRequest(width: Int, height: Int) {
+        gtk_widget_set_size_request(widget, Int32(width), Int32(height))
+    }
+
+    public var hexpand: Bool {
+        get { gtk_widget_get_hexpand(widget) != 0 }
+        set { gtk_widget_set_hexpand(widget, newValue.gboolean) }
+    }
+
+    public var vexpand: Bool {
+        get { gtk_widget_get_vexpand(widget) != 0 }
+        set { gtk_widget_set_vexpand(widget, newValue.gboolean) }
+    }
+
+    public var halign: GtkAlign {
+        get { gtk_widget_get_halign(widget) }
+        set { gtk_widget_set_halign(widget, newValue) }
+    }
+
+    public var valign: GtkAlign {
+        get { gtk_widget_get_valign(widget) }
+        set { gtk_widget_set_valign(widget, newValue) }
+    }
+
+    public func setMargins(top: Int = 0, bottom: Int = 0, start: Int = 0, end: Int = 0) {
+        gtk_widget_set_margin_top(widget, Int32(top))
+        gtk_widget_set_margin_bottom(widget, Int32(bottom))
+        gtk_widget_set_margin_start(widget, Int32(start))
+        gtk_widget_set_margin_end(widget, Int32(end))
+    }
+
+    public func addStyleClass(_ name: String) {
+        gtk_style_context_add_class(gtk_widget_get_style_context(widget), name)
+    }
+
+    public func removeStyleClass(_ name: String) {
+        gtk_style_context_remove_class(gtk_widget_get_style_context(widget), name)
+    }
+
+    public func hasStyleClass(_ name: String) -> Bool {
+        gtk_style_context_has_class(gtk_widget_get_style_context(widget), name) != 0
+    }
+
+    public func grabFocus() { gtk_widget_grab_focus(widget) }
+    public var hasFocus: Bool { gtk_widget_has_focus(widget) != 0 }
+    public var canFocus: Bool {
+        get { gtk_widget_get_can_focus(widget) != 0 }
+        set { gtk_widget_set_can_focus(widget, newValue.gboolean) }
+    }
+
+    public func queueDraw() { gtk_widget_queue_draw(widget) }
+
+    public var allocatedWidth: Int { Int(gtk_widget_get_allocated_width(widget)) }
+    public var allocatedHeight: Int { Int(gtk_widget_get_allocated_height(widget)) }
+    /// Device pixels per logical pixel (2 on HiDPI screens).
+    public var scaleFactor: Int { Int(gtk_widget_get_scale_factor(widget)) }
+
+    /// The name assistive technologies read, and what UI tests and xdotool-driven tests can look for.
+    public var accessibleName: String? {
+        get { string(atk_object_get_name(gtk_widget_get_accessible(widget))) }
+        set { atk_object_set_name(gtk_widget_get_accessible(widget), newValue ?? "") }
+    }
+
+    /// Widget name, usable from CSS as #name.
+    public var name: String {
+        get { string(gtk_widget_get_name(widget)) ?? "" }
+        set { gtk_widget_set_name(widget, newValue) }
+    }
+
+    /// Destroys the widget: it leaves its parent and its signal handlers are disconnected (and released).
+    public func destroy() { gtk_widget_destroy(widget) }
+
+    /// Coordinates of `point` (in this widget) translated into `other`'s coordinates, if they share a toplevel.
+    public func translate(x: Int, y: Int, to other: Widget) -> (x: Int, y: Int)? {
+        var destX: Int32 = 0
+        var destY: Int32 = 0
+        guard gtk_widget_translate_coordinates(widget, other.widget, Int32(x), Int32(y), &destX, &destY) != 0 else {
+            return nil
+        }
+        return (Int(destX), Int(destY))
+    }
+
+    /// Calls `handler` when the widget is destroyed (before it is finalized).
+    public func onDestroy(_ handler: @escaping @MainActor () -> Void) {
+        ref.connect("destroy", handler)
+    }
+
+    /// Calls `handler` on each key press; return true when the key was handled.
+    public func onKeyPress(_ handler: @escaping @MainActor (_ keyval: UInt32, _ modifiers: GdkModifierType) -> Bool) {
+        ref.connectEvent("key-press-event") { event in
+            guard let key = event?.as(GdkEventKey.self).pointee else { return false }
+            let relevant = GdkModifierType(rawValue: key.state & (GDK_CONTROL_MASK.rawValue | GDK_SHIFT_MASK.rawValue
+                                                                  | GDK_MOD1_MASK.rawValue))
+            return handler(key.keyval, relevant)
+        }
+    }
+}
+
+/// Widgets that hold one child.
+@MainActor
+public class Bin: Widget {
+    public func setChild(_ child: Widget) {
+        if let old = gtk_bin_get_child(widget.raw.as(GtkBin.self)) {
+            gtk_container_remove(widget.raw.as(GtkContainer.self), old)
+        }
+        gtk_container_add(widget.raw.as(GtkContainer.self), child.widget)
+    }
+}

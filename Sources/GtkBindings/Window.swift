@@ -1,0 +1,67 @@
+import CGtk
+import GObjectBindings
+
+/// An application window. Closing it (title bar, Ctrl+W, `close()`) destroys it; the application quits when
+/// its last window is gone.
+@MainActor
+public final class ApplicationWindow: Bin {
+    public init(application: Application) {
+        super.init(gtk_application_window_new(application.ref.typed()))
+    }
+
+    private var window: UnsafeMutablePointer<GtkWindow> { widget.raw.as(GtkWindow.self) }
+
+    public var title: String? {
+        get { string(gtk_window_get_title(window)) }
+        set { gtk_window_set_title(window, newValue) }
+    }
+
+    public func setDefaultSize(width: Int, height: Int) {
+        gtk_window_set_default_size(window, Int32(width), Int32(height))
+    }
+
+    public func setTitlebar(_ titlebar: Widget) { gtk_window_set_titlebar(window, titlebar.widget) }
+
+    /// Shows the window and asks the window manager to raise and focus it.
+    public func present() { gtk_window_present(window) }
+
+    public func close() { gtk_window_close(window) }
+
+    /// The X11/Wayland window is mapped and the window is the active one.
+    public var isActive: Bool { gtk_window_is_active(window) != 0 }
+
+    /// Opens `uri` in the user's browser or default application.
+    public func openURI(_ uri: String) throws(GLibError) {
+        _ = try GLibError.check { error in gtk_show_uri_on_window(window, uri, guint32(GDK_CURRENT_TIME), error) }
+    }
+
+    /// Size of the monitor the window is on, in device pixels (a bound for decoding large images).
+    public var monitorPixelSize: (width: Int, height: Int) {
+        let display = gtk_widget_get_display(widget)
+        let gdkWindow = gtk_widget_get_window(widget)
+        let monitor = gdkWindow.flatMap { gdk_display_get_monitor_at_window(display, $0) }
+            ?? gdk_display_get_primary_monitor(display) ?? gdk_display_get_monitor(display, 0)
+        guard let monitor else { return (1920, 1080) }
+        var geometry = GdkRectangle()
+        gdk_monitor_get_geometry(monitor, &geometry)
+        let scale = Int(gdk_monitor_get_scale_factor(monitor))
+        return (Int(geometry.width) * scale, Int(geometry.height) * scale)
+    }
+
+    /// Shows a modal message dialog; it closes itself when dismissed.
+    public func showMessage(_ text: String, secondary: String? = nil, type: GtkMessageType = GTK_MESSAGE_ERROR) {
+        let dialog = gv_message_dialog_new(window, type, GTK_BUTTONS_CLOSE, text)!
+        if let secondary {
+            let object = dialog.raw.as(GObject.self)
+            var value = GValue()
+            g_value_init(&value, gv_type_string())
+            g_value_set_string(&value, secondary)
+            g_object_set_property(object, "secondary-text", &value)
+            g_value_unset(&value)
+        }
+        ObjectRef(dialog, transfer: .none).connect("response") { (_: UnsafeMutableRawPointer?) in
+            gtk_widget_destroy(dialog)
+        }
+        gtk_widget_show(dialog)
+    }
+}

@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# End-to-end test of the real binary, driven like a user with xdotool on an X display (run it through
+# .ci/headless, as `make test-e2e` does):
+#   start gallery-demo-server → start gallery-viewer on it → Ctrl+L, type a username, Enter →
+#   thumbnails painted → double-click a row → the large view opens and paints the image → Escape →
+#   back on the list → Ctrl+Q quits at once.
+# Screenshots of each step are kept in $E2E_SHOTS (default .build/e2e) for a human to look at.
+set -euo pipefail
+
+: "${GALLERY_VIEWER:?path of the gallery-viewer binary}"
+: "${GALLERY_DEMO_SERVER:?path of the gallery-demo-server binary}"
+: "${DISPLAY:?an X display (run through .ci/headless)}"
+for tool in xdotool import convert; do
+  command -v "$tool" >/dev/null || { echo "e2e: '$tool' not found; run 'make test-deps'" >&2; exit 1; }
+done
+
+shots=${E2E_SHOTS:-$(pwd)/.build/e2e}
+mkdir -p "$shots"
+work=$(mktemp -d)
+server_pid= app_pid=
+cleanup() {
+  [ -n "$app_pid" ] && kill "$app_pid" 2>/dev/null || true
+  [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null || true
+  wait 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+fail() {
+  echo "e2e: FAIL: $*" >&2
+  import -window root "$shots/failure.png" 2>/dev/null && echo "e2e: screen at failure: $shots/failure.png" >&2
+  [ -s "$work/app.log" ] && { echo "--- gallery-viewer output:" >&2; cat "$work/app.log" >&2; }
+  exit 1
+}
+
+# Polls `$@` every 0.2 s for up to $1 seconds.
+wait_for() {
+  local seconds=$1; shift
+  local deadline=$((SECONDS + seconds))
+  until "$@"; do
+    [ $SECONDS -lt $deadline ] || return 1
+    sleep 0.2
+  done
+}
+
+# Mean HSL saturation (0–1) of a region of the window: thumbnails and photos are colourful, the theme's
+# placeholders, text and backgrounds are grey. $1 = geometry WxH+X+Y relative to the window.
+saturation() {
+  import -window "$window" "$work/window.png" 2>/dev/null || return 1
+  convert "$work/window.png" -crop "$1" +repage -colorspace HSL -channel G -separate +channel \
+    -format '%[fx:mean]' info: 2>/dev/null
+}
+is_colourful() { local s; s=$(saturation "$1") && awk -v s="$s" -v min="$2" 'BEGIN { exit !(s > min) }'; }
+window_name() { xdotool getwindowname "$window" 2>/dev/null; }
+name_is() { [ "$(window_name)" = "$1" ]; }
+
+# 1. The demo server prints its base URL as the first line.
+"$GALLERY_DEMO_SERVER" --port 0 >"$work/server.out" 2>"$work/server.err" &
+server_pid=$!
+wait_for 20 grep -q '^http://' "$work/server.out" || fail "the demo server printed no URL"
+base_url=$(head -n 1 "$work/server.out")
+echo "e2e: demo server at $base_url"
+
+# 2. The app, on the Demo source pointed at that server, with an empty username entry.
+"$GALLERY_VIEWER" --source demo --endpoint "$base_url" >"$work/app.log" 2>&1 &
+app_pid=$!
+wait_for 30 xdotool search --onlyvisible --name '^Gallery Viewer$' >/dev/null || fail "no 'Gallery Viewer' window appeared"
+window=$(xdotool search --onlyvisible --name '^Gallery Viewer$' | head -n 1)
+xdotool windowmove "$window" 0 0 windowsize "$window" 800 760
+sleep 0.5
+echo "e2e: window $window"
+import -window root "$shots/1-start.png"
+
+# 3. Ctrl+L, type the username, Enter. Bare Xvfb has no window manager: focus the window explicitly.
+xdotool windowfocus --sync "$window"
+xdotool key ctrl+l
+xdotool type --delay 40 aurora
+xdotool key Return
+
+# 4. Thumbnails appear: the thumbnail column (x 12–108 of each row, below the header bar) turns colourful.
+wait_for 30 is_colourful 96x300+12+80 0.20 || fail "no thumbnails were painted (saturation $(saturation 96x300+12+80))"
+import -window root "$shots/2-gallery.png"
+echo "e2e: thumbnails painted (saturation $(saturation 96x300+12+80))"
+
+# 5. Double-click the first row: the large view opens (the window title becomes the image's title, which the
+#    app's own --list mode reads from the same feed) and the image is painted in the middle of the window.
+first_title=$("$GALLERY_VIEWER" --list --source demo --endpoint "$base_url" aurora | head -n 1 | cut -f 1)
+[ -n "$first_title" ] || fail "gallery-viewer --list printed nothing"
+xdotool mousemove --window "$window" 400 120 click --repeat 2 --delay 120 1
+wait_for 10 name_is "$first_title" || fail "the large view did not open (window title: '$(window_name)', expected '$first_title')"
+echo "e2e: large view open: '$(window_name)'"
+wait_for 30 is_colourful 300x300+250+230 0.20 || fail "the large view painted no image (saturation $(saturation 300x300+250+230))"
+import -window root "$shots/3-large-view.png"
+
+# 6. Escape returns to the list.
+xdotool key Escape
+wait_for 10 name_is 'Gallery Viewer' || fail "Escape did not close the large view (title '$(window_name)')"
+
+# 7. The screenshot is not blank: many distinct colours.
+colours=$(convert "$shots/2-gallery.png" -format '%k' info:)
+[ "$colours" -gt 500 ] || fail "the gallery screenshot looks blank ($colours colours)"
+
+# 8. Ctrl+Q quits at once, even with downloads in flight.
+xdotool windowfocus --sync "$window"
+xdotool key ctrl+q
+wait_for 5 bash -c "! kill -0 $app_pid 2>/dev/null" || fail "the app did not quit within 5 s of Ctrl+Q"
+wait "$app_pid" && status=0 || status=$?
+app_pid=
+[ "$status" -eq 0 ] || fail "the app exited with status $status"
+if grep -E 'CRITICAL|WARNING' "$work/app.log"; then fail "the app logged GLib/GTK warnings"; fi
+echo "e2e: PASS ($colours colours in the gallery screenshot; screenshots in $shots)"

@@ -1,0 +1,149 @@
+import Foundation
+import XCTest
+import GObjectBindings
+import TestSupport
+@testable import GalleryCore
+
+final class DeviantArtSourceTests: XCTestCase {
+    private func response(_ body: Bytes, status: UInt32 = 200,
+                          url: String = "https://backend.deviantart.com/rss.xml?type=deviation&q=gallery%3Ainkwell")
+        -> HTTPResponse {
+        HTTPResponse(head: HTTPResponseHead(status: status, reason: Soup.reasonPhrase(for: status), url: url,
+                                            mediaType: "application/rss+xml"), body: body)
+    }
+
+    private func source(_ name: String = "inkwell", override: String? = nil) throws -> DeviantArtSource {
+        try DeviantArtSource(username: name, endpointOverride: override)
+    }
+
+    func testFirstRequestEncodesTheUsernameIntoTheQuery() throws {
+        let request = try source().firstRequest()
+        XCTAssertEqual(request.url, "https://backend.deviantart.com/rss.xml?type=deviation&q=gallery%3Ainkwell")
+    }
+
+    func testUsernamesThatCouldChangeTheRequestAreRefused() {
+        for hostile in ["a&q=x", "../x", "john smith", "bob/../../etc", "Ωmega", "a@evil.com", "x?y=1", "", "   "] {
+            XCTAssertThrowsError(try source(hostile), hostile) { error in
+                guard case GalleryError.invalidUsername = error else { return XCTFail("\(hostile): \(error)") }
+            }
+        }
+        XCTAssertEqual(try source("  spaced-Out_1  ").username, "spaced-Out_1")
+    }
+
+    func testItemsAreParsedWithTheirQuirks() throws {
+        let page = try source().parse(response(Fixtures.bytes("deviantart/gallery-page1.xml")),
+                                      of: source().firstRequest())
+        XCTAssertEqual(page.items.count, 4)
+
+        let rock = page.items[0]
+        XCTAssertEqual(rock.title, "Rock & Roll", "entities decoded twice (XML, then HTML) and trimmed")
+        XCTAssertEqual(rock.author, "inkwell", "the avatar URL credit is not an author")
+        XCTAssertEqual(rock.fullImageURL, "https://images-wixmp.example/inkwell/rock_and_roll_by_inkwell-d101.jpg")
+        XCTAssertEqual(rock.fileName, "rock_and_roll_by_inkwell-d101.jpg")
+        XCTAssertEqual(rock.width, 3000)
+        XCTAssertFalse(rock.isSensitive)
+        XCTAssertEqual(rock.thumbnailURL(covering: 96), "https://images-wixmp.example/inkwell/rock-150.jpg",
+                       "smallest thumbnail covering the size, whatever the order in the feed")
+        XCTAssertEqual(rock.thumbnailURL(covering: 192), "https://images-wixmp.example/inkwell/rock-300.jpg")
+        XCTAssertEqual(rock.thumbnailURL(covering: 5000), "https://images-wixmp.example/inkwell/rock-1280.jpg",
+                       "nothing covers: the largest there is")
+
+        let untitled = page.items[1]
+        XCTAssertEqual(untitled.title, "")
+        XCTAssertEqual(untitled.displayTitle, "untitled_by_inkwell-d102.png")
+        XCTAssertTrue(untitled.isSensitive, "media:rating adult")
+
+        let story = page.items[2]
+        XCTAssertEqual(story.kind, .other, "medium=document is not an image")
+        XCTAssertNil(story.fullImageURL)
+        XCTAssertEqual(story.pageURL, "https://www.deviantart.com/inkwell/art/A-story-103")
+
+        let cafe = page.items[3]
+        XCTAssertEqual(cafe.title, "Café Ωmega 🌊 it's")
+        XCTAssertEqual(cafe.fileName, "café_Ωmega-d104.jpg")
+    }
+
+    func testNextLinkFollowsTheCanonicalHostOrTheOverride() throws {
+        let canonical = try source().parse(response(Fixtures.bytes("deviantart/gallery-page1.xml")),
+                                           of: source().firstRequest())
+        XCTAssertEqual(canonical.next?.url,
+                       "https://backend.deviantart.com/rss.xml?type=deviation&q=gallery%3Ainkwell&offset=60")
+
+        let mirror = try source(override: "http://127.0.0.1:8123")
+        XCTAssertEqual(mirror.firstRequest().url, "http://127.0.0.1:8123/rss.xml?type=deviation&q=gallery%3Ainkwell")
+        let rebased = try mirror.parse(response(Fixtures.bytes("deviantart/gallery-page1.xml")),
+                                       of: mirror.firstRequest())
+        XCTAssertEqual(rebased.next?.url, "http://127.0.0.1:8123/rss.xml?type=deviation&q=gallery%3Ainkwell&offset=60",
+                       "a link on the service's own host is replayed against the override")
+    }
+
+    func testANextLinkToAnotherHostIsNotFollowed() throws {
+        let feed = Fixtures.text("deviantart/gallery-page1.xml")
+            .replacingOccurrences(of: "https://backend.deviantart.com/rss.xml?type=deviation&amp;q=gallery%3Ainkwell&amp;offset=60",
+                                  with: "https://evil.example/rss.xml?offset=60")
+        XCTAssertThrowsError(try source().parse(response(Bytes(feed)), of: source().firstRequest())) { error in
+            XCTAssertEqual(error as? GalleryError, .foreignLink(service: "DeviantArt", host: "https://evil.example"))
+        }
+    }
+
+    func testStatusesBecomeMessages() throws {
+        let body = Bytes("<html>nope</html>")
+        let cases: [(UInt32, GalleryError)] = [
+            (404, .noSuchUser(service: "DeviantArt", username: "inkwell")),
+            (403, .refused(service: "DeviantArt", status: 403)),
+            (401, .signInRequired(service: "DeviantArt")),
+            (503, .serverError(service: "DeviantArt", status: 503, reason: "HTTP 503 Service Unavailable")),
+        ]
+        for (status, expected) in cases {
+            XCTAssertThrowsError(try source().parse(response(body, status: status), of: source().firstRequest())) {
+                XCTAssertEqual($0 as? GalleryError, expected)
+            }
+        }
+    }
+
+    func testRateLimitCarriesTheWait() throws {
+        var head = HTTPResponseHead(status: 429, reason: "Too Many Requests", url: "https://backend.deviantart.com/x")
+        head.headers = ["retry-after": "42"]
+        XCTAssertThrowsError(try source().parse(HTTPResponse(head: head, body: Bytes("")), of: source().firstRequest())) {
+            XCTAssertEqual($0 as? GalleryError, .rateLimited(service: "DeviantArt", retryAfterSeconds: 42))
+        }
+    }
+
+    func testHostileFeedsAreRefusedWithAMessage() throws {
+        let deep = String(repeating: "<a>", count: 5000) + String(repeating: "</a>", count: 5000)
+        let truncated = String(Fixtures.text("deviantart/gallery-page1.xml").prefix(900))
+        let hugeTitle = "<rss><channel><item><title>" + String(repeating: "x", count: 5_000_000)
+            + "</title><guid>g</guid></item></channel></rss>"
+        let inputs: [(String, Bytes)] = [
+            ("billion laughs", Fixtures.bytes("deviantart/billion-laughs.xml")),
+            ("truncated", Bytes(truncated)),
+            ("deep nesting", Bytes("<rss><channel>" + deep + "</channel></rss>")),
+            ("not RSS", Bytes("{\"json\": true}")),
+            ("HTML", Bytes("<!DOCTYPE html><html><body>Hello</body></html>")),
+            ("empty", Bytes("")),
+            ("invalid UTF-8", Bytes([0x3C, 0x72, 0x73, 0x73, 0x3E, 0xFF, 0xFE, 0x3C, 0x2F, 0x72, 0x73, 0x73, 0x3E])),
+        ]
+        for (name, body) in inputs {
+            XCTAssertThrowsError(try source().parse(response(body), of: source().firstRequest()), name) { error in
+                guard case GalleryError.malformedResponse(let service, let detail) = error else {
+                    return XCTFail("\(name): \(error)")
+                }
+                XCTAssertEqual(service, "DeviantArt")
+                XCTAssertFalse(detail.isEmpty)
+            }
+        }
+        // Huge strings parse, but are cut to a sane length instead of filling memory.
+        let page = try source().parse(response(Bytes(hugeTitle)), of: source().firstRequest())
+        XCTAssertLessThanOrEqual(page.items.first?.title.utf8.count ?? 0, MediaRSSParser.maxTextLength * 4)
+    }
+
+    func testPrefixesAreMatchedByNamespaceNotByName() throws {
+        let feed = """
+            <rss xmlns:m="http://search.yahoo.com/mrss/" xmlns:media="urn:not-media"><channel><item>
+            <guid>1</guid><media:content url="https://x.example/wrong.jpg" medium="image"/>
+            <m:content url="https://x.example/right.jpg" medium="image"/></item></channel></rss>
+            """
+        let page = try source().parse(response(Bytes(feed)), of: source().firstRequest())
+        XCTAssertEqual(page.items.first?.fullImageURL, "https://x.example/right.jpg")
+    }
+}

@@ -1,0 +1,102 @@
+import XCTest
+import GObjectBindings
+@testable import GalleryCore
+
+final class FetchSchedulerTests: XCTestCase {
+    func testNoMoreThanTheCapRunPerHost() {
+        MainActor.assumeIsolated {
+            let scheduler = FetchScheduler(maxPerHost: 2)
+            var started: [String] = []
+            var tickets: [FetchScheduler.Ticket] = []
+            for index in 0..<5 {
+                tickets.append(scheduler.submit(host: "a", priority: .visible) { started.append("a\(index)") })
+            }
+            _ = scheduler.submit(host: "b", priority: .offscreen) { started.append("b0") }
+            XCTAssertEqual(started, ["a0", "a1", "b0"], "two per host; other hosts are not held up")
+            XCTAssertEqual(scheduler.runningCount, 3)
+            XCTAssertEqual(scheduler.waitingCount, 3)
+            scheduler.finish(tickets[0])
+            XCTAssertEqual(started.last, "a2", "a freed slot starts the next one")
+            scheduler.cancel(tickets[3])
+            scheduler.finish(tickets[1])
+            XCTAssertEqual(started.last, "a4", "a cancelled waiting fetch never starts")
+            XCTAssertFalse(started.contains("a3"))
+        }
+    }
+
+    func testHigherPriorityGoesFirstAndPrioritiesCanChangeWhileWaiting() {
+        MainActor.assumeIsolated {
+            let scheduler = FetchScheduler(maxPerHost: 1)
+            var started: [String] = []
+            let blocker = scheduler.submit(host: "h", priority: .visible) { started.append("blocker") }
+            let old = scheduler.submit(host: "h", priority: .visible) { started.append("scrolled away") }
+            _ = scheduler.submit(host: "h", priority: .visible) { started.append("on screen") }
+            _ = scheduler.submit(host: "h", priority: .interactive) { started.append("large view") }
+            scheduler.setPriority(.offscreen, of: old)
+            scheduler.finish(blocker)
+            XCTAssertEqual(started, ["blocker", "large view"])
+            scheduler.finish(scheduler.running[0])
+            XCTAssertEqual(started.last, "on screen")
+            scheduler.finish(scheduler.running[0])
+            XCTAssertEqual(started.last, "scrolled away")
+        }
+    }
+}
+
+final class ImageCacheTests: XCTestCase {
+    func testEvictsLeastRecentlyUsedByPixelMemory() {
+        MainActor.assumeIsolated {
+            let image = { DecodedPixbuf(pixbuf: Pixbuf.filled(width: 100, height: 100, rgba: 0xff0000ff),
+                                        originalWidth: 100, originalHeight: 100) }
+            let size = image().pixbuf.byteCount
+            let cache = ImageCache(capacityBytes: size * 2)
+            let keys = (0..<3).map { ImageCache.Key(url: "u\($0)", maxPixelSize: 96) }
+            cache.insert(image(), for: keys[0])
+            cache.insert(image(), for: keys[1])
+            XCTAssertNotNil(cache.image(for: keys[0]), "touching 0 makes 1 the oldest")
+            cache.insert(image(), for: keys[2])
+            XCTAssertNil(cache.image(for: keys[1]))
+            XCTAssertNotNil(cache.image(for: keys[0]))
+            XCTAssertNotNil(cache.image(for: keys[2]))
+            XCTAssertEqual(cache.totalBytes, size * 2)
+            XCTAssertNil(cache.image(for: ImageCache.Key(url: "u0", maxPixelSize: nil)), "sizes are cached apart")
+        }
+    }
+}
+
+final class URLAndTextTests: XCTestCase {
+    func testEncodeComponentLeavesNoSeparators() {
+        XCTAssertEqual(URLText.encodeComponent("a&q=x"), "a%26q%3Dx")
+        XCTAssertEqual(URLText.encodeComponent("../x"), "..%2Fx")
+        XCTAssertEqual(URLText.encodeComponent("a b#c?d"), "a%20b%23c%3Fd")
+        XCTAssertEqual(URLText.encodeComponent("Müller"), "M%C3%BCller")
+    }
+
+    func testEndpointRebasesOnlyKnownHosts() {
+        let endpoint = Endpoint(canonical: "https://backend.deviantart.com", override: "http://127.0.0.1:9/ignored/path")
+        XCTAssertEqual(endpoint.origin, "http://127.0.0.1:9")
+        XCTAssertEqual(endpoint.rebase("https://backend.deviantart.com/rss.xml?offset=24"), "http://127.0.0.1:9/rss.xml?offset=24")
+        XCTAssertEqual(endpoint.rebase("https://BACKEND.deviantart.com:443/rss.xml?offset=24"), nil,
+                       "an explicit port is another origin")
+        XCTAssertEqual(endpoint.rebase("http://127.0.0.1:9/next"), "http://127.0.0.1:9/next")
+        XCTAssertNil(endpoint.rebase("https://evil.example/rss.xml"))
+        XCTAssertNil(endpoint.rebase("javascript:alert(1)"))
+    }
+
+    func testHTMLEntities() {
+        XCTAssertEqual(HTMLText.decodeEntities("Rock &amp; Roll &#39;n&#x27; &hellip; &bogus; & done"),
+                       "Rock & Roll 'n' … &bogus; & done")
+        XCTAssertEqual(HTMLText.decodeEntities("&#0; &#xD800; &#99999999;"), "&#0; &#xD800; &#99999999;")
+    }
+
+    func testRetryAfterFormats() {
+        let now = 1_000_000.0
+        func head(_ headers: [String: String]) -> HTTPResponseHead {
+            HTTPResponseHead(status: 429, reason: "Too Many Requests", url: "https://x", headers: headers)
+        }
+        XCTAssertEqual(ResponseStatus.retryAfterSeconds(head(["retry-after": "120"]), now: now), 120)
+        XCTAssertEqual(ResponseStatus.retryAfterSeconds(head(["retry-after": "Mon, 12 Jan 1970 13:46:50 GMT"]), now: now), 10)
+        XCTAssertEqual(ResponseStatus.retryAfterSeconds(head(["x-ratelimit-reset": "1970-01-12T13:47:10.000Z"]), now: now), 30)
+        XCTAssertNil(ResponseStatus.retryAfterSeconds(head(["retry-after": "soon"]), now: now))
+    }
+}

@@ -1,0 +1,26 @@
+import CGtk
+import GObjectBindings
+
+/// Files under data/fixtures/ in the source tree.
+public enum Fixtures {
+    public static var directory: String {
+        let file = #filePath
+        let root = file.firstRange(of: "/Tests/TestSupport/").map { String(file[..<$0.lowerBound]) } ?? "."
+        return root + "/data/fixtures"
+    }
+
+    public static func path(_ name: String) -> String { directory + "/" + name }
+
+    /// The fixture's bytes; fails the test run loudly when the file is missing.
+    public static func bytes(_ name: String) -> Bytes {
+        var contents: UnsafeMutablePointer<gchar>?
+        var length: gsize = 0
+        guard g_file_get_contents(path(name), &contents, &length, nil) != 0, let contents else {
+            fatalError("missing fixture \(path(name))")
+        }
+        defer { g_free(contents) }
+        return Bytes(Array(UnsafeRawBufferPointer(start: contents, count: Int(length))))
+    }
+
+    public static func text(_ name: String) -> String { bytes(name).text }
+}
