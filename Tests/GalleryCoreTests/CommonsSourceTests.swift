@@ -1,5 +1,6 @@
 import Foundation
 import GObjectBindings
+import TestSupport
 import XCTest
 
 @testable import GalleryCore
@@ -264,7 +265,7 @@ final class CommonsSourceTests: XCTestCase {
 
     func testMissingAndInvalidUsersAreReported() throws {
         let source = try CommonsSource(username: "Nobody Here", endpointOverride: nil)
-        XCTAssertEqual(parseError(source, try fixtureResponse("no-such-user.json", for: source.firstRequest())),
+        XCTAssertEqual(parseError(source, fixtureResponse("no-such-user.json", for: source.firstRequest())),
                        .noSuchUser(service: "Wikimedia Commons", username: "Nobody Here"))
         let invalid = #"{"batchcomplete":true,"query":{"users":[{"name":"Nobody Here","invalid":true}]}}"#
         guard case .invalidUsername = parseError(source, response(invalid, for: source.firstRequest())) else {
@@ -275,21 +276,21 @@ final class CommonsSourceTests: XCTestCase {
     func testAPIErrorObjectsBecomeGalleryErrors() throws {
         let source = try CommonsSource(username: "Ivy", endpointOverride: nil)
         let request = source.firstRequest()
-        func fixtureError(_ name: String, status: UInt32 = 200, headers: [String: String] = [:]) throws -> GalleryError? {
-            parseError(source, try fixtureResponse(name, for: request, status: status, headers: headers))
+        func fixtureError(_ name: String, status: UInt32 = 200, headers: [String: String] = [:]) -> GalleryError? {
+            parseError(source, fixtureResponse(name, for: request, status: status, headers: headers))
         }
         let slowDown = GalleryError.rateLimited(service: "Wikimedia Commons", retryAfterSeconds: 5)
-        guard case .invalidUsername(let reason) = try fixtureError("error-baduser.json") else {
+        guard case .invalidUsername(let reason) = fixtureError("error-baduser.json") else {
             return XCTFail("baduser")
         }
         XCTAssertTrue(reason.contains("Ivy"))
-        XCTAssertEqual(try fixtureError("error-maxlag.json", headers: ["retry-after": "7"]),
+        XCTAssertEqual(fixtureError("error-maxlag.json", headers: ["retry-after": "7"]),
                        .rateLimited(service: "Wikimedia Commons", retryAfterSeconds: 7))
-        XCTAssertEqual(try fixtureError("error-maxlag.json"), slowDown)
-        XCTAssertEqual(try fixtureError("error-maxlag.json", status: 503), slowDown, "the error object beats the status")
-        XCTAssertEqual(try fixtureError("error-ratelimited.json"),
+        XCTAssertEqual(fixtureError("error-maxlag.json"), slowDown)
+        XCTAssertEqual(fixtureError("error-maxlag.json", status: 503), slowDown, "the error object beats the status")
+        XCTAssertEqual(fixtureError("error-ratelimited.json"),
                        .rateLimited(service: "Wikimedia Commons", retryAfterSeconds: nil))
-        guard case .malformedResponse(_, let detail) = try fixtureError("error-invalidparammix.json") else {
+        guard case .malformedResponse(_, let detail) = fixtureError("error-invalidparammix.json") else {
             return XCTFail("invalidparammix")
         }
         XCTAssertTrue(detail.contains("can not be used together") && detail.contains("(invalidparammix)"), detail)
@@ -351,11 +352,9 @@ final class CommonsSourceTests: XCTestCase {
     }
 
     func fixtureResponse(_ name: String, for request: PageRequest, status: UInt32 = 200,
-                                 headers: [String: String] = [:]) throws -> HTTPResponse {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("data/fixtures/commons/\(name)")
-        let data = try Data(contentsOf: url)
-        return HTTPResponse(head: head(for: request, status: status, headers: headers), body: Bytes(Array(data)))
+                         headers: [String: String] = [:]) -> HTTPResponse {
+        HTTPResponse(head: head(for: request, status: status, headers: headers),
+                     body: Fixtures.bytes("commons/\(name)"))
     }
 
     func parse(_ source: CommonsSource, _ body: String) throws -> PageResult {
