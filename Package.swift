@@ -35,7 +35,9 @@ let package = Package(
                 .product(name: "Collections", package: "swift-collections"),
             ]),
         .target(name: "GalleryUI", dependencies: ["GalleryCore", "GtkBindings"]),
-        .target(name: "GalleryDemoServer", dependencies: ["GObjectBindings"]),
+        .target(
+            name: "GalleryDemoServer",
+            dependencies: ["GObjectBindings", .product(name: "Collections", package: "swift-collections")]),
         .executableTarget(
             name: "GalleryViewerApp",
             dependencies: [
@@ -57,9 +59,9 @@ let package = Package(
 
         .target(name: "TestSupport", dependencies: ["GObjectBindings", "GalleryDemoServer"], path: "Tests/TestSupport"),
         .testTarget(name: "GObjectBindingsTests", dependencies: ["GObjectBindings", "TestSupport"]),
-        .testTarget(name: "GalleryCoreTests", dependencies: ["GalleryCore", "TestSupport"]),
+        .testTarget(name: "GalleryCoreTests", dependencies: ["GalleryCore", "GalleryDemoServer", "TestSupport"]),
         .testTarget(name: "GalleryDemoServerTests", dependencies: ["GalleryDemoServer", "TestSupport"]),
-        .testTarget(name: "GalleryUITests", dependencies: ["GalleryUI", "GalleryCore", "TestSupport"]),
+        .testTarget(name: "GalleryUITests", dependencies: ["GalleryUI", "GalleryCore", "GalleryDemoServer", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -32,10 +32,13 @@ public enum MarkupParser {
         }
         var failure: UnsafeMutablePointer<GError>?
         bytes.withUnsafeBytes { buffer in
-            let base = buffer.baseAddress?.assumingMemoryBound(to: gchar.self)
-            if g_markup_parse_context_parse(markup, base, gssize(buffer.count), &failure) != 0 {
-                g_markup_parse_context_end_parse(markup, &failure)
+            // An empty body has no base address, and GMarkup rejects a NULL text; end_parse alone reports
+            // the empty document.
+            if let base = buffer.baseAddress?.assumingMemoryBound(to: gchar.self),
+               g_markup_parse_context_parse(markup, base, gssize(buffer.count), &failure) == 0 {
+                return
             }
+            g_markup_parse_context_end_parse(markup, &failure)
         }
         if let failure { throw GLibError(consuming: failure) }
     }

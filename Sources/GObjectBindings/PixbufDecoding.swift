@@ -36,26 +36,33 @@ public enum PixbufDecoding {
         }
 
         var failure: UnsafeMutablePointer<GError>?
+        var writeFailed = false
         let chunkSize = 256 * 1024
         bytes.withUnsafeBytes { buffer in
             var offset = 0
-            while offset < buffer.count, failure == nil {
+            while offset < buffer.count {
                 if let cancellable, cancellable.isCancelled {
                     failure = g_error_new_literal(gv_io_error_quark(), Int32(G_IO_ERROR_CANCELLED.rawValue),
                                                   "Operation was cancelled")
-                    break
+                    return
                 }
                 let length = min(chunkSize, buffer.count - offset)
                 let start = buffer.baseAddress!.advanced(by: offset).assumingMemoryBound(to: guchar.self)
-                gdk_pixbuf_loader_write(loader, start, gsize(length), &failure)
+                guard gdk_pixbuf_loader_write(loader, start, gsize(length), &failure) != 0 else {
+                    writeFailed = true
+                    return
+                }
                 offset += length
             }
         }
-        // A loader must be closed even after a failed write, or it complains when finalized.
-        if failure == nil {
-            gdk_pixbuf_loader_close(loader, &failure)
-        } else {
-            gdk_pixbuf_loader_close(loader, nil)
+        // A failed write has already closed the loader (closing it again is a critical); otherwise it must be
+        // closed, also when cancelled, or it complains when finalized.
+        if !writeFailed {
+            if failure == nil {
+                gdk_pixbuf_loader_close(loader, &failure)
+            } else {
+                gdk_pixbuf_loader_close(loader, nil)
+            }
         }
         if let failure { return .failure(GLibError(consuming: failure)) }
 

@@ -22,6 +22,7 @@ extension Soup {
         /// The client's "address:port"; two requests with the same value came over the same TCP connection.
         public let remoteAddress: String
         public private(set) var isFinished = false
+        public private(set) var isPaused = false
 
         private let server: Server
         private let client: OpaquePointer?
@@ -109,18 +110,20 @@ extension Soup {
             soup_message_body_set_accumulate(message.pointee.response_body, 0)
         }
 
-        /// Appends part of `bytes` to a streaming body (shared, not copied) and resumes sending.
+        /// Appends part of `bytes` to a streaming body (shared, not copied) and resumes sending: libsoup pauses
+        /// a streaming message by itself whenever it has written everything appended so far. While paused
+        /// with `pause()`, the bytes wait for `unpause()`.
         public func appendBody(_ bytes: Bytes, range: Range<Int>) {
             guard !isFinished else { return }
             append(bytes, range: range)
-            soup_server_unpause_message(server.server, message)
+            if !isPaused { soup_server_unpause_message(server.server, message) }
         }
 
         /// Ends a chunked body (not needed with a Content-Length) and resumes sending.
         public func completeBody() {
             guard !isFinished else { return }
             soup_message_body_complete(message.pointee.response_body)
-            soup_server_unpause_message(server.server, message)
+            if !isPaused { soup_server_unpause_message(server.server, message) }
         }
 
         private func append(_ bytes: Bytes, range: Range<Int>) {
@@ -139,12 +142,15 @@ extension Soup {
         /// Holds the response back (nothing more is written) until `unpause()`. Pausing inside the handler
         /// delays even the status line and headers.
         public func pause() {
-            guard !isFinished else { return }
+            guard !isFinished, !isPaused else { return }
+            isPaused = true
             soup_server_pause_message(server.server, message)
         }
 
+        /// Resumes after `pause()`; does nothing when not paused.
         public func unpause() {
-            guard !isFinished else { return }
+            guard !isFinished, isPaused else { return }
+            isPaused = false
             soup_server_unpause_message(server.server, message)
         }
 

@@ -317,12 +317,15 @@ struct CommonsItemBuilder {
             // Old Ogg uploads carry no audio/video type; MediaWiki gives video a frame size, audio none.
             kind = width != nil ? .video : .audio
         }
-        let item = GalleryItem(
+        var item = GalleryItem(
             id: String(page.pageid), title: title(of: page), kind: kind,
             thumbnails: thumbnail.map { [$0] } ?? [], fullImageURL: fullImageURL,
             pageURL: link(info.descriptionurl) ?? endpoint.url("/wiki/" + URLText.encodeComponent(
                 String(page.title.map { $0 == " " ? "_" : $0 }))),
-            author: username, width: width, height: height, originalFileURL: fullImageURL == url ? nil : url)
+            author: username, width: width, height: height)
+        // A video's only other URL is a still frame ("250px--Talk.webm.jpg"), a WebP's full image a PNG
+        // rendering: the row should still name the original file.
+        if fullImageURL != url { item.suggestedFileName = URLText.lastPathSegment(of: url) }
         return (item, info.timestamp.flatMap { DateText.parseISO8601($0) })
     }
 

@@ -114,9 +114,10 @@ public final class Gallery {
         onStatusChange?()
     }
 
-    /// The same image (same URL, or same file name) appearing twice gets one row.
+    /// The same image (same URL, or same file name) appearing twice gets one row. Items without an image are
+    /// told apart by page and id together: one Mastodon post (one page) can carry several videos.
     static func identityKeys(of item: GalleryItem) -> Set<String> {
-        guard let url = item.fullImageURL else { return ["page:" + (item.pageURL ?? item.id)] }
+        guard let url = item.fullImageURL else { return ["page:" + (item.pageURL ?? "") + " id:" + item.id] }
         return ["url:" + url, "file:" + item.fileName.lowercased()]
     }
 }

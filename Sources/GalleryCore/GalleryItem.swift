@@ -37,13 +37,13 @@ public struct GalleryItem: Hashable, Sendable {
     public var isSensitive: Bool
     public var width: Int?
     public var height: Int?
-    /// The original file when the app shows something else or nothing of it (a video, a PDF, a WebP shown
-    /// through a server rendering); it names the row. Nil when it is `fullImageURL` or unknown.
-    public var originalFileURL: String?
+    /// A file name the source chose, for media whose URLs do not name the file (Mastodon's remote media are
+    /// often stored under a bare id or a shared name like "original"). Nil: derived from the URLs.
+    public var suggestedFileName: String?
 
     public init(id: String, title: String, kind: Kind = .image, thumbnails: [Thumbnail] = [],
                 fullImageURL: String?, pageURL: String? = nil, author: String? = nil, altText: String? = nil,
-                isSensitive: Bool = false, width: Int? = nil, height: Int? = nil, originalFileURL: String? = nil) {
+                isSensitive: Bool = false, width: Int? = nil, height: Int? = nil) {
         self.id = id
         self.title = title
         self.kind = kind
@@ -55,12 +55,13 @@ public struct GalleryItem: Hashable, Sendable {
         self.isSensitive = isSensitive
         self.width = width
         self.height = height
-        self.originalFileURL = originalFileURL
     }
 
-    /// The file name shown in the row: the last path segment of the file's URL, percent-decoded.
+    /// The file name shown in the row: the source's suggestion, else the last path segment of the image URL,
+    /// percent-decoded.
     public var fileName: String {
-        for candidate in [originalFileURL, fullImageURL, thumbnails.first?.url, pageURL].compactMap({ $0 }) {
+        if let suggestedFileName, !suggestedFileName.isEmpty { return suggestedFileName }
+        for candidate in [fullImageURL, thumbnails.first?.url, pageURL].compactMap({ $0 }) {
             if let name = URLText.lastPathSegment(of: candidate), !name.isEmpty { return name }
         }
         return id

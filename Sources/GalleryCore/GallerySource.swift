@@ -70,7 +70,7 @@ extension SourceKind {
         case .deviantArt, .demo:
             try DeviantArtSource(username: username, endpointOverride: endpointOverride, kind: self)
         case .mastodon:
-            throw GalleryError.invalidUsername(reason: "Mastodon is not available yet.")
+            try MastodonSource(account: username, endpointOverride: endpointOverride)
         case .commons:
             try CommonsSource(username: username, endpointOverride: endpointOverride)
         }

@@ -9,7 +9,7 @@ import GObjectBindings
 public final class HTTPClient {
     public struct Configuration: Sendable {
         public var userAgent: String
-        /// Also the image scheduler's per-host limit, so libsoup never queues behind our back.
+        /// libsoup's per-host limit; the image scheduler uses one less, keeping a connection for page requests.
         public var maxConnectionsPerHost: Int
         public var maxConnections: Int
         /// Seconds a request may go without any progress (connect, headers or body) before it fails.

@@ -27,7 +27,10 @@ public final class ImageLoader {
         self.client = client
         self.cache = cache
         self.limits = limits
-        scheduler = FetchScheduler(maxPerHost: client.configuration.maxConnectionsPerHost)
+        // One connection per host stays free for page requests: a feed served from the same host as its
+        // images (the demo, self-hosted servers) must not wait behind a screenful of thumbnails, or behind a
+        // stalled one, for its next page.
+        scheduler = FetchScheduler(maxPerHost: max(1, client.configuration.maxConnectionsPerHost - 1))
     }
 
     /// Fetches running on the network now.

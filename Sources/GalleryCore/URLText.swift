@@ -1,4 +1,6 @@
+import CGtk
 import FoundationEssentials
+import GObjectBindings
 
 /// Small URL helpers shared by the sources: parsing, percent-encoding of user input, and rebasing links onto
 /// an endpoint override.
@@ -6,16 +8,7 @@ public enum URLText {
     /// Percent-encodes `text` for use as one query value or one path segment: everything but unreserved
     /// characters is escaped, so user input can never add a parameter, a path segment or change the host.
     public static func encodeComponent(_ text: String) -> String {
-        let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)
-        var result = ""
-        for byte in text.utf8 {
-            if unreserved.contains(byte) {
-                result.unicodeScalars.append(Unicode.Scalar(byte))
-            } else {
-                result += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
-            }
-        }
-        return result
+        takeString(g_uri_escape_string(text, nil, 0)) ?? ""
     }
 
     /// The decoded last path segment ("a%20b.jpg" → "a b.jpg"), nil when the URL has no path.
@@ -47,8 +40,3 @@ public enum URLText {
     }
 }
 
-extension String {
-    fileprivate func leftPadded(to length: Int) -> String {
-        count >= length ? self : String(repeating: "0", count: length - count) + self
-    }
-}

@@ -6,8 +6,8 @@ enum DemoFaults {
     static let noStore = (name: "Cache-Control", value: "no-store")
 
     /// The response for faults that do not involve the image bytes; nil for those that do.
-    static func responseWithoutImage(_ fault: DemoFault, redirectTarget: String) -> HTTPResponse? {
-        var response: HTTPResponse
+    static func responseWithoutImage(_ fault: DemoFault, redirectTarget: String) -> ServerResponse? {
+        var response: ServerResponse
         switch fault {
         case .notFound:
             response = .html(status: 404, title: "Not Found", message: "This demo image is missing on purpose (fault=404).")
@@ -27,8 +27,8 @@ enum DemoFaults {
     }
 
     /// The image response broken as `fault` asks (truncate, corrupt, stall).
-    static func response(_ fault: DemoFault, image: Bytes, contentType: String) -> HTTPResponse {
-        var response = HTTPResponse(contentType: contentType, body: image)
+    static func response(_ fault: DemoFault, image: Bytes, contentType: String) -> ServerResponse {
+        var response = ServerResponse(contentType: contentType, body: image)
         response.headers.append(noStore)
         switch fault {
         case .truncate: response.ending = .truncated(afterBytes: image.count / 2)

@@ -1,6 +1,6 @@
 /// The demo's HTML pages: the index, a user's gallery page and an item's page (the feed's `<link>`).
 enum DemoPages {
-    static func index(catalog: DemoCatalog, baseURL: String) -> HTTPResponse {
+    static func index(catalog: DemoCatalog, baseURL: String) -> ServerResponse {
         let rows = catalog.users.map { user in
             let feed = baseURL + DemoFeed.pagePath(user: user.name)
             return "<li><a href=\"\(XMLEscaping.html(feed))\">\(XMLEscaping.html(user.name))</a> — \(user.items.count) items"
@@ -12,7 +12,7 @@ enum DemoPages {
                      contentType: "text/html; charset=utf-8")
     }
 
-    static func gallery(_ user: DemoUser, baseURL: String) -> HTTPResponse {
+    static func gallery(_ user: DemoUser, baseURL: String) -> ServerResponse {
         let rows = user.items.map { item in
             "<li><a href=\"\(XMLEscaping.html(baseURL + item.pagePath))\">\(XMLEscaping.html(displayTitle(item)))</a></li>"
         }
@@ -20,7 +20,7 @@ enum DemoPages {
                      contentType: "text/html; charset=utf-8")
     }
 
-    static func item(_ item: DemoItem, baseURL: String) -> HTTPResponse {
+    static func item(_ item: DemoItem, baseURL: String) -> ServerResponse {
         let full = XMLEscaping.html(baseURL + item.imagePath())
         let thumbnail = XMLEscaping.html(baseURL + item.imagePath(thumbnailLongSide: 300))
         let body = """

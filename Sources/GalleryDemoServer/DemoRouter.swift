@@ -1,3 +1,4 @@
+import CGtk
 import GObjectBindings
 
 /// Maps a request's path and query to a response: feed pages, item pages, images (with faults) and avatars.
@@ -16,7 +17,7 @@ final class DemoRouter {
     }
 
     /// Calls `respond` exactly once, right away or after a disk read.
-    func route(path: String, query: [String: String], respond: @escaping @MainActor (HTTPResponse) -> Void) {
+    func route(path: String, query: [String: String], respond: @escaping @MainActor (ServerResponse) -> Void) {
         let segments = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         switch segments.first {
         case nil:
@@ -38,7 +39,7 @@ final class DemoRouter {
         }
     }
 
-    private func feed(query: [String: String]) -> HTTPResponse {
+    private func feed(query: [String: String]) -> ServerResponse {
         if let type = query["type"], type != "deviation" {
             return .html(status: 400, title: "Bad Request", message: "Only type=deviation feeds exist here.")
         }
@@ -55,12 +56,12 @@ final class DemoRouter {
                      contentType: "application/rss+xml; charset=utf-8")
     }
 
-    private func noSuchUser(_ name: String) -> HTTPResponse {
+    private func noSuchUser(_ name: String) -> ServerResponse {
         .html(status: 404, title: "No such user", message: "No such user: \(name).")
     }
 
     /// "/art/<slug>-<id>": the id decides, the slug is decoration (as on the real site).
-    private func itemPage(_ segment: String) -> HTTPResponse {
+    private func itemPage(_ segment: String) -> ServerResponse {
         guard let idText = segment.split(separator: "-").last, let id = Int(idText), let item = catalog.item(id: id) else {
             return .html(status: 404, title: "Not Found", message: "No deviation \(segment).")
         }
@@ -68,7 +69,7 @@ final class DemoRouter {
     }
 
     private func image(fileName: String, directory: String, query: [String: String], path: String,
-                       respond: @escaping @MainActor (HTTPResponse) -> Void) {
+                       respond: @escaping @MainActor (ServerResponse) -> Void) {
         guard let item = itemsByFileName[fileName] else {
             return respond(.html(status: 404, title: "Not Found", message: "No demo image \(fileName)."))
         }
@@ -90,7 +91,7 @@ final class DemoRouter {
                 if let fault {
                     respond(DemoFaults.response(fault, image: bytes, contentType: contentType))
                 } else {
-                    respond(HTTPResponse(headers: [("Cache-Control", "public, max-age=86400")],
+                    respond(ServerResponse(headers: [("Cache-Control", "public, max-age=86400")],
                                          contentType: contentType, body: bytes))
                 }
             case .failure(let error):
@@ -100,12 +101,12 @@ final class DemoRouter {
         }
     }
 
-    private func avatar(userName: String, respond: @escaping @MainActor (HTTPResponse) -> Void) {
+    private func avatar(userName: String, respond: @escaping @MainActor (ServerResponse) -> Void) {
         guard let user = catalog.user(named: userName) else { return respond(noSuchUser(userName)) }
         images.load("avatars/\(user.avatarFileName)") { result in
             switch result {
             case .success(let bytes):
-                respond(HTTPResponse(headers: [("Cache-Control", "public, max-age=86400")],
+                respond(ServerResponse(headers: [("Cache-Control", "public, max-age=86400")],
                                      contentType: "image/png", body: bytes))
             case .failure(let error):
                 respond(.html(status: 404, title: "Not Found", message: "No avatar (\(error.message))."))
@@ -121,18 +122,6 @@ final class DemoRouter {
     }
 
     private func percentEncoded(_ text: String) -> String {
-        var result = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                 UInt8(ascii: "~"):
-                result.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                let hex = String(byte, radix: 16, uppercase: true)
-                result += "%" + (hex.count == 1 ? "0" + hex : hex)
-            }
-        }
-        return result
+        takeString(g_uri_escape_string(text, nil, 0)) ?? ""
     }
 }

@@ -58,6 +58,8 @@ public final class DemoServer {
     public var acceptedConnections: Int { http.acceptedConnections }
     public var requestCount: Int { http.requestCount }
     public var requestLog: [String] { http.requestLog }
+    /// Responses not finished yet; 0 once every client got its answer or went away.
+    public var responsesInFlight: Int { http.responsesInFlight }
     /// Image files read from disk so far (the rest came from the memory cache).
     public var diskReads: Int { router.images.diskReads }
 
@@ -69,7 +71,7 @@ public final class DemoServer {
 
     private func handle(_ message: Soup.ServerMessage) {
         guard message.method == "GET" || message.method == "HEAD" else {
-            var response = HTTPResponse.html(status: 405, title: "Method Not Allowed", message: "Only GET and HEAD.")
+            var response = ServerResponse.html(status: 405, title: "Method Not Allowed", message: "Only GET and HEAD.")
             response.headers.append(("Allow", "GET, HEAD"))
             return ResponseWriter.send(response, to: message)
         }

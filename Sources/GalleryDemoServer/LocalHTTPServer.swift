@@ -11,6 +11,8 @@ public final class LocalHTTPServer {
     public private(set) var requestCount = 0
     /// Path and query of every request, in arrival order.
     public private(set) var requestLog: [String] = []
+    /// Requests whose response has not finished (still being written, paused, or stalled).
+    public private(set) var responsesInFlight = 0
 
     private let server: Soup.Server
     private var clientAddresses = Set<String>()
@@ -18,6 +20,9 @@ public final class LocalHTTPServer {
     public init(serverHeader: String) {
         server = Soup.Server(serverHeader: serverHeader)
     }
+
+    /// A forgotten `stop()` must not leave a listening socket behind.
+    isolated deinit { server.disconnect() }
 
     /// Listens on 127.0.0.1:`port` (0: any free port), sets `baseURL` and passes every request to `handler`
     /// until `stop()`.
@@ -30,6 +35,8 @@ public final class LocalHTTPServer {
             requestCount += 1
             requestLog.append(message.path + (message.rawQuery.map { "?\($0)" } ?? ""))
             clientAddresses.insert(message.remoteAddress)
+            responsesInFlight += 1
+            message.onFinished { [weak self] in self?.responsesInFlight -= 1 }
             handler(message)
         }
     }

@@ -1,7 +1,7 @@
 import CGtk
 import GObjectBindings
 
-/// Carries out an `HTTPResponse` on a server message: waits out the latency, paces a throttled body and breaks
+/// Carries out an `ServerResponse` on a server message: waits out the latency, paces a throttled body and breaks
 /// the body on purpose (truncate, stall), all with main-loop timers and libsoup's pause/unpause, never by
 /// sleeping. No timer outlives the message: every one is cancelled when the message finishes, including when
 /// the client goes away.
@@ -10,7 +10,7 @@ public final class ResponseWriter {
     /// Interval between chunks of a throttled body.
     static let tickMilliseconds: UInt32 = 50
 
-    private let response: HTTPResponse
+    private let response: ServerResponse
     private let message: Soup.ServerMessage
     private var timer: MainLoopSource?
     private var sentBytes = 0
@@ -19,11 +19,11 @@ public final class ResponseWriter {
     private var allAppended = false
 
     /// Sends `response`. The message may be paused (e.g. while its body was loaded); it is resumed here.
-    public static func send(_ response: HTTPResponse, to message: Soup.ServerMessage) {
+    public static func send(_ response: ServerResponse, to message: Soup.ServerMessage) {
         ResponseWriter(response, message).begin()
     }
 
-    private init(_ response: HTTPResponse, _ message: Soup.ServerMessage) {
+    private init(_ response: ServerResponse, _ message: Soup.ServerMessage) {
         self.response = response
         self.message = message
     }

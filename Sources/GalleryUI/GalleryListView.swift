@@ -76,6 +76,14 @@ public final class GalleryListView {
         updateFooter()
     }
 
+    /// Lets go of the gallery and the rows without touching the widgets, which GTK is destroying.
+    public func detach() {
+        visibilityUpdate?.cancel()
+        gallery?.onDownloadsAppended = nil
+        gallery = nil
+        rows.removeAll()
+    }
+
     public var rowCount: Int { store.count }
 
     public func download(at index: Int) -> ImageDownload? { store.value(at: index) as? ImageDownload }

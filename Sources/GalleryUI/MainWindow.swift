@@ -48,12 +48,27 @@ public final class MainWindow {
         largeView.onChange = { [weak self] in self?.updateTitles() }
         largeView.onOpenInBrowser = { [weak self] url in self?.openInBrowser(url) }
         installActions(application)
+        window.onDestroy { [weak self] in self?.windowDestroyed() }
+    }
+
+    /// True once the window was closed. Its widgets are disposed then; nothing may update them again.
+    public private(set) var isDestroyed = false
+
+    /// The window is going away with downloads in flight: stop them all, so no callback reaches a widget
+    /// GTK already disposed (the classic crash of lazy image lists).
+    private func windowDestroyed() {
+        isDestroyed = true
+        largeView.stop()
+        gallery?.cancel()
+        gallery = nil
+        listView.detach()
     }
 
     public func present() { window.present() }
 
     /// Starts loading `username`'s gallery from `source`, replacing (and cancelling) the current one.
     public func search(source: SourceKind, username: String) {
+        guard !isDestroyed else { return }
         if header.selectedSource != source { header.selectedSource = source }
         if header.usernameEntry.text != username { header.usernameEntry.text = username }
         closeLargeView()
@@ -75,7 +90,7 @@ public final class MainWindow {
         let gallery = Gallery(source: gallerySource, client: services.client, loader: services.loader, options: options)
         self.gallery = gallery
         gallery.onStatusChange = { [weak self, weak gallery] in
-            guard let self, let gallery, self.gallery === gallery else { return }
+            guard let self, !self.isDestroyed, let gallery, self.gallery === gallery else { return }
             self.galleryChanged()
         }
         listView.show(gallery)

@@ -23,6 +23,8 @@ final class GalleryViewerApplication {
     }
 
     func run() -> Int32 {
+        // The X11 window class comes from the program name; the desktop entry's StartupWMClass matches it.
+        g_set_prgname(AppVersion.applicationID)
         g_set_application_name(MainWindow.appTitle)
         application.onStartup { [weak self] in self?.startup() }
         application.onActivate { [weak self] in self?.activate() }

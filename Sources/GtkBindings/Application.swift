@@ -33,6 +33,11 @@ public final class Application {
 
     public func quit() { g_application_quit(application) }
 
+    /// Registers without running, for tests that create windows directly. `run` registers by itself.
+    public func register() throws(GLibError) {
+        _ = try GLibError.check { error in g_application_register(application, nil, error) }
+    }
+
     @discardableResult
     public func addAction(_ name: String, accelerators: [String] = [],
                           _ activate: @escaping @MainActor () -> Void) -> SimpleAction {

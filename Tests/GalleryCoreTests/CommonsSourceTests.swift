@@ -188,7 +188,7 @@ final class CommonsSourceTests: XCTestCase {
         XCTAssertEqual(sunset.width, 6000)
         XCTAssertEqual(sunset.height, 4000)
         XCTAssertEqual(sunset.author, "Müller")
-        XCTAssertNil(sunset.originalFileURL, "the full image is the original")
+        XCTAssertNil(sunset.suggestedFileName, "the full image is the original and names itself")
         XCTAssertFalse(sunset.isSensitive)
 
         let logo = try XCTUnwrap(items.first { $0.id == "1002" })

@@ -4,7 +4,7 @@ import GObjectBindings
 import TestSupport
 @testable import GalleryCore
 
-final class DeviantArtSourceTests: XCTestCase {
+final class DeviantArtSourceTests: GLibTestCase {
     private func response(_ body: Bytes, status: UInt32 = 200,
                           url: String = "https://backend.deviantart.com/rss.xml?type=deviation&q=gallery%3Ainkwell")
         -> HTTPResponse {

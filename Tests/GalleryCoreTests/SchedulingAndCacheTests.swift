@@ -1,8 +1,9 @@
 import XCTest
+import TestSupport
 import GObjectBindings
 @testable import GalleryCore
 
-final class FetchSchedulerTests: XCTestCase {
+final class FetchSchedulerTests: GLibTestCase {
     func testNoMoreThanTheCapRunPerHost() {
         MainActor.assumeIsolated {
             let scheduler = FetchScheduler(maxPerHost: 2)
@@ -43,7 +44,7 @@ final class FetchSchedulerTests: XCTestCase {
     }
 }
 
-final class ImageCacheTests: XCTestCase {
+final class ImageCacheTests: GLibTestCase {
     func testEvictsLeastRecentlyUsedByPixelMemory() {
         MainActor.assumeIsolated {
             let image = { DecodedPixbuf(pixbuf: Pixbuf.filled(width: 100, height: 100, rgba: 0xff0000ff),
@@ -64,7 +65,7 @@ final class ImageCacheTests: XCTestCase {
     }
 }
 
-final class URLAndTextTests: XCTestCase {
+final class URLAndTextTests: GLibTestCase {
     func testEncodeComponentLeavesNoSeparators() {
         XCTAssertEqual(URLText.encodeComponent("a&q=x"), "a%26q%3Dx")
         XCTAssertEqual(URLText.encodeComponent("../x"), "..%2Fx")

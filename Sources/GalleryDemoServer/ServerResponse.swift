@@ -2,7 +2,7 @@ import GObjectBindings
 
 /// A response to send, including how to send it: after a delay, at a limited rate, or broken on purpose.
 /// `ResponseWriter` carries it out. Shared by the demo server and the tests' TestHTTPServer.
-public struct HTTPResponse: Sendable {
+public struct ServerResponse: Sendable {
     /// How the body ends. The declared Content-Length is always the full body.
     public enum Ending: Sendable, Equatable {
         /// The whole body is sent.
@@ -33,19 +33,19 @@ public struct HTTPResponse: Sendable {
     }
 
     public static func text(_ text: String, status: UInt32 = 200,
-                            contentType: String = "text/plain; charset=utf-8") -> HTTPResponse {
-        HTTPResponse(status: status, contentType: contentType, body: Bytes(text))
+                            contentType: String = "text/plain; charset=utf-8") -> ServerResponse {
+        ServerResponse(status: status, contentType: contentType, body: Bytes(text))
     }
 
     /// A small HTML page; `title` and `message` are escaped.
-    public static func html(status: UInt32 = 200, title: String, message: String) -> HTTPResponse {
+    public static func html(status: UInt32 = 200, title: String, message: String) -> ServerResponse {
         .text(HTMLPage.render(title: title, body: "<p>\(XMLEscaping.html(message))</p>"), status: status,
               contentType: "text/html; charset=utf-8")
     }
 
     /// A redirect with a small HTML body naming the target, like real servers send.
-    public static func redirect(to location: String, status: UInt32 = 302) -> HTTPResponse {
-        var response = HTTPResponse.text(
+    public static func redirect(to location: String, status: UInt32 = 302) -> ServerResponse {
+        var response = ServerResponse.text(
             HTMLPage.render(title: "Moved", body: "<p>Moved to <a href=\"\(XMLEscaping.html(location))\">"
                                 + "\(XMLEscaping.html(location))</a>.</p>"),
             status: status, contentType: "text/html; charset=utf-8")
@@ -53,19 +53,19 @@ public struct HTTPResponse: Sendable {
         return response
     }
 
-    public func delayed(milliseconds: Int) -> HTTPResponse {
+    public func delayed(milliseconds: Int) -> ServerResponse {
         var copy = self
         copy.latencyMilliseconds = max(0, milliseconds)
         return copy
     }
 
-    public func throttled(bytesPerSecond: Int?) -> HTTPResponse {
+    public func throttled(bytesPerSecond: Int?) -> ServerResponse {
         var copy = self
         copy.bytesPerSecond = bytesPerSecond.flatMap { $0 > 0 ? $0 : nil }
         return copy
     }
 
-    public func ending(_ ending: Ending) -> HTTPResponse {
+    public func ending(_ ending: Ending) -> ServerResponse {
         var copy = self
         copy.ending = ending
         return copy

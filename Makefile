@@ -1,0 +1,215 @@
+# Gallery Viewer — build, run, test and install.
+#
+#   make run        set everything up (Debian packages, build, demo gallery) and open the app on the offline demo
+#   make test       set everything up, then unit/UI tests, end-to-end test, resource validation, install check
+#   make install    release build (Swift stdlib linked statically) installed under $(DESTDIR)$(PREFIX)
+#   make help       all targets and variables
+#
+# Missing Debian packages are installed by .ci/install-deps (apt-get, with sudo when not root); the checks are
+# cheap, so every target that needs packages depends on `deps` or `test-deps`.
+
+APP_ID := io.github.galleryviewer.GalleryViewer
+
+PREFIX  ?= /usr/local
+DESTDIR ?=
+BINDIR  ?= $(PREFIX)/bin
+DATADIR ?= $(PREFIX)/share
+
+# The toolchain lives in /opt/swift on our machines; use it even when it is not on PATH (e.g. under sudo).
+SWIFT_FOUND := $(or $(shell command -v swift 2>/dev/null),$(wildcard /opt/swift/usr/bin/swift),swift)
+SWIFT       ?= $(SWIFT_FOUND)
+SWIFT_FLAGS ?=
+# SwiftPM's scratch directory; a worktree that keeps its own (e.g. .build-demo) passes BUILD_DIR=.build-demo.
+BUILD_DIR   ?= .build
+SWIFTPM     := $(SWIFT) build --scratch-path $(BUILD_DIR) $(SWIFT_FLAGS)
+# Release = what `make install` ships: static Swift stdlib, so the binaries run without the toolchain.
+RELEASE_FLAGS := -c release --static-swift-stdlib
+
+DEBUG_BIN   := $(BUILD_DIR)/debug
+RELEASE_BIN := $(BUILD_DIR)/release
+
+# The offline demo gallery: users and feeds are committed under data/demo, the images are rendered at build
+# time by gallery-demo-images (skipping files that are up to date) and are not in git.
+DEMO_DIR        := data/demo
+DEMO_IMAGES_DIR := $(DEMO_DIR)/images
+DEMO_IMAGES_ARGS ?= --output $(DEMO_IMAGES_DIR)
+STAMP_DIR  := $(BUILD_DIR)/stamps
+DEMO_STAMP := $(STAMP_DIR)/demo-images
+
+DEMO_USER ?= aurora
+RUN_ARGS  ?= --source demo $(DEMO_USER)
+
+# Everything under test runs through .ci/headless: private Xvfb display, private D-Bus session, throwaway
+# HOME/XDG dirs, G_DEBUG=fatal-criticals. Set SKIP_INSTALL_CHECK=1 to leave the release build out of `make test`.
+HEADLESS := .ci/headless
+SKIP_INSTALL_CHECK ?=
+
+INSTALL      ?= install
+INSTALL_DATA := $(INSTALL) -m 644
+INSTALL_PROG := $(INSTALL) -m 755
+
+# Installed locations (without DESTDIR).
+APPS_DIR     := $(DATADIR)/applications
+ICONS_DIR    := $(DATADIR)/icons/hicolor
+METAINFO_DIR := $(DATADIR)/metainfo
+PKG_DATA_DIR := $(DATADIR)/gallery-viewer
+PROGRAMS     := gallery-viewer gallery-demo-server
+
+# `sudo make install` runs make as root; building as root would leave root-owned files in .build and
+# data/demo/images that the developer can no longer rebuild. Under sudo, build as the user who called sudo.
+BUILD_AS := $(if $(and $(SUDO_USER),$(filter-out root,$(SUDO_USER))),sudo -u $(SUDO_USER) -H,)
+
+# Steps share .build (SwiftPM locks it) and the test steps must run in order; swift parallelises internally.
+.NOTPARALLEL:
+.DEFAULT_GOAL := build
+.PHONY: help deps test-deps build build-tests release demo-data run test test-resources test-unit test-e2e \
+        demo-data-release check-install bench install uninstall clean distclean
+
+help:
+	@echo "Targets:"
+	@echo "  run            install missing packages, build, render the demo gallery, open the app on it"
+	@echo "  test           everything 'run' sets up plus the test tools, then all the tests (see below)"
+	@echo "  build          debug build (swift build)            release   release build, static Swift stdlib"
+	@echo "  deps           Debian packages to build and run     test-deps  ... plus the test tools"
+	@echo "  demo-data      render the demo gallery into $(DEMO_IMAGES_DIR) (stamped: instant when done)"
+	@echo "  test-resources validate the desktop entry, metainfo and icons (Tests/Resources/validate.sh)"
+	@echo "  test-unit      swift test under Xvfb       test-e2e  Tests/EndToEnd/run.sh under Xvfb"
+	@echo "  check-install  install into a temp DESTDIR and check the tree and the static linking"
+	@echo "  bench          Tests/Benchmarks/run.sh on the release build"
+	@echo "  install        release build installed under \$$(DESTDIR)\$$(PREFIX); uninstall removes it"
+	@echo "  clean          build products, demo images, stamps;  distclean  all of .build"
+	@echo "Variables: PREFIX=$(PREFIX) DESTDIR=$(DESTDIR) BINDIR DATADIR SWIFT=$(SWIFT) SWIFT_FLAGS BUILD_DIR=$(BUILD_DIR)"
+	@echo "           DEMO_USER=$(DEMO_USER) RUN_ARGS='$(RUN_ARGS)' SKIP_INSTALL_CHECK=$(SKIP_INSTALL_CHECK)"
+
+# --- set-up -------------------------------------------------------------------------------------------------
+
+deps:
+	@.ci/install-deps build runtime
+
+test-deps:
+	@.ci/install-deps build runtime test
+
+# --- build --------------------------------------------------------------------------------------------------
+
+build: deps
+	$(BUILD_AS) $(SWIFTPM)
+
+# The test bundle; also (re)builds the executables, which the end-to-end test uses.
+build-tests: deps
+	$(BUILD_AS) $(SWIFTPM) --build-tests
+
+# Only the shipped executables: a plain `swift build` would also build the test helpers, which need XCTest.
+release: deps
+	$(foreach product,$(PROGRAMS) gallery-demo-images,$(BUILD_AS) $(SWIFTPM) $(RELEASE_FLAGS) --product $(product) &&) true
+
+# Renders the demo gallery with the generator in $(1) (debug for run/test, release for install, so that an
+# install from a fresh clone needs no debug build). Re-renders when there is no stamp, when that generator is
+# newer than the stamp, or when an input under data/demo changed; the generator itself skips up-to-date files.
+define render_demo
+	@if [ ! -f $(DEMO_STAMP) ] || [ ! -d $(DEMO_IMAGES_DIR) ] || [ $(1)/gallery-demo-images -nt $(DEMO_STAMP) ] \
+	    || [ -n "$$(find $(DEMO_DIR) -path $(DEMO_IMAGES_DIR) -prune -o -type f -newer $(DEMO_STAMP) -print 2>/dev/null)" ]; \
+	then \
+	  echo "Rendering the demo gallery into $(DEMO_IMAGES_DIR)"; \
+	  $(BUILD_AS) mkdir -p $(DEMO_IMAGES_DIR) $(STAMP_DIR) && \
+	  $(BUILD_AS) $(1)/gallery-demo-images $(DEMO_IMAGES_ARGS) && \
+	  $(BUILD_AS) touch $(DEMO_STAMP); \
+	else \
+	  echo "Demo gallery up to date ($(DEMO_IMAGES_DIR))"; \
+	fi
+endef
+
+demo-data: build
+	$(call render_demo,$(DEBUG_BIN))
+
+demo-data-release: release
+	$(call render_demo,$(RELEASE_BIN))
+
+# --- run ----------------------------------------------------------------------------------------------------
+
+# Without a display GTK cannot open a window; rather than start an invisible app under Xvfb, say so.
+run: build demo-data
+	@if [ -z "$${DISPLAY:-}$${WAYLAND_DISPLAY:-}" ]; then \
+	  echo ""; \
+	  echo "make run: no display (neither DISPLAY nor WAYLAND_DISPLAY is set), so there is nowhere to open the window."; \
+	  echo "  Everything is built; from a desktop session run:  make run   (or $(DEBUG_BIN)/gallery-viewer $(RUN_ARGS))"; \
+	  echo "  To try it headless on a virtual display:         make test-deps && xvfb-run -a make run"; \
+	  exit 1; \
+	fi
+	$(DEBUG_BIN)/gallery-viewer $(RUN_ARGS)
+
+# --- tests --------------------------------------------------------------------------------------------------
+
+test: test-resources test-unit test-e2e $(if $(SKIP_INSTALL_CHECK),,check-install)
+	@echo "make test: all steps passed$(if $(SKIP_INSTALL_CHECK), (install check skipped),)"
+
+test-resources: test-deps
+	Tests/Resources/validate.sh
+
+# Built outside the headless wrapper (SwiftPM keeps caches under the real HOME), run inside it.
+test-unit: test-deps build-tests demo-data
+	$(HEADLESS) $(SWIFT) test --skip-build --scratch-path $(BUILD_DIR) $(SWIFT_FLAGS)
+
+test-e2e: test-deps build-tests demo-data
+	@if [ -f Tests/EndToEnd/run.sh ]; then \
+	  echo "GALLERY_VIEWER=$(DEBUG_BIN)/gallery-viewer GALLERY_DEMO_SERVER=$(DEBUG_BIN)/gallery-demo-server $(HEADLESS) Tests/EndToEnd/run.sh"; \
+	  GALLERY_VIEWER=$(CURDIR)/$(DEBUG_BIN)/gallery-viewer GALLERY_DEMO_SERVER=$(CURDIR)/$(DEBUG_BIN)/gallery-demo-server \
+	    $(HEADLESS) bash Tests/EndToEnd/run.sh; \
+	else \
+	  echo "test-e2e: Tests/EndToEnd/run.sh not written yet, skipped"; \
+	fi
+
+# Times and checks `make install` (release build included) into a temp DESTDIR.
+check-install: test-deps
+	Tests/Install/check.sh
+
+bench: test-deps release demo-data-release
+	@if [ -f Tests/Benchmarks/run.sh ]; then \
+	  GALLERY_VIEWER=$(CURDIR)/$(RELEASE_BIN)/gallery-viewer GALLERY_DEMO_SERVER=$(CURDIR)/$(RELEASE_BIN)/gallery-demo-server \
+	    $(HEADLESS) bash Tests/Benchmarks/run.sh; \
+	else \
+	  echo "bench: Tests/Benchmarks/run.sh not written yet, nothing to run"; \
+	fi
+
+# --- install ------------------------------------------------------------------------------------------------
+
+# Caches are refreshed only for a real install (no DESTDIR: a packager's staging tree gets them from the
+# package's triggers), and only if the tools exist; a missing tool never fails the install.
+define refresh_caches
+	@if [ -z "$(DESTDIR)" ]; then \
+	  if command -v gtk-update-icon-cache >/dev/null 2>&1; then gtk-update-icon-cache -q -f -t $(ICONS_DIR) || true; fi; \
+	  if command -v update-desktop-database >/dev/null 2>&1; then update-desktop-database -q $(APPS_DIR) || true; fi; \
+	fi
+endef
+
+install: release demo-data-release
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(APPS_DIR) $(DESTDIR)$(METAINFO_DIR) \
+	  $(DESTDIR)$(ICONS_DIR)/scalable/apps $(DESTDIR)$(ICONS_DIR)/symbolic/apps $(DESTDIR)$(PKG_DATA_DIR)/demo
+	$(INSTALL_PROG) $(addprefix $(RELEASE_BIN)/,$(PROGRAMS)) $(DESTDIR)$(BINDIR)/
+	$(INSTALL_DATA) resources/$(APP_ID).desktop $(DESTDIR)$(APPS_DIR)/
+	$(INSTALL_DATA) resources/$(APP_ID).metainfo.xml $(DESTDIR)$(METAINFO_DIR)/
+	$(INSTALL_DATA) resources/$(APP_ID).svg $(DESTDIR)$(ICONS_DIR)/scalable/apps/
+	$(INSTALL_DATA) resources/$(APP_ID)-symbolic.svg $(DESTDIR)$(ICONS_DIR)/symbolic/apps/
+	$(if $(wildcard resources/*.css),$(INSTALL_DATA) $(wildcard resources/*.css) $(DESTDIR)$(PKG_DATA_DIR)/)
+	@# The whole demo tree (users.json, feeds, rendered images), without dotfiles; readable by everyone.
+	cd $(DEMO_DIR) && find . -name '.*' ! -name . -prune -o -type d -print | \
+	  while read -r d; do $(INSTALL) -d "$(DESTDIR)$(PKG_DATA_DIR)/demo/$$d" || exit 1; done
+	cd $(DEMO_DIR) && find . -name '.*' ! -name . -prune -o -type f -print | \
+	  while read -r f; do $(INSTALL_DATA) "$$f" "$(DESTDIR)$(PKG_DATA_DIR)/demo/$$f" || exit 1; done
+	$(refresh_caches)
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(PROGRAMS))
+	rm -f $(DESTDIR)$(APPS_DIR)/$(APP_ID).desktop $(DESTDIR)$(METAINFO_DIR)/$(APP_ID).metainfo.xml
+	rm -f $(DESTDIR)$(ICONS_DIR)/scalable/apps/$(APP_ID).svg $(DESTDIR)$(ICONS_DIR)/symbolic/apps/$(APP_ID)-symbolic.svg
+	rm -rf $(DESTDIR)$(PKG_DATA_DIR)
+	$(refresh_caches)
+
+# --- clean --------------------------------------------------------------------------------------------------
+
+clean:
+	-$(SWIFT) package --scratch-path $(BUILD_DIR) clean
+	rm -rf $(DEMO_IMAGES_DIR) $(STAMP_DIR)
+
+# Also the fetched package checkouts and every build configuration.
+distclean: clean
+	rm -rf $(BUILD_DIR)

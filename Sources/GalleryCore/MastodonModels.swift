@@ -1,0 +1,190 @@
+import FoundationEssentials
+import GObjectBindings
+
+/// The parts of Mastodon's JSON entities the gallery uses (docs.joinmastodon.org/entities/). Decoding is
+/// strict where a mistake would mislead (ids are strings, a status page is an array, an account is an object)
+/// and lenient where servers differ (optional fields, `meta`): Mastodon-compatible servers (Pleroma,
+/// GoToSocial, Pixelfed…) and older Mastodon versions leave out or vary fields the docs call required.
+enum MastodonJSON {
+    /// `GET /api/v1/accounts/lookup`: an Account. Only the id is needed; it is a string even when it looks
+    /// like a number (Mastodon ids exceed 2^53, so a number would lose digits in many JSON readers).
+    struct Account: Decodable {
+        let id: String
+    }
+
+    struct AccountReference: Decodable {
+        let acct: String?
+    }
+
+    /// One Status of `GET /api/v1/accounts/:id/statuses`.
+    struct Status: Decodable {
+        let id: String
+        let url: String?
+        let uri: String?
+        let createdAt: String?
+        let sensitive: Bool
+        let spoilerText: String?
+        let content: String?
+        let account: AccountReference?
+        /// Each attachment decoded on its own: one a server garbled must not sink the whole post.
+        let mediaAttachments: [Lenient<MediaAttachment>]
+
+        enum CodingKeys: String, CodingKey {
+            case id, url, uri, sensitive, content, account
+            case createdAt = "created_at", spoilerText = "spoiler_text", mediaAttachments = "media_attachments"
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            id = try container.decode(String.self, forKey: .id)
+            url = try container.decodeIfPresent(String.self, forKey: .url)
+            uri = try container.decodeIfPresent(String.self, forKey: .uri)
+            // Text and flags only shape titles and hiding: a wrong type there reads as absent.
+            createdAt = try? container.decodeIfPresent(String.self, forKey: .createdAt)
+            spoilerText = try? container.decodeIfPresent(String.self, forKey: .spoilerText)
+            content = try? container.decodeIfPresent(String.self, forKey: .content)
+            account = try? container.decodeIfPresent(AccountReference.self, forKey: .account)
+            // …except `sensitive`, where guessing "not sensitive" would show what the author hid.
+            sensitive = try container.decodeIfPresent(Bool.self, forKey: .sensitive) ?? false
+            mediaAttachments = try container.decodeIfPresent([Lenient<MediaAttachment>].self,
+                                                             forKey: .mediaAttachments) ?? []
+        }
+    }
+
+    /// A MediaAttachment. `url` is null while the server is still processing the file, and may be null for
+    /// remote media it has not fetched; `remote_url` is then the copy on the author's own server.
+    struct MediaAttachment: Decodable {
+        let id: String
+        let type: String
+        let url: String?
+        let previewURL: String?
+        let remoteURL: String?
+        let description: String?
+        let meta: Meta?
+
+        enum CodingKeys: String, CodingKey {
+            case id, type, url, description, meta
+            case previewURL = "preview_url", remoteURL = "remote_url"
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            id = try container.decode(String.self, forKey: .id)
+            type = try container.decode(String.self, forKey: .type)
+            url = try container.decodeIfPresent(String.self, forKey: .url)
+            previewURL = try container.decodeIfPresent(String.self, forKey: .previewURL)
+            remoteURL = try container.decodeIfPresent(String.self, forKey: .remoteURL)
+            description = try? container.decodeIfPresent(String.self, forKey: .description)
+            // `meta` differs by media type, server and version (sizes as numbers or strings, extra keys).
+            meta = try? container.decodeIfPresent(Meta.self, forKey: .meta)
+        }
+    }
+
+    struct Meta: Decodable {
+        let original: Size?
+        let small: Size?
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            original = try? container.decodeIfPresent(Size.self, forKey: .original)
+            small = try? container.decodeIfPresent(Size.self, forKey: .small)
+        }
+
+        enum CodingKeys: String, CodingKey { case original, small }
+    }
+
+    struct Size: Decodable {
+        let width: Int?
+        let height: Int?
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            width = Self.dimension(try? container.decodeIfPresent(Int.self, forKey: .width))
+            height = Self.dimension(try? container.decodeIfPresent(Int.self, forKey: .height))
+        }
+
+        enum CodingKeys: String, CodingKey { case width, height }
+
+        /// A size the layout can use: positive and not absurd.
+        private static func dimension(_ value: Int??) -> Int? {
+            guard let value = value ?? nil, (1...100_000).contains(value) else { return nil }
+            return value
+        }
+    }
+
+    /// Decodes a `T` or keeps the reason it could not, without failing the surrounding array.
+    struct Lenient<T: Decodable>: Decodable {
+        let result: Result<T, DecodingError>
+
+        init(from decoder: any Decoder) {
+            do {
+                result = .success(try T(from: decoder))
+            } catch let error as DecodingError {
+                result = .failure(error)
+            } catch {
+                result = .failure(.dataCorrupted(.init(codingPath: decoder.codingPath,
+                                                       debugDescription: "\(error)")))
+            }
+        }
+    }
+
+    /// Decodes `type` from a response body, or explains in a sentence why not.
+    static func decode<T: Decodable>(_ type: T.Type, from body: Bytes, what: String) throws(GalleryError) -> T {
+        let data = body.withUnsafeBytes { Data($0) }
+        do {
+            return try JSONDecoder().decode(T.self, from: data)
+        } catch let error as DecodingError {
+            throw .malformedResponse(service: "Mastodon", detail: explain(error, body: data, what: what))
+        } catch {
+            throw .malformedResponse(service: "Mastodon", detail: "The \(what) could not be read.")
+        }
+    }
+
+    /// A sentence for the window. Never quotes the offending value: it may be huge or hostile.
+    static func explain(_ error: DecodingError, body: Data? = nil, what: String) -> String {
+        switch error {
+        case .dataCorrupted(let context) where context.codingPath.isEmpty:
+            let start = body?.first { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }
+            if body?.isEmpty == true || start == nil { return "The server sent an empty response instead of the \(what)." }
+            if start == UInt8(ascii: "<") {
+                return "The server sent a web page instead of the \(what). Is this a Mastodon server?"
+            }
+            return "The \(what) is not valid JSON (cut off, or nested too deeply)."
+        case .dataCorrupted(let context):
+            return "The \(what) has an unreadable value at \(path(context.codingPath))."
+        case .keyNotFound(let key, let context):
+            return "The \(what) lacks “\(key.stringValue)”\(location(context.codingPath))."
+        case .valueNotFound(_, let context):
+            return "The \(what) has an empty value at \(path(context.codingPath))."
+        case .typeMismatch(let expected, let context):
+            return "The \(what) has \(context.codingPath.isEmpty ? "the wrong shape" : "a wrong type at \(path(context.codingPath))")"
+                + " (expected \(describe(expected)))."
+        @unknown default:
+            return "The \(what) could not be read."
+        }
+    }
+
+    private static func location(_ codingPath: [any CodingKey]) -> String {
+        codingPath.isEmpty ? "" : " at \(path(codingPath))"
+    }
+
+    /// "[3].media_attachments[0].id", or "the top level".
+    static func path(_ codingPath: [any CodingKey]) -> String {
+        guard !codingPath.isEmpty else { return "the top level" }
+        var text = ""
+        for key in codingPath {
+            if let index = key.intValue { text += "[\(index)]" } else { text += (text.isEmpty ? "" : ".") + key.stringValue }
+        }
+        return "“\(text)”"
+    }
+
+    private static func describe(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "text"
+        case is Bool.Type: "true or false"
+        case is Int.Type, is Double.Type: "a number"
+        case is [Any].Type: "a list"
+        default: String(describing: type).contains("Array") ? "a list" : "an object"
+        }
+    }
+}

@@ -1,0 +1,302 @@
+import GObjectBindings
+
+/// A Mastodon (or Mastodon-compatible) account's media, read from the public REST API without signing in:
+/// 1. `GET /api/v1/accounts/lookup?acct=USER` → the account id (stage "lookup", no items);
+/// 2. `GET /api/v1/accounts/ID/statuses?only_media=true&exclude_replies=true&limit=40`, paged by the `Link`
+///    header's rel="next" (which carries `max_id`); no next link ends the gallery.
+/// Every media attachment of a post becomes one item.
+public struct MastodonSource: GallerySource {
+    public enum Stage {
+        public static let lookup = "lookup"
+        public static let statuses = "statuses"
+    }
+
+    public let kind = SourceKind.mastodon
+    /// "user@instance", as shown in messages.
+    public let username: String
+    public let user: String
+    /// Host name, lower-cased, with ":port" when one other than 443 was typed.
+    public let instance: String
+    public let endpoint: Endpoint
+
+    private static let service = "Mastodon"
+    private static let headers = ["Accept": "application/json"]
+    /// A hostile page cannot make more rows than a real one ever has (40 posts × 4 attachments).
+    static let maxItemsPerPage = 1000
+    /// Mastodon's own limit for a media description.
+    static let maxAltTextLength = 1500
+
+    public init(account: String, endpointOverride: String?) throws(GalleryError) {
+        (user, instance) = try Self.split(account)
+        username = "\(user)@\(instance)"
+        endpoint = Endpoint(canonical: "https://\(instance)", override: endpointOverride)
+    }
+
+    public func firstRequest() -> PageRequest {
+        PageRequest(url: endpoint.url("/api/v1/accounts/lookup?acct=\(URLText.encodeComponent(user))"),
+                    stage: Stage.lookup, headers: Self.headers)
+    }
+
+    public func parse(_ response: HTTPResponse, of request: PageRequest) throws(GalleryError) -> PageResult {
+        // 403 is how servers in "limited federation" / authorized-fetch mode refuse anonymous readers; the
+        // shared mapper reads it as a plain refusal, which would hide the reason.
+        if response.head.status == 401 || response.head.status == 403 { throw .signInRequired(service: Self.service) }
+        try ResponseStatus.check(response.head, service: Self.service, username: username)
+        if request.stage == Stage.lookup {
+            return PageResult(items: [], next: try statusesRequest(lookup: response))
+        }
+        let page = try Self.items(from: response.body, fallbackAuthor: user)
+        return PageResult(items: page.items, next: try nextRequest(response))
+    }
+
+    // MARK: - Requests
+
+    private func statusesRequest(lookup response: HTTPResponse) throws(GalleryError) -> PageRequest {
+        let account = try MastodonJSON.decode(MastodonJSON.Account.self, from: response.body, what: "account")
+        // Ids are opaque strings (digits on Mastodon, base62 or ULIDs elsewhere). Anything else — "..", "/",
+        // "?" — could move the request to another path once decoded by a proxy, so it is refused outright.
+        guard (1...64).contains(account.id.utf8.count),
+              account.id.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") })
+        else {
+            throw .malformedResponse(service: Self.service, detail: "The server sent an account id the app cannot use.")
+        }
+        let id = URLText.encodeComponent(account.id)
+        return PageRequest(url: endpoint.url("/api/v1/accounts/\(id)/statuses?only_media=true&exclude_replies=true&limit=40"),
+                           stage: Stage.statuses, headers: Self.headers)
+    }
+
+    private func nextRequest(_ response: HTTPResponse) throws(GalleryError) -> PageRequest? {
+        guard let link = LinkHeader.target(of: "next", in: response.head.headers["link"]) else { return nil }
+        let absolute = URLText.resolve(link, against: response.head.url) ?? link
+        guard let rebased = endpoint.rebase(absolute) else {
+            throw .foreignLink(service: Self.service, host: URLText.origin(of: absolute) ?? String(absolute.prefix(100)))
+        }
+        return PageRequest(url: rebased, stage: Stage.statuses, headers: Self.headers)
+    }
+
+    // MARK: - Items
+
+    struct Page {
+        var items: [GalleryItem] = []
+        /// Why posts or attachments were left out, for tests and debugging; the window does not show these.
+        var skipped: [String] = []
+    }
+
+    /// Items from one page of statuses. The page must be a JSON array; a post or attachment that does not
+    /// decode is skipped, unless nothing on the page decodes (then the response is not what we asked for).
+    static func items(from body: Bytes, fallbackAuthor: String) throws(GalleryError) -> Page {
+        let statuses = try MastodonJSON.decode([MastodonJSON.Lenient<MastodonJSON.Status>].self, from: body,
+                                               what: "list of posts")
+        var page = Page()
+        var postsRead = 0
+        for (index, entry) in statuses.enumerated() {
+            switch entry.result {
+            case .failure(let error):
+                page.skipped.append("Post \(index): \(MastodonJSON.explain(error, what: "post"))")
+            case .success(let status):
+                postsRead += 1
+                append(status, to: &page, fallbackAuthor: fallbackAuthor)
+            }
+        }
+        if !statuses.isEmpty && postsRead == 0 {
+            let first = page.skipped.first ?? ""
+            throw .malformedResponse(service: service, detail: "No post on the page could be read. \(first)")
+        }
+        return page
+    }
+
+    private static func append(_ status: MastodonJSON.Status, to page: inout Page, fallbackAuthor: String) {
+        let attachments = status.mediaAttachments.enumerated().compactMap { index, entry -> MastodonJSON.MediaAttachment? in
+            switch entry.result {
+            case .success(let attachment): return attachment
+            case .failure(let error):
+                page.skipped.append("Post \(status.id), attachment \(index): \(MastodonJSON.explain(error, what: "attachment"))")
+                return nil
+            }
+        }
+        let post = PostContext(status: status, fallbackAuthor: fallbackAuthor, count: attachments.count)
+        for (index, attachment) in attachments.enumerated() {
+            guard page.items.count < maxItemsPerPage else {
+                return page.skipped.append("Post \(status.id): more than \(maxItemsPerPage) items on the page")
+            }
+            switch item(for: attachment, number: index + 1, in: post) {
+            case .success(let item): page.items.append(item)
+            case .failure(let reason): page.skipped.append("Post \(status.id), attachment \(attachment.id): \(reason.text)")
+            }
+        }
+    }
+
+    /// What every attachment of one post shares.
+    private struct PostContext {
+        let pageURL: String?
+        let author: String
+        let isSensitive: Bool
+        /// The post's own words for a title: its content warning when it has one (the author wants that
+        /// shown instead of the text), else its text without HTML.
+        let headline: String
+        let date: String?
+        let count: Int
+
+        init(status: MastodonJSON.Status, fallbackAuthor: String, count: Int) {
+            pageURL = [status.url, status.uri].lazy.compactMap { $0.flatMap(MastodonSource.webURL) }.first
+            author = status.account?.acct.flatMap { $0.trimmed.isEmpty ? nil : String($0.trimmed.prefix(200)) } ?? fallbackAuthor
+            let warning = HTMLText.headline(status.spoilerText ?? "")
+            // A content warning hides the media in Mastodon's own apps, whatever `sensitive` says.
+            isSensitive = status.sensitive || !warning.isEmpty
+            headline = warning.isEmpty ? HTMLText.headline(HTMLText.plainText(status.content ?? "")) : warning
+            // "2024-05-01T12:34:56.000Z" → "2024-05-01"; anything unexpected is left out of the title.
+            let day = status.createdAt.map { String($0.prefix(10)) }
+            date = day.flatMap { $0.count == 10 && $0.allSatisfy { $0.isASCII && ($0.isNumber || $0 == "-") } ? $0 : nil }
+            self.count = count
+        }
+    }
+
+    private struct SkipReason: Error { let text: String }
+
+    /// One attachment as an item. Images open in the app's viewer; video, GIF-video, audio and unknown
+    /// media open the post in the browser (the app shows still images only).
+    private static func item(for attachment: MastodonJSON.MediaAttachment, number: Int,
+                             in post: PostContext) -> Result<GalleryItem, SkipReason> {
+        let mediaURL = webURL(attachment.url) ?? webURL(attachment.remoteURL)
+        let previewURL = webURL(attachment.previewURL)
+        let type = attachment.type.lowercased()
+        let kind: GalleryItem.Kind = switch type {
+        case "image": .image
+        case "gifv", "video": .video
+        case "audio": .audio
+        default: .other
+        }
+        var fullImageURL: String?
+        if kind == .image {
+            // `url` and `remote_url` are both null while a server is still processing an upload. The preview
+            // is the same picture, only smaller: better a small image than a missing one. With no preview
+            // either, there is nothing to show at all.
+            fullImageURL = mediaURL ?? previewURL
+            guard fullImageURL != nil else { return .failure(SkipReason(text: "image without any usable URL")) }
+        } else if previewURL == nil && post.pageURL == nil {
+            return .failure(SkipReason(text: "\(type) without a preview or a post to open"))
+        }
+        let small = attachment.meta?.small
+        let thumbnails = previewURL.map { [GalleryItem.Thumbnail(url: $0, width: small?.width, height: small?.height)] } ?? []
+        let altText = attachment.description.map { String($0.trimmed.prefix(maxAltTextLength)) }.flatMap { $0.isEmpty ? nil : $0 }
+        var item = GalleryItem(
+            id: attachment.id, title: title(altText: altText, number: number, post: post), kind: kind,
+            thumbnails: thumbnails, fullImageURL: fullImageURL, pageURL: post.pageURL, author: post.author,
+            altText: altText, isSensitive: post.isSensitive,
+            width: attachment.meta?.original?.width, height: attachment.meta?.original?.height)
+        item.suggestedFileName = fileName(id: attachment.id, type: type, url: mediaURL ?? fullImageURL)
+        return .success(item)
+    }
+
+    /// Mastodon media have no titles. The alt text describes this very attachment, so it comes first; then
+    /// the post's content warning or text, numbered when the post has several attachments; then who and when.
+    private static func title(altText: String?, number: Int, post: PostContext) -> String {
+        let numbering = post.count > 1 ? " (\(number)/\(post.count))" : ""
+        // The alt text would describe what the content warning hides; the warning wins for sensitive posts.
+        if let altText, !post.isSensitive { return HTMLText.headline(altText) }
+        if !post.headline.isEmpty { return post.headline + numbering }
+        return "Post by @\(post.author)" + (post.date.map { ", \($0)" } ?? "") + numbering
+    }
+
+    /// The row's file name: the media URL's own name when it has an extension. Remote media are often stored
+    /// under bare ids or a shared name like "original", which would read badly and collide (the gallery
+    /// merges items with equal file names), so those become the attachment id plus the usual extension of
+    /// the media type (Mastodon converts GIFs and videos to MP4 and audio to MP3).
+    static func fileName(id: String, type: String, url: String?) -> String {
+        if let segment = url.flatMap(URLText.lastPathSegment), segment.hasFileExtension { return segment }
+        let safeID = String(id.unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) }
+            .map(Character.init).prefix(64))
+        let stem = safeID.isEmpty ? "mastodon-media" : safeID
+        let ext: String? = switch type {
+        case "image": "jpg"
+        case "gifv", "video": "mp4"
+        case "audio": "mp3"
+        default: nil
+        }
+        return ext.map { "\(stem).\($0)" } ?? stem
+    }
+
+    /// `text` if it is an absolute http(s) URL. Media and page links come from whatever server the author
+    /// is on, so any host is fine — but not another scheme (`file:`, `javascript:`, `data:`).
+    static func webURL(_ text: String?) -> String? {
+        guard let url = text?.trimmed, !url.isEmpty, url.utf8.count <= 8192, URLText.origin(of: url) != nil else { return nil }
+        return url
+    }
+
+    // MARK: - Account names
+
+    /// "user@instance" or "@user@instance" → (user, instance), with messages that say what to type.
+    static func split(_ text: String) throws(GalleryError) -> (user: String, instance: String) {
+        var account = Substring(text.trimmed)
+        if account.hasPrefix("@") { account = account.dropFirst() }
+        let parts = account.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count >= 2 else {
+            throw .invalidUsername(reason: account.isEmpty
+                ? "Type a Mastodon address, like alice@mastodon.social."
+                : "Mastodon needs the server too. Type the full address, like alice@mastodon.social.")
+        }
+        guard parts.count == 2 else {
+            throw .invalidUsername(reason: "A Mastodon address has one “@” between the name and the server, like alice@mastodon.social.")
+        }
+        return (try validUser(String(parts[0])), try validInstance(String(parts[1])))
+    }
+
+    /// Letters, digits and "_"; remote accounts may also have "." and "-" inside (not first or last), as
+    /// Mastodon's own account pattern allows.
+    private static func validUser(_ user: String) throws(GalleryError) -> String {
+        let scalars = Array(user.unicodeScalars)
+        func isWordCharacter(_ scalar: Unicode.Scalar) -> Bool {
+            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_")
+        }
+        guard let first = scalars.first, let last = scalars.last, scalars.count <= 64,
+              isWordCharacter(first), isWordCharacter(last),
+              scalars.allSatisfy({ isWordCharacter($0) || $0 == "." || $0 == "-" })
+        else {
+            throw .invalidUsername(reason: user.isEmpty
+                ? "The name before “@” is missing. Type the full address, like alice@mastodon.social."
+                : "Mastodon names contain only letters, digits and underscores, like alice@mastodon.social.")
+        }
+        return user
+    }
+
+    /// A host name (ASCII labels of letters, digits and hyphens) with an optional port. Anything else — a
+    /// path, query, fragment, credentials, spaces — could point the request somewhere else, so it is refused
+    /// rather than cleaned up.
+    private static func validInstance(_ text: String) throws(GalleryError) -> String {
+        let instance = text.lowercased()
+        let invalid = GalleryError.invalidUsername(
+            reason: "“\(String(text.prefix(100)))” is not a server name. Type the full address, like alice@mastodon.social.")
+        guard !instance.isEmpty else {
+            throw .invalidUsername(reason: "The server after “@” is missing. Type the full address, like alice@mastodon.social.")
+        }
+        guard instance.unicodeScalars.allSatisfy(\.isASCII) else {
+            throw .invalidUsername(reason: "Type the server name in its ASCII form (xn--…), like alice@mastodon.social.")
+        }
+        let hostAndPort = instance.split(separator: ":", omittingEmptySubsequences: false)
+        guard hostAndPort.count <= 2 else { throw invalid }
+        let host = hostAndPort[0]
+        let labels = host.split(separator: ".", omittingEmptySubsequences: false)
+        guard host.utf8.count <= 253, labels.count >= 2, labels.allSatisfy(isHostLabel) else { throw invalid }
+        guard hostAndPort.count == 2 else { return String(host) }
+        let portText = hostAndPort[1]
+        guard (1...5).contains(portText.count), portText.allSatisfy(\.isASCII), portText.allSatisfy(\.isNumber),
+              let port = Int(portText), (1...65535).contains(port)
+        else { throw invalid }
+        // Links from the server name the host without ":443"; keeping it would make them look foreign.
+        return port == 443 ? String(host) : "\(host):\(port)"
+    }
+
+    private static func isHostLabel(_ label: Substring) -> Bool {
+        (1...63).contains(label.utf8.count) && label.first != "-" && label.last != "-"
+            && label.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
+    }
+}
+
+extension String {
+    /// "photo.jpg" yes; "original", "abc123", ".hidden" no.
+    fileprivate var hasFileExtension: Bool {
+        guard let dot = lastIndex(of: "."), dot != startIndex else { return false }
+        let ext = self[index(after: dot)...]
+        return (1...5).contains(ext.count) && ext.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+    }
+}

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Takes the README's screenshots of the real app on the demo gallery (run through .ci/headless):
+#   docs/screenshots/main-window.png   the gallery, scrolled to show failing rows too
+#   docs/screenshots/large-view.png    an image in the large view
+#   docs/screenshots/no-such-user.png  the message for a user that does not exist
+set -euo pipefail
+: "${GALLERY_VIEWER:?}" "${GALLERY_DEMO_SERVER:?}" "${DISPLAY:?}"
+out=${SCREENSHOTS:-docs/screenshots}
+mkdir -p "$out"
+work=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
+
+"$GALLERY_DEMO_SERVER" --port 0 >"$work/server.out" &
+for _ in $(seq 100); do grep -q '^http' "$work/server.out" && break; sleep 0.1; done
+url=$(head -n 1 "$work/server.out")
+
+shoot() { sleep "${2:-2}"; import -window "$window" "$out/$1"; echo "wrote $out/$1"; }
+start() {
+  "$GALLERY_VIEWER" --source demo --endpoint "$url" "$@" &
+  for _ in $(seq 100); do xdotool search --onlyvisible --name '^Gallery Viewer$' >/dev/null 2>&1 && break; sleep 0.1; done
+  window=$(xdotool search --onlyvisible --name '^Gallery Viewer$' | head -n 1)
+  xdotool windowmove "$window" 0 0 windowsize "$window" 760 800
+  xdotool windowfocus --sync "$window"
+}
+
+start aurora
+sleep 3
+# Scroll so that the 404 and 500 rows are in view next to loaded ones.
+xdotool mousemove --window "$window" 380 400
+for _ in 1 2 3 4 5 6 7 8 9 10 11 12; do xdotool click 5; sleep 0.05; done
+shoot main-window.png 3
+xdotool mousemove --window "$window" 380 200 click --repeat 2 --delay 120 1
+shoot large-view.png 3
+xdotool key ctrl+q; wait "$!" 2>/dev/null || true
+
+start nobody-here
+shoot no-such-user.png 2
+xdotool key ctrl+q

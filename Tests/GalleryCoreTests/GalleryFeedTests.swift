@@ -1,0 +1,80 @@
+import XCTest
+import GObjectBindings
+import GalleryDemoServer
+import TestSupport
+@testable import GalleryCore
+
+/// Paging through the demo server's feeds with the DeviantArt parser, as the Demo source does.
+final class GalleryFeedTests: GLibTestCase {
+    @MainActor
+    private static func loadAll(_ user: String, server: DemoServer) throws -> (feed: GalleryFeed, pages: [[GalleryItem]]) {
+        let source = try DeviantArtSource(username: user, endpointOverride: server.baseURL, kind: .demo)
+        let feed = GalleryFeed(source: source, client: HTTPClient())
+        var pages: [[GalleryItem]] = []
+        var finished = false
+        func next() { feed.loadNextPage { pages.append($0) } }
+        feed.onStateChange = {
+            switch feed.state {
+            case .idle: next()
+            case .finished, .failed: finished = true
+            default: break
+            }
+        }
+        next()
+        iterateMainLoop(until: { finished }, timeout: 30)
+        return (feed, pages)
+    }
+
+    func testPagesOf24UntilTheEnd() throws {
+        try MainActor.assumeIsolated {
+            let server = try startDemoServer()
+            let (feed, pages) = try Self.loadAll("aurora", server: server)
+            XCTAssertEqual(feed.state, .finished)
+            XCTAssertEqual(pages.map(\.count), [24, 24, 12])
+            XCTAssertEqual(feed.pagesLoaded, 3)
+            let catalog = server.catalog.user(named: "aurora")!.items
+            XCTAssertEqual(pages.joined().map(\.title), catalog.map(\.title))
+            XCTAssertEqual(pages[0][5].thumbnailURL(covering: 96), server.baseURL + catalog[5].imagePath(thumbnailLongSide: 150))
+        }
+    }
+
+    func testSeveralHundredImages() throws {
+        try MainActor.assumeIsolated {
+            let server = try startDemoServer()
+            let (feed, pages) = try Self.loadAll("atlas", server: server)
+            XCTAssertEqual(feed.state, .finished)
+            XCTAssertEqual(pages.joined().count, 360)
+            XCTAssertEqual(pages.count, 15)
+        }
+    }
+
+    func testMissingEmptyAndBrokenGalleriesGetTheirMessage() throws {
+        try MainActor.assumeIsolated {
+            let server = try startDemoServer()
+            XCTAssertEqual(try Self.loadAll("nobody-here", server: server).feed.state,
+                           .failed(.noSuchUser(service: "Demo", username: "nobody-here")))
+            XCTAssertEqual(try Self.loadAll("empty", server: server).feed.state, .failed(.emptyGallery(username: "empty")))
+            guard case .failed(.malformedResponse(let service, _)) = try Self.loadAll("brokenfeed", server: server).feed.state else {
+                return XCTFail("brokenfeed should be malformed")
+            }
+            XCTAssertEqual(service, "Demo")
+        }
+    }
+
+    func testAnUnreachableServerIsANetworkError() throws {
+        try MainActor.assumeIsolated {
+            let server = try startDemoServer()
+            let address = server.baseURL
+            server.stop()
+            let source = try DeviantArtSource(username: "aurora", endpointOverride: address, kind: .demo)
+            let feed = GalleryFeed(source: source, client: HTTPClient())
+            feed.loadNextPage { _ in XCTFail("no items expected") }
+            iterateMainLoop(until: { if case .failed = feed.state { true } else { false } }, timeout: 10)
+            guard case .failed(.network(let service, let detail)) = feed.state else {
+                return XCTFail("\(feed.state)")
+            }
+            XCTAssertEqual(service, "Demo")
+            XCTAssertFalse(detail.isEmpty)
+        }
+    }
+}

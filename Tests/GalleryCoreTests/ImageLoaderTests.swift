@@ -1,0 +1,157 @@
+import XCTest
+import GObjectBindings
+import GalleryDemoServer
+import TestSupport
+@testable import GalleryCore
+
+/// The image pipeline against the real demo server on 127.0.0.1: real HTTP, real bytes, real decoding.
+final class ImageLoaderTests: GLibTestCase {
+    /// Loads `url` and runs the loop until it completes.
+    @MainActor
+    private static func load(_ url: String, with loader: ImageLoader, maxPixelSize: Int? = 96,
+                      timeout: Double = 20) -> Result<DecodedPixbuf, ImageLoadError>? {
+        var result: Result<DecodedPixbuf, ImageLoadError>?
+        loader.load(url, maxPixelSize: maxPixelSize, priority: .visible) { result = $0 }
+        iterateMainLoop(until: { result != nil }, timeout: timeout)
+        return result
+    }
+
+    private static func failure(_ result: Result<DecodedPixbuf, ImageLoadError>?) -> ImageLoadError? {
+        if case .failure(let error)? = result { error } else { nil }
+    }
+
+    @MainActor
+    private static func item(_ server: DemoServer, _ user: String, _ index: Int) -> DemoItem {
+        server.catalog.user(named: user)!.items[index - 1]
+    }
+
+    func testDecodesAtThumbnailSizeAndReportsTheOriginalSize() throws {
+        try MainActor.assumeIsolated {
+            let server = try startDemoServer()
+            let loader = ImageLoader(client: HTTPClient())
+            let big = Self.item(server, "aurora", 1)
+            let image = try XCTUnwrap(Self.load(server.baseURL + big.imagePath(), with: loader)).get()
+            XCTAssertEqual(max(image.pixbuf.width, image.pixbuf.height), 96, "downsampled while decoding")
+            XCTAssertEqual(image.originalWidth, big.width)
+            XCTAssertEqual(image.originalHeight, big.height)
+            XCTAssertNotNil(loader.cache.image(for: .init(url: server.baseURL + big.imagePath(), maxPixelSize: 96)))
+        }
+    }
+
+    func testFailuresCarryTheirReason() throws {
+        try MainActor.assumeIsolated {
+            let server = try startDemoServer()
+            let loader = ImageLoader(client: HTTPClient())
+            let path = server.baseURL + Self.item(server, "aurora", 2).imagePath()
+            let expectations: [(String, (ImageLoadError) -> Bool, String)] = [
+                ("404", { $0 == .http(.status(404, "Not Found")) }, "HTTP 404 Not Found"),
+                ("500", { $0 == .http(.status(500, "Internal Server Error")) }, "HTTP 500 Internal Server Error"),
+                ("html", { $0 == .http(.notAnImage(mediaType: "text/html")) }, "Not an image (text/html)"),
+                ("truncate", { $0 == .http(.connectionClosedEarly) }, "Download cut off (connection closed early)"),
+                ("corrupt", { if case .decode = $0 { true } else { false } }, "Not a readable image"),
+            ]
+            for (fault, matches, message) in expectations {
+                let result = Self.load("\(path)?fault=\(fault)", with: loader)
+                guard case .failure(let error)? = result else { XCTFail("\(fault): \(String(describing: result))"); continue }
+                XCTAssertTrue(matches(error), "\(fault): \(error)")
+                XCTAssertTrue(error.message.hasPrefix(message), "\(fault): \(error.message)")
+            }
+        }
+    }
+
+    func testARedirectDeliversTheImageNotTheRedirectBody() throws {
+        try MainActor.assumeIsolated {
+            let server = try startDemoServer()
+            let loader = ImageLoader(client: HTTPClient())
+            let target = Self.item(server, "aurora", 2)
+            let image = try XCTUnwrap(Self.load(server.baseURL + target.imagePath() + "?fault=redirect", with: loader,
+                                           maxPixelSize: nil)).get()
+            XCTAssertEqual(image.pixbuf.width, target.width)
+            XCTAssertEqual(image.pixbuf.height, target.height)
+            XCTAssertEqual(server.requestLog.count, 2, "the 302, then the image")
+        }
+    }
+
+    func testAStalledResponseTimesOut() throws {
+        try MainActor.assumeIsolated {
+            let server = try startDemoServer()
+            let loader = ImageLoader(client: HTTPClient(configuration: .init(ioTimeoutSeconds: 1)))
+            let result = Self.load(server.baseURL + Self.item(server, "aurora", 2).imagePath() + "?fault=stall", with: loader)
+            XCTAssertEqual(Self.failure(result), .http(.timedOut(seconds: 1)))
+            XCTAssertEqual(Self.failure(result)?.message, "Timed out (no data for 1 s)")
+        }
+    }
+
+    func testBodiesOverTheLimitAreAbandoned() throws {
+        try MainActor.assumeIsolated {
+            let server = try startDemoServer()
+            let loader = ImageLoader(client: HTTPClient(), limits: .init(maxImageBytes: 20_000))
+            let big = server.baseURL + Self.item(server, "aurora", 1).imagePath()
+            XCTAssertEqual(Self.failure(Self.load(big, with: loader)), .http(.tooLarge(limitBytes: 20_000)),
+                           "declared by Content-Length")
+            // A throttled body is sent chunked, without Content-Length: the limit holds while reading.
+            XCTAssertEqual(Self.failure(Self.load(big + "?bandwidth=4000000", with: loader)),
+                           .http(.tooLarge(limitBytes: 20_000)), "counted while reading")
+        }
+    }
+
+    func testCancellingMidFlightLeavesNothingRunningAndNoLateCallback() throws {
+        try MainActor.assumeIsolated {
+            let server = try startDemoServer()
+            let loader = ImageLoader(client: HTTPClient())
+            var calls = 0
+            let url = server.baseURL + Self.item(server, "aurora", 1).imagePath() + "?latency=300&bandwidth=200000"
+            let ticket = loader.load(url, maxPixelSize: 96, priority: .visible) { _ in calls += 1 }
+            iterateMainLoop(until: { server.requestCount == 1 }, timeout: 5)
+            XCTAssertEqual(loader.activeFetchCount, 1)
+            ticket.cancel()
+            XCTAssertEqual(loader.unfinishedJobCount, 0, "the job is dropped at once")
+            iterateMainLoop(for: 1.0)
+            XCTAssertEqual(calls, 0, "a cancelled ticket is never called back")
+            XCTAssertEqual(loader.activeFetchCount, 0)
+            XCTAssertEqual(loader.waitingFetchCount, 0)
+            XCTAssertFalse(ticket.isPending)
+        }
+    }
+
+    func testTheSameURLIsFetchedOnceForEveryoneWhoAsks() throws {
+        try MainActor.assumeIsolated {
+            let server = try startDemoServer()
+            let loader = ImageLoader(client: HTTPClient())
+            let url = server.baseURL + Self.item(server, "aurora", 7).imagePath() + "?latency=200"
+            var results: [Int] = []
+            loader.load(url, maxPixelSize: 96, priority: .visible) { if case .success(let i) = $0 { results.append(i.pixbuf.height) } }
+            loader.load(url, maxPixelSize: 96, priority: .offscreen) { if case .success(let i) = $0 { results.append(i.pixbuf.height) } }
+            loader.load(url, maxPixelSize: 400, priority: .interactive) { if case .success(let i) = $0 { results.append(i.pixbuf.height) } }
+            let dropped = loader.load(url, maxPixelSize: 96, priority: .visible) { _ in XCTFail("cancelled") }
+            dropped.cancel()
+            iterateMainLoop(until: { results.count == 3 }, timeout: 20)
+            XCTAssertEqual(results.sorted(), [96, 96, 400])
+            XCTAssertEqual(server.requestLog.filter { $0.contains(Self.item(server, "aurora", 7).fileName) }.count, 1)
+        }
+    }
+
+    func testFiftyImagesShareAFewKeepAliveConnections() throws {
+        try MainActor.assumeIsolated {
+            let server = try startDemoServer()
+            let client = HTTPClient()
+            let loader = ImageLoader(client: client)
+            let items = server.catalog.user(named: "atlas")!.items.prefix(50)
+            var done = 0
+            var failures: [String] = []
+            for item in items {
+                loader.load(server.baseURL + item.imagePath(thumbnailLongSide: 150), maxPixelSize: 96, priority: .visible) {
+                    if case .failure(let error) = $0 { failures.append(error.message) }
+                    done += 1
+                }
+                XCTAssertLessThanOrEqual(loader.activeFetchCount, client.configuration.maxConnectionsPerHost)
+            }
+            iterateMainLoop(until: { done == 50 }, timeout: 60)
+            XCTAssertEqual(done, 50)
+            XCTAssertEqual(failures, [])
+            XCTAssertEqual(server.requestCount, 50)
+            XCTAssertLessThanOrEqual(server.acceptedConnections, client.configuration.maxConnectionsPerHost,
+                                     "connections are reused, not one per image")
+        }
+    }
+}

@@ -1,0 +1,133 @@
+import GObjectBindings
+import GalleryDemoServer
+import TestSupport
+import XCTest
+
+/// Latency and bandwidth knobs, server-wide and per request, and connection counting.
+/// Timing assertions are lower bounds (a loaded machine is only ever slower), except where an override must
+/// visibly beat a server setting, which gets a wide margin.
+final class DemoKnobTests: XCTestCase {
+    /// A feed-listed thumbnail of moderate size, for throttling.
+    @MainActor
+    private static func mediumImage(_ server: DemoServer) throws -> (url: String, path: String, size: Int) {
+        let session = makeTestSession()
+        let item = try XCTUnwrap(DemoFixture.catalog().user(named: "aurora")?.items.first {
+            $0.fault == nil && $0.format == .jpeg && max($0.width, $0.height) >= 300
+        })
+        let path = item.imagePath(thumbnailLongSide: 300)
+        let size = try fetchOrFail(server.baseURL + path, session: session).body.count
+        XCTAssertGreaterThan(size, 8_000)
+        return (server.baseURL + path, path, size)
+    }
+
+    func testRequestLatencyDelaysTheResponse() throws {
+        try MainActor.assumeIsolated {
+            let server = try DemoFixture.startServer()
+            defer { server.stop() }
+            let result = try fetchOrFail(server.feedURL(user: "aurora") + "&latency=400", session: makeTestSession())
+            XCTAssertEqual(result.status, 200)
+            XCTAssertGreaterThanOrEqual(result.elapsed, 0.38)
+        }
+    }
+
+    func testServerLatencyAppliesToEveryRequest() throws {
+        try MainActor.assumeIsolated {
+            let server = try DemoFixture.startServer(options: .init(latencyMilliseconds: 250))
+            defer { server.stop() }
+            let session = makeTestSession()
+            XCTAssertGreaterThanOrEqual(try fetchOrFail(server.feedURL(user: "empty"), session: session).elapsed, 0.23)
+            let image = try fetchOrFail(server.baseURL + "/avatars/aurora.png", session: session)
+            XCTAssertEqual(image.mediaType, "image/png")
+            XCTAssertGreaterThanOrEqual(image.elapsed, 0.23)
+        }
+    }
+
+    func testBandwidthPacesTheBody() throws {
+        try MainActor.assumeIsolated {
+            let server = try DemoFixture.startServer()
+            defer { server.stop() }
+            let session = makeTestSession()
+            let image = try Self.mediumImage(server)
+            let rate = image.size  // one second's worth
+            let result = try fetchOrFail(image.url + "?bandwidth=\(rate)", session: session)
+            XCTAssertNil(result.error)
+            XCTAssertEqual(result.body.count, image.size, "throttled, not cut")
+            XCTAssertGreaterThanOrEqual(result.elapsed, 0.9)
+        }
+    }
+
+    func testServerBandwidthAppliesAndRequestKnobsOverrideServerOptions() throws {
+        try MainActor.assumeIsolated {
+            let image: (url: String, path: String, size: Int)
+            do {
+                let plain = try DemoFixture.startServer()
+                defer { plain.stop() }
+                image = try Self.mediumImage(plain)
+            }
+            // Slow enough that the override must be what made the fast requests fast.
+            let server = try DemoFixture.startServer(options: .init(latencyMilliseconds: 6_000,
+                                                                    bandwidthBytesPerSecond: image.size / 3))
+            defer { server.stop() }
+            let session = makeTestSession()
+            let path = image.path
+            let fast = try fetchOrFail(server.baseURL + path + "?latency=0&bandwidth=0", session: session, timeout: 5)
+            XCTAssertEqual(fast.body.count, image.size)
+            XCTAssertLessThan(fast.elapsed, 2.5, "per-request knobs must win over the server's (9 s otherwise)")
+            let throttled = try fetchOrFail(server.baseURL + path + "?latency=0", session: session, timeout: 30)
+            XCTAssertEqual(throttled.body.count, image.size)
+            XCTAssertGreaterThanOrEqual(throttled.elapsed, 2.7, "the server-wide bandwidth still applies")
+            let delayed = try fetchOrFail(server.feedURL(user: "empty") + "&latency=300", session: session, timeout: 5)
+            XCTAssertGreaterThanOrEqual(delayed.elapsed, 0.28)
+            XCTAssertLessThan(delayed.elapsed, 4)
+        }
+    }
+
+    func testBadKnobsAreRejected() throws {
+        try MainActor.assumeIsolated {
+            let server = try DemoFixture.startServer()
+            defer { server.stop() }
+            let session = makeTestSession()
+            XCTAssertEqual(try fetchOrFail(server.feedURL(user: "aurora") + "&latency=-5", session: session).status, 400)
+            XCTAssertEqual(try fetchOrFail(server.feedURL(user: "aurora") + "&bandwidth=fast", session: session).status, 400)
+        }
+    }
+
+    func testSequentialRequestsShareAKeptAliveConnection() throws {
+        try MainActor.assumeIsolated {
+            let server = try DemoFixture.startServer()
+            defer { server.stop() }
+            let session = makeTestSession()
+            let items = try XCTUnwrap(DemoFixture.catalog().user(named: "atlas")).items.prefix(40)
+            for item in items {
+                XCTAssertEqual(try fetchOrFail(server.baseURL + item.imagePath(thumbnailLongSide: 150), session: session).status, 200)
+            }
+            XCTAssertEqual(server.requestCount, 40)
+            XCTAssertLessThanOrEqual(server.acceptedConnections, 2, "keep-alive: not one connection per request")
+            XCTAssertGreaterThanOrEqual(server.acceptedConnections, 1)
+            // A new session cannot reuse those connections.
+            _ = try fetchOrFail(server.feedURL(user: "empty"), session: makeTestSession())
+            XCTAssertEqual(server.requestCount, 41)
+            XCTAssertGreaterThan(server.acceptedConnections, 1)
+            XCTAssertLessThan(server.diskReads, 41, "the feed is not a file; images come from disk once each")
+        }
+    }
+
+    func testConcurrentRequestsRespectTheSessionsConnectionLimit() throws {
+        try MainActor.assumeIsolated {
+            let server = try DemoFixture.startServer()
+            defer { server.stop() }
+            let session = makeTestSession(maxConnectionsPerHost: 2)
+            let items = try XCTUnwrap(DemoFixture.catalog().user(named: "atlas")).items.prefix(30)
+            var done = 0
+            for item in items {
+                startFetch(server.baseURL + item.imagePath(thumbnailLongSide: 300), session: session) { result in
+                    XCTAssertEqual(result.status, 200)
+                    done += 1
+                }
+            }
+            XCTAssertTrue(iterateMainLoop(until: { done == items.count }, timeout: 20))
+            XCTAssertEqual(server.requestCount, items.count)
+            XCTAssertLessThanOrEqual(server.acceptedConnections, 2)
+        }
+    }
+}

@@ -1,0 +1,188 @@
+import CGtk
+import GObjectBindings
+import GtkBindings
+import GalleryCore
+import GalleryDemoServer
+import TestSupport
+import XCTest
+@testable import GalleryUI
+
+/// The main window under Xvfb with the demo server: rows, lazy downloads, failures, cancellation.
+final class GalleryWindowTests: GLibTestCase {
+    func testRowsAppearAndOnlyRowsOnScreenDownload() throws {
+        try MainActor.assumeIsolated {
+            let ui = try UIHarness()
+            defer { ui.close() }
+            ui.search("aurora")
+            XCTAssertTrue(ui.waitForRows(24))
+            XCTAssertEqual(ui.list.rowCount, 24, "one page; the next waits for a scroll")
+            iterateMainLoop(until: { ui.window.gallery?.loadingCount == 0 }, timeout: 20)
+
+            let visible = ui.list.visibleRange
+            XCTAssertGreaterThan(visible.count, 2)
+            XCTAssertLessThan(visible.upperBound, 12, "a 720 px window shows a handful of rows")
+            for index in 0..<ui.list.rowCount {
+                XCTAssertEqual(ui.download(index).attempts > 0, visible.contains(index), "row \(index)")
+            }
+            XCTAssertEqual(ui.thumbnailRequests().count, visible.count, "the server saw only the visible rows")
+
+            ui.scroll(toRow: 12)
+            let second = ui.list.visibleRange
+            XCTAssertTrue(second.contains(12))
+            iterateMainLoop(until: { second.allSatisfy { ui.download($0).attempts > 0 } }, timeout: 10)
+            for index in second { XCTAssertGreaterThan(ui.download(index).attempts, 0, "row \(index) started once shown") }
+            for index in (second.upperBound + 1)..<24 {
+                XCTAssertEqual(ui.download(index).state, .notStarted, "row \(index) was never on screen")
+            }
+        }
+    }
+
+    func testAFinishedRowShowsItsImageAndAStoppedSpinner() throws {
+        try MainActor.assumeIsolated {
+            let ui = try UIHarness(server: .init(latencyMilliseconds: 300))
+            defer { ui.close() }
+            ui.search("aurora")
+            XCTAssertTrue(ui.waitForRows(1))
+            let row = ui.row(0)
+            XCTAssertEqual(ui.download(0).state, .loading)
+            XCTAssertTrue(row.spinner.isSpinning, "spinning while the thumbnail loads")
+            XCTAssertEqual(row.thumbnail.iconName, "image-x-generic-symbolic", "a placeholder meanwhile")
+
+            XCTAssertTrue(iterateMainLoop(until: { ui.download(0).state == .loaded }, timeout: 10))
+            XCTAssertFalse(row.spinner.isSpinning)
+            XCTAssertFalse(row.spinner.isVisible)
+            XCTAssertEqual(row.thumbnailStack.visibleChildName, "image")
+            XCTAssertTrue([GTK_IMAGE_PIXBUF, GTK_IMAGE_SURFACE].contains(row.thumbnail.storageType), "the thumbnail is shown")
+            XCTAssertEqual(row.titleLabel.text, "Aurora over the Harbour")
+            XCTAssertEqual(row.detailLabel.text, "aurora-001-aurora-over-the-harbour.jpg · 4000 × 2667")
+        }
+    }
+
+    func testAnErrorRowShowsItsReasonAndRetriesOnClick() throws {
+        try MainActor.assumeIsolated {
+            let ui = try UIHarness()
+            defer { ui.close() }
+            ui.search("aurora")
+            XCTAssertTrue(ui.waitForRows(24))
+            let missing = 5  // "Missing Lighthouse", served as 404
+            ui.scroll(toRow: missing)
+            XCTAssertTrue(iterateMainLoop(until: { if case .failed = ui.download(missing).state { true } else { false } },
+                                          timeout: 10))
+            let row = ui.row(missing)
+            XCTAssertEqual(ui.download(missing).state, .failed(reason: "HTTP 404 Not Found"))
+            XCTAssertEqual(row.detailLabel.text, "HTTP 404 Not Found")
+            XCTAssertEqual(row.thumbnailStack.visibleChildName, "failed")
+            XCTAssertEqual(row.retryButton.tooltip, "HTTP 404 Not Found. Click to try again.")
+            XCTAssertFalse(row.spinner.isSpinning)
+            XCTAssertTrue(row.row.hasStyleClass("failed"))
+            XCTAssertEqual(ui.download(missing + 1).state == .loaded || ui.download(missing + 1).state == .loading, true,
+                           "the other rows go on loading")
+
+            row.retryButton.click()
+            XCTAssertEqual(ui.download(missing).attempts, 2)
+            XCTAssertTrue(iterateMainLoop(until: { if case .failed = ui.download(missing).state { true } else { false } },
+                                          timeout: 10))
+            XCTAssertEqual(ui.thumbnailRequests().filter { $0.contains("missing-lighthouse") }.count, 2)
+        }
+    }
+
+    func testEveryKindOfFailureBecomesAnErrorRow() throws {
+        try MainActor.assumeIsolated {
+            let ui = try UIHarness(client: .init(ioTimeoutSeconds: 1))
+            defer { ui.close() }
+            ui.search("aurora")
+            XCTAssertTrue(ui.waitForRows(24))
+            let expected: [Int: String] = [
+                5: "HTTP 404 Not Found", 7: "HTTP 500 Internal Server Error", 10: "Not an image (text/html)",
+                12: "Download cut off (connection closed early)", 18: "Timed out (no data for 1 s)",
+            ]
+            for index in [5, 7, 10, 12, 15, 18, 21] {
+                ui.scroll(toRow: index)
+                XCTAssertTrue(iterateMainLoop(until: {
+                    ui.download(index).state != .loading && ui.download(index).state != .notStarted
+                }, timeout: 10), "row \(index)")
+            }
+            for (index, reason) in expected { XCTAssertEqual(ui.download(index).state, .failed(reason: reason)) }
+            guard case .failed(let corrupt) = ui.download(15).state else { return XCTFail("corrupt image loaded") }
+            XCTAssertTrue(corrupt.hasPrefix("Not a readable image"), corrupt)
+            XCTAssertEqual(ui.download(21).state, .loaded, "the redirect is followed to the real image")
+            XCTAssertEqual(ui.download(8).state, .sensitiveHidden, "adult items wait for the user's consent")
+        }
+    }
+
+    func testANewSearchMidLoadCancelsTheOldGallery() throws {
+        try MainActor.assumeIsolated {
+            let ui = try UIHarness(server: .init(latencyMilliseconds: 400))
+            defer { ui.close() }
+            ui.search("aurora")
+            XCTAssertTrue(ui.waitForRows(24))
+            let old = try XCTUnwrap(ui.window.gallery)
+            XCTAssertGreaterThan(old.loadingCount, 0)
+            let oldDownloads = old.downloads
+
+            ui.search("atlas")
+            XCTAssertTrue(old.isCancelled)
+            XCTAssertEqual(oldDownloads.filter { $0.state == .loading }.count, 0, "no old download is left running")
+            XCTAssertEqual(ui.loader.unfinishedJobCount, 0, "the old gallery's fetches are gone")
+            XCTAssertTrue(ui.waitForRows(24))
+            XCTAssertEqual(ui.download(0).item.author, "atlas")
+            iterateMainLoop(until: { ui.window.gallery?.loadingCount == 0 }, timeout: 20)
+            XCTAssertTrue(oldDownloads.allSatisfy { $0.state == .notStarted || $0.state == .loaded || $0.state == .sensitiveHidden },
+                          "nothing arrived late into the old gallery")
+        }
+    }
+
+    func testScrollingToTheEndLoadsTheNextPageOnce() throws {
+        try MainActor.assumeIsolated {
+            let ui = try UIHarness(server: .init(latencyMilliseconds: 200))
+            defer { ui.close() }
+            ui.search("aurora")
+            XCTAssertTrue(ui.waitForRows(24))
+            ui.scroll(toRow: 22)
+            ui.scroll(toRow: 23)
+            XCTAssertEqual(ui.window.gallery?.feed.state, .loading(page: 2))
+            XCTAssertEqual(ui.list.footerLabel.text, "Loading more…")
+            XCTAssertTrue(iterateMainLoop(until: { ui.list.rowCount == 48 }, timeout: 10))
+            XCTAssertEqual(ui.server.requestLog.filter { $0.contains("offset=24") }.count, 1, "requested once")
+            XCTAssertEqual(ui.window.gallery?.feed.state, .idle, "one more page to go, when the user scrolls")
+            ui.scroll(toRow: 47)
+            XCTAssertTrue(iterateMainLoop(until: { ui.list.rowCount == 60 }, timeout: 10))
+            XCTAssertTrue(iterateMainLoop(until: { ui.window.gallery?.feed.state == .finished }, timeout: 5))
+            XCTAssertEqual(ui.list.footerLabel.text, "End of gallery · 60 images")
+        }
+    }
+
+    func testMissingAndEmptyGalleriesGetAMessage() throws {
+        try MainActor.assumeIsolated {
+            let ui = try UIHarness()
+            defer { ui.close() }
+            ui.search("bob")
+            XCTAssertTrue(iterateMainLoop(until: { ui.window.statusPage.titleLabel.text == "No such user: bob" }, timeout: 10))
+            XCTAssertEqual(ui.window.header.bar.subtitle, "No such user: bob")
+            XCTAssertEqual(ui.list.rowCount, 0)
+
+            ui.search("empty")
+            XCTAssertTrue(iterateMainLoop(until: { ui.window.statusPage.titleLabel.text == "empty has no images yet" }, timeout: 10))
+
+            ui.search("brokenfeed")
+            XCTAssertTrue(iterateMainLoop(until: {
+                ui.window.statusPage.titleLabel.text == "Demo sent a response the app could not read"
+            }, timeout: 10))
+
+            ui.search("bad name!")
+            XCTAssertEqual(ui.window.statusPage.titleLabel.text, "Not a valid username")
+        }
+    }
+
+    func testClosingTheWindowMidDownloadIsClean() throws {
+        try MainActor.assumeIsolated {
+            let ui = try UIHarness(server: .init(latencyMilliseconds: 100, bandwidthBytesPerSecond: 20_000))
+            ui.search("aurora")
+            XCTAssertTrue(ui.waitForRows(24))
+            XCTAssertGreaterThan(ui.loader.activeFetchCount, 0)
+            ui.window.window.close()
+            iterateMainLoop(for: 0.5)
+            ui.close()
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import CGtk
+import GObjectBindings
+import GtkBindings
+import GalleryCore
+import GalleryDemoServer
+import TestSupport
+import XCTest
+@testable import GalleryUI
+
+final class LargeViewTests: GLibTestCase {
+    func testActivatingARowOpensTheLargeViewWithTheFullImage() throws {
+        try MainActor.assumeIsolated {
+            let ui = try UIHarness()
+            defer { ui.close() }
+            ui.search("aurora")
+            XCTAssertTrue(ui.waitForRows(24))
+            XCTAssertTrue(iterateMainLoop(until: { ui.download(0).state == .loaded }, timeout: 10))
+            ui.scroll(toRow: 3)
+            let scrolledTo = ui.list.scrolledWindow.verticalAdjustment.value
+
+            ui.list.listBox.activateRow(at: 3)  // what a double-click or Enter does
+            XCTAssertTrue(ui.window.isLargeViewOpen)
+            let view = ui.window.largeView
+            XCTAssertEqual(view.download?.index, 3)
+            XCTAssertTrue(view.shownPixbuf != nil || ui.download(3).thumbnail == nil, "the thumbnail shows at once")
+            XCTAssertTrue(iterateMainLoop(until: { view.isShowingFullImage }, timeout: 20))
+            let item = ui.server.catalog.user(named: "aurora")!.items[3]
+            XCTAssertEqual(view.fullImageSize?.width, item.width)
+            XCTAssertEqual(view.fullImageSize?.height, item.height)
+            XCTAssertEqual(ui.window.window.title, item.title)
+            XCTAssertEqual(ui.window.header.bar.subtitle, "\(item.width) × \(item.height) pixels")
+            XCTAssertEqual(view.canvas.accessibleName, "Large view: \(item.title)")
+            XCTAssertFalse(view.spinner.isSpinning)
+
+            ui.window.showNeighbour(1)
+            XCTAssertEqual(view.download?.index, 4, "Right shows the next image")
+
+            ui.window.closeLargeView()  // Escape
+            XCTAssertFalse(ui.window.isLargeViewOpen)
+            XCTAssertEqual(ui.window.window.title, "Gallery Viewer")
+            iterateMainLoop(for: 0.2)
+            XCTAssertEqual(ui.list.scrolledWindow.verticalAdjustment.value, scrolledTo, accuracy: 1,
+                           "back at the same scroll position")
+            XCTAssertEqual(ui.list.listBox.selectedIndex, 4, "the image last viewed is selected")
+        }
+    }
+
+    func testClosingTheLargeViewMidLoadStopsTheDownload() throws {
+        try MainActor.assumeIsolated {
+            let ui = try UIHarness(server: .init(bandwidthBytesPerSecond: 100_000))
+            defer { ui.close() }
+            ui.search("aurora")
+            XCTAssertTrue(ui.waitForRows(24))
+            iterateMainLoop(until: { ui.window.gallery?.loadingCount == 0 }, timeout: 30)
+            let requestsBefore = ui.server.requestCount
+
+            ui.list.listBox.activateRow(at: 0)  // a 4000 px JPEG at 100 KB/s: seconds to arrive
+            let view = ui.window.largeView
+            XCTAssertTrue(iterateMainLoop(until: { ui.server.requestCount > requestsBefore }, timeout: 5))
+            XCTAssertTrue(view.spinner.isSpinning)
+            ui.window.closeLargeView()
+            XCTAssertFalse(view.spinner.isSpinning)
+            XCTAssertEqual(ui.loader.unfinishedJobCount, 0, "the full image's fetch is cancelled")
+            iterateMainLoop(for: 1.0)
+            XCTAssertFalse(view.isShowingFullImage, "nothing arrives after the view closed")
+            XCTAssertNil(view.fullImageSize)
+        }
+    }
+}

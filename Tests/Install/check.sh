@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# Install check: `make install DESTDIR=<tmp> PREFIX=/usr`, then verify the tree, that the installed programs
+# carry no dynamic dependency on the Swift runtime (static stdlib) and run without the toolchain, that the
+# installed metadata validates as a whole, and that `make uninstall` removes every file again.
+#
+#   Tests/Install/check.sh          (make check-install; make test runs it unless SKIP_INSTALL_CHECK=1)
+set -uo pipefail
+
+APP_ID=${APP_ID:-io.github.galleryviewer.GalleryViewer}
+MAKE=${MAKE:-make}
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root"
+
+dest=$(mktemp -d "${TMPDIR:-/tmp}/gallery-viewer-install.XXXXXX")
+trap 'rm -rf "$dest"' EXIT
+prefix=/usr
+share=$dest$prefix/share
+
+passed=0 failed=0
+pass() { passed=$((passed + 1)); echo "ok   $*"; }
+fail() { failed=$((failed + 1)); echo "FAIL $*"; }
+indent() { sed 's/^/       /'; }
+
+echo "install-check: make install DESTDIR=$dest PREFIX=$prefix"
+start=$(date +%s)
+if ! "$MAKE" --no-print-directory install DESTDIR="$dest" PREFIX="$prefix" >"$dest.log" 2>&1; then
+  tail -n 30 "$dest.log" | indent; rm -f "$dest.log"
+  echo "install-check: make install failed"; exit 1
+fi
+rm -f "$dest.log"
+pass "make install ($(( $(date +%s) - start )) s, release build included)"
+
+# Every file we ship, where the desktop and the app expect it.
+expect=(
+  "$dest$prefix/bin/gallery-viewer"
+  "$dest$prefix/bin/gallery-demo-server"
+  "$share/applications/$APP_ID.desktop"
+  "$share/metainfo/$APP_ID.metainfo.xml"
+  "$share/icons/hicolor/scalable/apps/$APP_ID.svg"
+  "$share/icons/hicolor/symbolic/apps/$APP_ID-symbolic.svg"
+)
+for f in resources/*.css; do [ -f "$f" ] && expect+=("$share/gallery-viewer/$(basename "$f")"); done
+for f in "${expect[@]}"; do
+  [ -f "$f" ] && pass "installed ${f#$dest}" || fail "not installed: ${f#$dest}"
+done
+for p in gallery-viewer gallery-demo-server; do
+  [ -x "$dest$prefix/bin/$p" ] && pass "$p is executable" || fail "$p is not executable"
+done
+for f in "$share/applications/$APP_ID.desktop" "$share/metainfo/$APP_ID.metainfo.xml"; do
+  [ "$(stat -c %a "$f" 2>/dev/null)" = 644 ] && pass "${f#$dest} is mode 644" || fail "${f#$dest} is not mode 644"
+done
+
+# The demo gallery: the installed tree is the source tree (users.json, feeds, rendered images), dotfiles aside.
+if [ -d data/demo ]; then
+  if out=$(diff -r --exclude='.*' data/demo "$share/gallery-viewer/demo" 2>&1); then
+    pass "demo data installed: $(find "$share/gallery-viewer/demo" -type f | wc -l) files in ${share#$dest}/gallery-viewer/demo"
+  else
+    fail "installed demo data differs from data/demo:"; printf '%s\n' "$out" | head -n 20 | indent
+  fi
+  [ -f data/demo/users.json ] || echo "note data/demo/users.json does not exist yet (the demo server's engineer adds it)"
+else
+  fail "data/demo does not exist (make demo-data should have created data/demo/images)"
+fi
+
+# Static Swift stdlib: no libswift*, Foundation, libdispatch, BlocksRuntime or XCTest at run time.
+for p in gallery-viewer gallery-demo-server; do
+  bin=$dest$prefix/bin/$p
+  libs=$(ldd "$bin" 2>&1)
+  if grep -qiE 'libswift|libFoundation|libdispatch|libBlocksRuntime|libXCTest|_InternalSwift' <<<"$libs"; then
+    fail "$p links the Swift runtime dynamically:"; grep -iE 'swift|Foundation|dispatch|Blocks|XCTest' <<<"$libs" | indent
+  elif grep -q 'not found' <<<"$libs"; then
+    fail "$p has unresolved libraries:"; grep 'not found' <<<"$libs" | indent
+  else
+    pass "$p: no Swift runtime libraries in ldd ($(wc -l <<<"$libs") libraries, all system ones)"
+  fi
+  # Runs with the toolchain out of reach: bare environment, no /opt/swift on PATH or in LD_LIBRARY_PATH.
+  if out=$(env -i PATH=/usr/bin:/bin HOME="$dest" "$bin" --help 2>&1); then
+    pass "$p --help runs without the toolchain"
+  else
+    fail "$p --help failed without the toolchain:"; printf '%s\n' "$out" | head -n 10 | indent
+  fi
+done
+
+# The installed metadata as a whole (metainfo + desktop entry + icon, as GNOME Software's tooling sees it).
+out=$(appstreamcli validate-tree --no-net "$dest$prefix" 2>&1); rc=$?
+if [ $rc -eq 0 ] && ! grep -qE '^[EW]:' <<<"$out"; then
+  pass "appstreamcli validate-tree --no-net"
+else
+  fail "appstreamcli validate-tree --no-net (exit $rc):"; printf '%s\n' "$out" | indent
+fi
+
+# Uninstall removes every file it installed (empty directories may stay: they may be shared).
+if "$MAKE" --no-print-directory -s uninstall DESTDIR="$dest" PREFIX="$prefix" >/dev/null 2>&1; then
+  left=$(find "$dest" -mindepth 1 ! -type d)
+  [ -z "$left" ] && pass "make uninstall removed every file" || { fail "make uninstall left files:"; printf '%s\n' "$left" | head | indent; }
+else
+  fail "make uninstall failed"
+fi
+
+echo "install-check: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
