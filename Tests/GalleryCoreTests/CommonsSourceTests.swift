@@ -8,7 +8,7 @@ import XCTest
 /// Wikimedia Commons source: requests, usernames, paging by `continue`, items and errors (hostile replies
 /// in CommonsSourceTests+Hostile.swift).
 /// Fixtures in data/fixtures/commons/ follow the MediaWiki Action API (formatversion=2).
-final class CommonsSourceTests: XCTestCase {
+final class CommonsSourceTests: GLibTestCase {
     let fixedParameters = ["action", "format", "formatversion", "generator", "gaiuser", "gaisort", "gaidir",
                                    "gailimit", "prop", "iiprop", "iiurlwidth", "list", "ususers"]
 
