@@ -72,7 +72,7 @@ extension SourceKind {
         case .mastodon:
             try MastodonSource(account: username, endpointOverride: endpointOverride)
         case .commons:
-            throw GalleryError.invalidUsername(reason: "Wikimedia Commons is not available yet.")
+            try CommonsSource(username: username, endpointOverride: endpointOverride)
         }
     }
 }
