@@ -17,7 +17,9 @@ final class UIHarness {
     let loader: ImageLoader
     let window: MainWindow
 
-    init(server options: DemoServer.Options = .init(), client configuration: HTTPClient.Configuration = .init()) throws {
+    /// `endpoints` points other sources at local test servers; sources without one get a closed local port.
+    init(server options: DemoServer.Options = .init(), client configuration: HTTPClient.Configuration = .init(),
+         endpoints: [SourceKind: String] = [:]) throws {
         guard gtk_init_check(nil, nil) != 0 else {
             XCTFail("GTK could not open a display (DISPLAY=\(String(cString: getenv("DISPLAY") ?? strdup("")))); run the UI tests through `make test`")
             throw XCTSkip("no display")
@@ -28,7 +30,8 @@ final class UIHarness {
         loader = ImageLoader(client: client)
         let baseURL = server.baseURL
         let services = GalleryServices(client: client, loader: loader) { kind, username throws(GalleryError) in
-            try kind.makeSource(username: username, endpointOverride: kind == .demo ? baseURL : "http://127.0.0.1:9")
+            try kind.makeSource(username: username,
+                                endpointOverride: kind == .demo ? baseURL : endpoints[kind] ?? "http://127.0.0.1:9")
         }
         window = MainWindow(application: application, services: services)
         window.window.setDefaultSize(width: 760, height: 720)

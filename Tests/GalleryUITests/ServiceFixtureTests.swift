@@ -1,0 +1,122 @@
+import CGtk
+import Foundation
+import GObjectBindings
+import GtkBindings
+@testable import GalleryCore
+import TestSupport
+import XCTest
+@testable import GalleryUI
+
+/// Each real service's fixtures, served by a local server through the endpoint override, all the way to
+/// rows with thumbnails in the window: parse → rows → thumbnails. Media hosts named in the fixtures
+/// (files.mastodon.social, upload.wikimedia.org, …) are rewritten onto the local server, which answers every
+/// media URL with a real PNG.
+final class ServiceFixtureTests: GLibTestCase {
+    private static let mediaHosts = ["https://files.mastodon.social", "https://upload.wikimedia.org",
+                                     "https://images-wixmp.example"]
+
+    @MainActor
+    private static func fixture(_ name: String, server: TestHTTPServer) -> String {
+        mediaHosts.reduce(Fixtures.text(name)) { text, host in
+            text.replacingOccurrences(of: host, with: server.baseURL + "/media/" + host.dropFirst("https://".count))
+        }
+    }
+
+    @MainActor
+    private static func makeServer() throws -> TestHTTPServer {
+        let server = try TestHTTPServer()
+        let png = try Pixbuf.filled(width: 320, height: 200, rgba: 0x3584e4ff).encoded(as: "png").array
+        server.route("/media/*") { _ in .bytes(png, contentType: "image/png") }
+        return server
+    }
+
+    /// Waits until every row on screen has finished its thumbnail, then returns the rows' states.
+    @MainActor
+    private static func settle(_ ui: UIHarness, rows: Int) -> [ImageDownload.State] {
+        XCTAssertTrue(iterateMainLoop(until: { ui.list.rowCount == rows }, timeout: 20), "rows: \(ui.list.rowCount)")
+        iterateMainLoop(until: { ui.window.gallery?.loadingCount == 0 && !ui.list.visibleRange.isEmpty }, timeout: 20)
+        return (0..<ui.list.rowCount).map { ui.download($0).state }
+    }
+
+    func testDeviantArtFeedBecomesRowsWithThumbnails() throws {
+        try MainActor.assumeIsolated {
+            let server = try Self.makeServer()
+            let page = Self.fixture("deviantart/gallery-page1.xml", server: server)
+            let end = #"<rss version="2.0"><channel><title>end</title></channel></rss>"#
+            server.route("/rss.xml") { request in
+                .text(request.query["offset"] == nil ? page : end, contentType: "application/rss+xml")
+            }
+            let ui = try UIHarness(endpoints: [.deviantArt: server.baseURL])
+            defer { ui.close() }
+            ui.search("inkwell", source: .deviantArt)
+            let states = Self.settle(ui, rows: 4)
+            XCTAssertEqual(states, [.loaded, .sensitiveHidden, .noPreview, .loaded])
+            XCTAssertEqual(ui.row(0).titleLabel.text, "Rock & Roll")
+            XCTAssertEqual(ui.row(2).detailLabel.text, "A-story-103", "a non-image row, named after its page")
+            XCTAssertTrue(iterateMainLoop(until: { ui.window.gallery?.feed.state == .finished }, timeout: 5))
+            XCTAssertTrue(server.requestLog.contains { $0.contains("/media/images-wixmp.example/inkwell/rock-150.jpg") },
+                          "the smallest thumbnail that covers the row")
+        }
+    }
+
+    func testMastodonMediaBecomeRowsAcrossThreePages() throws {
+        try MainActor.assumeIsolated {
+            let server = try Self.makeServer()
+            let base = server.baseURL
+            let statuses = "/api/v1/accounts/109876543210987654321/statuses"
+            let pages = (1...3).map { Self.fixture("mastodon/statuses-page\($0).json", server: server) }
+            let account = Fixtures.text("mastodon/account.json")
+            server.route("/api/v1/accounts/lookup") { _ in .text(account, contentType: "application/json") }
+            server.route(statuses) { request in
+                let index = ["p2": 1, "p3": 2][request.query["max_id"] ?? ""] ?? 0
+                let next = index < 2 ? "<https://mastodon.social\(statuses)?max_id=p\(index + 2)>; rel=\"next\"" : ""
+                return .text(pages[index], contentType: "application/json").header("Link", next)
+            }
+            let ui = try UIHarness(endpoints: [.mastodon: base])
+            defer { ui.close() }
+            ui.search("alice@mastodon.social", source: .mastodon)
+            XCTAssertTrue(ui.waitForRows(1))
+            for _ in 0..<3 where ui.window.gallery?.feed.state != .finished {
+                ui.scroll(toRow: ui.list.rowCount - 1)
+                iterateMainLoop(until: { ui.window.gallery?.feed.state != .loading(page: 2) && ui.window.gallery?.feed.state != .loading(page: 3) },
+                                timeout: 10)
+            }
+            XCTAssertTrue(iterateMainLoop(until: { ui.window.gallery?.feed.state == .finished }, timeout: 10))
+            XCTAssertEqual(server.requestLog.filter { $0.hasPrefix(statuses) }.count, 3, "three pages")
+            let states = Self.settle(ui, rows: ui.list.rowCount)
+            XCTAssertGreaterThanOrEqual(states.count, 6)
+            XCTAssertTrue(states.contains(.loaded))
+            XCTAssertTrue(states.contains(.sensitiveHidden), "sensitive posts are hidden")
+            for index in ui.list.visibleRange where ui.download(index).state != .sensitiveHidden
+                && ui.download(index).state != .noPreview {
+                XCTAssertEqual(ui.download(index).state, .loaded, "row \(index): \(ui.download(index).item.title)")
+            }
+        }
+    }
+
+    func testCommonsFilesBecomeRowsAcrossThreeReplies() throws {
+        try MainActor.assumeIsolated {
+            let server = try Self.makeServer()
+            let replies = (1...3).map { Self.fixture("commons/page\($0).json", server: server) }
+            server.route(CommonsSource.apiPath) { request in
+                let index = request.query["iicontinue"] != nil ? 2 : request.query["gaicontinue"] != nil ? 1 : 0
+                return .text(replies[index], contentType: "application/json")
+            }
+            let ui = try UIHarness(endpoints: [.commons: server.baseURL])
+            defer { ui.close() }
+            ui.search("Müller", source: .commons)
+            XCTAssertTrue(ui.waitForRows(1))
+            for _ in 0..<3 where ui.window.gallery?.feed.state != .finished {
+                ui.scroll(toRow: ui.list.rowCount - 1)
+                iterateMainLoop(until: { if case .loading = ui.window.gallery?.feed.state { false } else { true } }, timeout: 10)
+            }
+            XCTAssertTrue(iterateMainLoop(until: { ui.window.gallery?.feed.state == .finished }, timeout: 10))
+            XCTAssertEqual(ui.list.rowCount, 8, "1001 1002 1004 1003 | 2004 2001 2002 | 2003")
+            let states = Self.settle(ui, rows: 8)
+            for index in ui.list.visibleRange {
+                XCTAssertTrue([.loaded, .noPreview].contains(states[index]), "row \(index): \(states[index])")
+            }
+            XCTAssertTrue(server.requestLog.contains { $0.hasPrefix("/media/upload.wikimedia.org/") })
+        }
+    }
+}
