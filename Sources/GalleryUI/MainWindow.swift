@@ -151,6 +151,10 @@ public final class MainWindow {
             if stack.visibleChildName == "status" { stack.visibleChildName = "gallery" }
         } else if case .failed(let error) = gallery.feed.state {
             showError(error)
+        } else if case .waiting(_, let seconds) = gallery.feed.state {
+            let wait = GalleryError.rateLimited(service: gallery.source.kind.displayName, retryAfterSeconds: seconds)
+            statusPage.set(iconName: Self.icon(for: wait), title: wait.title, description: wait.explanation)
+            stack.visibleChildName = "status"
         } else {
             statusPage.set(iconName: nil, title: "Loading \(gallery.source.username)’s gallery…",
                            description: gallery.source.kind.displayName)
@@ -180,7 +184,8 @@ public final class MainWindow {
 
     private func showWelcome() {
         statusPage.set(iconName: "image-x-generic-symbolic", title: "Type a username",
-                       description: "Pick a source, type a username in the header bar and press Enter.")
+                       description: "Pick a source, type a username in the header bar and press Enter. "
+                           + "No network? Pick Demo and type aurora.")
         stack.visibleChildName = "status"
         updateTitles()
     }

@@ -119,4 +119,28 @@ final class ServiceFixtureTests: GLibTestCase {
             XCTAssertTrue(server.requestLog.contains { $0.hasPrefix("/media/upload.wikimedia.org/") })
         }
     }
+
+    func testARateLimitIsShownWithItsWaitAndWaitedOut() throws {
+        try MainActor.assumeIsolated {
+            let server = try Self.makeServer()
+            let page = Self.fixture("deviantart/gallery-page1.xml", server: server)
+                .replacingOccurrences(of: "offset=60", with: "offset=0")  // a next link back to itself: stops
+            var limited = false
+            server.route("/rss.xml") { _ in
+                guard limited else {
+                    limited = true
+                    return TestResponse.status(429).header("Retry-After", "1")
+                }
+                return .text(page, contentType: "application/rss+xml")
+            }
+            let ui = try UIHarness(endpoints: [.deviantArt: server.baseURL])
+            defer { ui.close() }
+            ui.search("inkwell", source: .deviantArt)
+            XCTAssertTrue(iterateMainLoop(until: { ui.window.statusPage.titleLabel.text == "DeviantArt asks to slow down" },
+                                          timeout: 5))
+            XCTAssertEqual(ui.window.statusPage.descriptionLabel.text, "Too many requests. Trying again in 1 s.")
+            XCTAssertEqual(ui.window.header.bar.subtitle, "DeviantArt asks to wait 1 s; retrying by itself")
+            XCTAssertTrue(ui.waitForRows(4), "the same request, sent again after the wait")
+        }
+    }
 }
