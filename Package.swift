@@ -57,7 +57,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
-        .target(name: "TestSupport", dependencies: ["GObjectBindings", "GalleryDemoServer"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["GObjectBindings", "GalleryCore", "GalleryDemoServer"], path: "Tests/TestSupport"),
         .testTarget(name: "GObjectBindingsTests", dependencies: ["GObjectBindings", "TestSupport"]),
         .testTarget(name: "GalleryCoreTests", dependencies: ["GalleryCore", "GalleryDemoServer", "TestSupport"]),
         .testTarget(name: "GalleryDemoServerTests", dependencies: ["GalleryDemoServer", "TestSupport"]),

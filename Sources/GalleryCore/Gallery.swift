@@ -97,7 +97,7 @@ public final class Gallery {
     private func append(_ items: [GalleryItem]) {
         var added: [ImageDownload] = []
         for item in items {
-            let keys = Self.identityKeys(of: item)
+            let keys = item.identityKeys
             guard seenImages.isDisjoint(with: keys) else {
                 duplicatesSkipped += 1
                 continue
@@ -112,12 +112,5 @@ public final class Gallery {
         }
         if !added.isEmpty { onDownloadsAppended?(added) }
         onStatusChange?()
-    }
-
-    /// The same image (same URL, or same file name) appearing twice gets one row. Items without an image are
-    /// told apart by page and id together: one Mastodon post (one page) can carry several videos.
-    static func identityKeys(of item: GalleryItem) -> Set<String> {
-        guard let url = item.fullImageURL else { return ["page:" + (item.pageURL ?? "") + " id:" + item.id] }
-        return ["url:" + url, "file:" + item.fileName.lowercased()]
     }
 }

@@ -50,6 +50,24 @@ public final class GalleryFeed {
         send(request, deliver: deliver)
     }
 
+    /// Loads page after page until the feed ends, for callers without a scrolling list (`--list`, tests):
+    /// `page` receives each page's items, `end` the final state (`.finished` or `.failed`). An
+    /// `onStateChange` set before still runs, first.
+    public func loadAllPages(page: @escaping @MainActor ([GalleryItem]) -> Void,
+                             end: @escaping @MainActor (State) -> Void) {
+        let observer = onStateChange
+        onStateChange = { [weak self] in
+            observer?()
+            guard let self else { return }
+            switch state {
+            case .idle: loadNextPage(deliver: page)
+            case .finished, .failed: end(state)
+            case .loading, .waiting: break
+            }
+        }
+        loadNextPage(deliver: page)
+    }
+
     public func cancel() {
         cancellable?.cancel()
         cancellable = nil

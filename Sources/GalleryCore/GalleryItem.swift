@@ -79,4 +79,11 @@ public struct GalleryItem: Hashable, Sendable {
         if let largest = sized.last { return largest.url }
         return kind == .image ? fullImageURL : nil
     }
+
+    /// Two items sharing a key show the same image (same URL, or same file name) and get one row.
+    /// Items that are not images are told apart by their page and id.
+    public var identityKeys: Set<String> {
+        guard let url = fullImageURL else { return ["page:" + (pageURL ?? "") + " id:" + id] }
+        return ["url:" + url, "file:" + fileName.lowercased()]
+    }
 }

@@ -22,25 +22,18 @@ struct ListCommand {
         let feed = GalleryFeed(source: source, client: HTTPClient())
         let loop = g_main_loop_new(nil, 0)
         defer { g_main_loop_unref(loop) }
+        // The same image twice is listed once, as the window shows it in one row.
         var seen = Set<String>()
         var outcome: GalleryError?
-
-        func next() {
-            feed.loadNextPage { items in
-                for item in items where seen.insert(item.id).inserted { print(line(for: item)) }
+        feed.loadAllPages(page: { items in
+            for item in items where seen.isDisjoint(with: item.identityKeys) {
+                seen.formUnion(item.identityKeys)
+                print(line(for: item))
             }
-        }
-        feed.onStateChange = {
-            switch feed.state {
-            case .idle: next()
-            case .finished: g_main_loop_quit(loop)
-            case .failed(let error):
-                outcome = error
-                g_main_loop_quit(loop)
-            case .loading, .waiting: break
-            }
-        }
-        next()
+        }, end: { state in
+            if case .failed(let error) = state { outcome = error }
+            g_main_loop_quit(loop)
+        })
         g_main_loop_run(loop)
         return outcome.map(fail) ?? 0
     }

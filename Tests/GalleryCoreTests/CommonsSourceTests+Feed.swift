@@ -27,7 +27,7 @@ extension CommonsSourceTests {
                 return Self.json(replies[0])
             }
 
-            let run = Self.loadAll(try CommonsSource(username: "müller", endpointOverride: server.baseURL))
+            let run = loadEveryPage(try CommonsSource(username: "müller", endpointOverride: server.baseURL))
             XCTAssertEqual(run.feed.state, .finished)
             XCTAssertEqual(run.pages.map { $0.map(\.id) },
                            [["1001", "1002", "1004", "1003"], ["2004", "2001", "2002"], ["2003"]])
@@ -58,9 +58,9 @@ extension CommonsSourceTests {
             server.route(CommonsSource.apiPath) { request in
                 Self.json(request.query["gaiuser"] == "Nobody Here" ? missing : empty)
             }
-            let lost = Self.loadAll(try CommonsSource(username: "Nobody_Here", endpointOverride: server.baseURL))
+            let lost = loadEveryPage(try CommonsSource(username: "Nobody_Here", endpointOverride: server.baseURL))
             XCTAssertEqual(lost.feed.state, .failed(.noSuchUser(service: "Wikimedia Commons", username: "Nobody Here")))
-            let quiet = Self.loadAll(try CommonsSource(username: "Quiet Person", endpointOverride: server.baseURL))
+            let quiet = loadEveryPage(try CommonsSource(username: "Quiet Person", endpointOverride: server.baseURL))
             XCTAssertEqual(quiet.feed.state, .failed(.emptyGallery(username: "Quiet Person")))
             XCTAssertEqual(server.requestCount, 2)
         }
@@ -68,27 +68,5 @@ extension CommonsSourceTests {
 
     private static func json(_ text: String) -> TestResponse {
         .text(text, contentType: "application/json; charset=utf-8")
-    }
-
-    /// Loads pages as a scrolling window would (the next one as soon as the feed is idle) until it ends.
-    @MainActor
-    private static func loadAll(_ source: CommonsSource)
-        -> (feed: GalleryFeed, pages: [[GalleryItem]], states: [GalleryFeed.State]) {
-        let feed = GalleryFeed(source: source, client: HTTPClient())
-        var pages: [[GalleryItem]] = []
-        var states: [GalleryFeed.State] = []
-        var ended = false
-        func next() { feed.loadNextPage { pages.append($0) } }
-        feed.onStateChange = {
-            states.append(feed.state)
-            switch feed.state {
-            case .idle: next()
-            case .finished, .failed: ended = true
-            default: break
-            }
-        }
-        next()
-        XCTAssertTrue(iterateMainLoop(until: { ended }, timeout: 20), "the feed ended")
-        return (feed, pages, states)
     }
 }

@@ -8,21 +8,8 @@ import TestSupport
 final class GalleryFeedTests: GLibTestCase {
     @MainActor
     private static func loadAll(_ user: String, server: DemoServer) throws -> (feed: GalleryFeed, pages: [[GalleryItem]]) {
-        let source = try DeviantArtSource(username: user, endpointOverride: server.baseURL, kind: .demo)
-        let feed = GalleryFeed(source: source, client: HTTPClient())
-        var pages: [[GalleryItem]] = []
-        var finished = false
-        func next() { feed.loadNextPage { pages.append($0) } }
-        feed.onStateChange = {
-            switch feed.state {
-            case .idle: next()
-            case .finished, .failed: finished = true
-            default: break
-            }
-        }
-        next()
-        iterateMainLoop(until: { finished }, timeout: 30)
-        return (feed, pages)
+        let run = loadEveryPage(try DeviantArtSource(username: user, endpointOverride: server.baseURL, kind: .demo))
+        return (run.feed, run.pages)
     }
 
     func testPagesOf24UntilTheEnd() throws {

@@ -45,7 +45,7 @@ extension MastodonSourceTests {
                 }
             }
 
-            let run = Self.loadAll(try MastodonSource(account: "@alice@mastodon.social", endpointOverride: server.baseURL))
+            let run = loadEveryPage(try MastodonSource(account: "@alice@mastodon.social", endpointOverride: server.baseURL))
             XCTAssertEqual(run.feed.state, .finished)
             XCTAssertEqual(run.pages.map(\.count), [3, 4, 1])
             XCTAssertEqual(run.feed.pagesLoaded, 3)
@@ -70,7 +70,7 @@ extension MastodonSourceTests {
                 Self.json(page)
                     .header("Link", "<\(base)/api/v1/accounts/7/statuses?max_id=5>; rel=\"next\"")
             }
-            let looping = Self.loadAll(try MastodonSource(account: "alice@mastodon.social", endpointOverride: server.baseURL))
+            let looping = loadEveryPage(try MastodonSource(account: "alice@mastodon.social", endpointOverride: server.baseURL))
             XCTAssertEqual(looping.feed.state, .failed(.pagingLoop(service: "Mastodon")))
             XCTAssertEqual(looping.pages.count, 2)
             XCTAssertEqual(server.requestCount, 3)
@@ -81,7 +81,7 @@ extension MastodonSourceTests {
                 return Self.json("[]").header("Link", "<\(base)/api/v1/accounts/8/statuses?max_id=\(next)>; rel=next")
             }
             server.route("/api/v1/accounts/lookup") { _ in Self.json(#"{"id":"8"}"#) }
-            let endless = Self.loadAll(try MastodonSource(account: "bob@mastodon.social", endpointOverride: server.baseURL),
+            let endless = loadEveryPage(try MastodonSource(account: "bob@mastodon.social", endpointOverride: server.baseURL),
                                        maxRequests: 20)
             XCTAssertEqual(endless.feed.state, .failed(.pagingLoop(service: "Mastodon")))
             XCTAssertEqual(endless.pages.count, 0)
@@ -105,7 +105,7 @@ extension MastodonSourceTests {
             }
             let base = server.baseURL
             @MainActor func state(_ account: String) throws -> GalleryFeed.State {
-                Self.loadAll(try MastodonSource(account: account, endpointOverride: base)).feed.state
+                loadEveryPage(try MastodonSource(account: account, endpointOverride: base)).feed.state
             }
             XCTAssertEqual(try state("nobody@mastodon.social"),
                            .failed(.noSuchUser(service: "Mastodon", username: "nobody@mastodon.social")))
@@ -118,29 +118,5 @@ extension MastodonSourceTests {
 
     private static func json(_ text: String) -> TestResponse {
         .text(text, contentType: "application/json; charset=utf-8")
-    }
-
-    /// Loads pages as a scrolling window would (the next one as soon as the feed is idle) until it ends.
-    @MainActor
-    private static func loadAll(_ source: MastodonSource, maxRequests: Int? = nil)
-        -> (feed: GalleryFeed, pages: [[GalleryItem]], states: [GalleryFeed.State], seconds: Double) {
-        let feed = GalleryFeed(source: source, client: HTTPClient())
-        if let maxRequests { feed.maxRequests = maxRequests }
-        var pages: [[GalleryItem]] = []
-        var states: [GalleryFeed.State] = []
-        var ended = false
-        func next() { feed.loadNextPage { pages.append($0) } }
-        feed.onStateChange = {
-            states.append(feed.state)
-            switch feed.state {
-            case .idle: next()
-            case .finished, .failed: ended = true
-            default: break
-            }
-        }
-        let started = DateText.now()
-        next()
-        iterateMainLoop(until: { ended }, timeout: 20)
-        return (feed, pages, states, DateText.now() - started)
     }
 }

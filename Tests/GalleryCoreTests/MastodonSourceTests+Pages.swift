@@ -171,8 +171,8 @@ extension MastodonSourceTests {
         let items = try MastodonSource.items(from: Bytes(Self.fixture("statuses-page2.json")), fallbackAuthor: "alice").items
         MainActor.assumeIsolated {
             // Video and audio share the post's page URL; they must not be merged as duplicates.
-            XCTAssertNotEqual(Gallery.identityKeys(of: items[0]), Gallery.identityKeys(of: items[1]))
-            XCTAssertEqual(Gallery.identityKeys(of: items[0]), Gallery.identityKeys(of: items[0]))
+            XCTAssertNotEqual(items[0].identityKeys, items[1].identityKeys)
+            XCTAssertEqual(items[0].identityKeys, items[0].identityKeys)
         }
     }
 
