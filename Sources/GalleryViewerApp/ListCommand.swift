@@ -58,7 +58,7 @@ struct ListCommand {
     }
 }
 
-/// One `--list --json` line. Optional fields are written as null so every line has the same keys.
+/// One `--list --json` line. Unknown values are left out (`jq` reads them as null).
 private struct ListedItem: Encodable {
     let id: String
     let title: String
@@ -76,21 +76,5 @@ private struct ListedItem: Encodable {
     enum CodingKeys: String, CodingKey {
         case id, title, fileName = "file_name", kind, sensitive, thumbnailURL = "thumbnail_url",
              fullURL = "full_url", pageURL = "page_url", author, altText = "alt_text", width, height
-    }
-
-    func encode(to encoder: Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(title, forKey: .title)
-        try container.encode(fileName, forKey: .fileName)
-        try container.encode(kind, forKey: .kind)
-        try container.encode(sensitive, forKey: .sensitive)
-        try container.encode(thumbnailURL, forKey: .thumbnailURL)
-        try container.encode(fullURL, forKey: .fullURL)
-        try container.encode(pageURL, forKey: .pageURL)
-        try container.encode(author, forKey: .author)
-        try container.encode(altText, forKey: .altText)
-        try container.encode(width, forKey: .width)
-        try container.encode(height, forKey: .height)
     }
 }

@@ -7,7 +7,7 @@ import GalleryCore
 extension SourceKind: ExpressibleByArgument {}
 
 /// The command line: `gallery-viewer [--source S] [--endpoint URL] [--list [--json]] [USERNAME]`.
-struct Options: ParsableArguments {
+struct Options: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gallery-viewer",
         abstract: "Browse a user's public image gallery.",
