@@ -75,7 +75,9 @@ grep -q "No such user: nobody-here" "$work/err" || fail "--list error was: $(cat
 [ ! -s "$work/out" ] || fail "--list printed items for a missing user"
 "$GALLERY_VIEWER" --list --source demo --endpoint "$base_url" brokenfeed 2>"$work/err" >/dev/null && fail "brokenfeed listed"
 grep -q "sent a response the app could not read" "$work/err" || fail "--list brokenfeed said: $(cat "$work/err")"
-echo "e2e: --list ok (60 items, errors on stderr)"
+listed=$(GALLERY_VIEWER_ENDPOINT="$base_url" "$GALLERY_VIEWER" --list --source demo atlas | wc -l)
+[ "$listed" -eq 360 ] || fail "GALLERY_VIEWER_ENDPOINT: --list printed $listed items for atlas, not 360"
+echo "e2e: --list ok (60 and 360 items, the endpoint from the environment, errors on stderr)"
 
 # 3. The app, on the Demo source pointed at that server, with an empty username entry.
 "$GALLERY_VIEWER" --source demo --endpoint "$base_url" >"$work/app.log" 2>&1 &
