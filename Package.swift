@@ -66,7 +66,7 @@ let package = Package(
         .executableTarget(
             name: "GalleryBenchmarks",
             dependencies: [
-                "GalleryUI", "GalleryCore", "GtkBindings", "GObjectBindings", "GalleryDemoServer", "CGtk",
+                "GalleryUI", "GalleryCore", "GtkBindings", "GObjectBindings", "GalleryDemoServer", "CGtk", "CSoup",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             path: "Tests/Benchmarks",

@@ -9,8 +9,7 @@ import Glibc
 /// Protocol with `DemoServerProcess`, over stdin/stdout:
 ///   → first line: the base URL;
 ///   ← the parent closes our stdin when it is done (or dies);
-///   → `stats accepted=N requests=N`, then one `request MICROSECONDS PATH` line per request in arrival
-///     order (g_get_monotonic_time, the same clock in both processes), then exit.
+///   → `stats accepted=N requests=N`, then one `request PATH` line per request in arrival order, then exit.
 @MainActor
 enum ServeCommand {
     static func run(_ arguments: ArraySlice<String>) -> Int32 {
@@ -31,17 +30,6 @@ enum ServeCommand {
         }
         write("\(server.baseURL)\n")
 
-        // LocalHTTPServer logs requests without times; stamp new log entries every millisecond. The server
-        // logs a request when it arrives (before any latency), so the stamp is its arrival within ~1 ms.
-        var stamps: [Int] = []
-        let stamper = MainLoopSource.every(milliseconds: 1, priority: G_PRIORITY_HIGH) {
-            let count = server.requestCount
-            if count > stamps.count {
-                stamps.append(contentsOf: repeatElement(g_get_monotonic_time(), count: count - stamps.count))
-            }
-            return true
-        }
-
         let loop = g_main_loop_new(nil, 0)
         defer { g_main_loop_unref(loop) }
         // Our stdin is a pipe from the parent: end of file (closed, or the parent died) means stop.
@@ -53,13 +41,9 @@ enum ServeCommand {
             return 0
         }, UnsafeMutableRawPointer(loop))
         g_main_loop_run(loop)
-        stamper.cancel()
 
-        let log = server.requestLog
         var output = "stats accepted=\(server.acceptedConnections) requests=\(server.requestCount)\n"
-        for (index, path) in log.enumerated() {
-            output += "request \(index < stamps.count ? stamps[index] : g_get_monotonic_time()) \(path)\n"
-        }
+        for path in server.requestLog { output += "request \(path)\n" }
         write(output)
         server.stop()
         return 0
