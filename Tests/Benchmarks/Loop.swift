@@ -58,6 +58,14 @@ final class FrameWatcher {
         var worstLayoutMilliseconds = 0.0
         var worstPaintMilliseconds = 0.0
         var paintsOver16 = 0
+
+        /// Combines the frames of several windows (rounds of a scenario).
+        mutating func add(_ other: Summary) {
+            frames += other.frames
+            worstLayoutMilliseconds = max(worstLayoutMilliseconds, other.worstLayoutMilliseconds)
+            worstPaintMilliseconds = max(worstPaintMilliseconds, other.worstPaintMilliseconds)
+            paintsOver16 += other.paintsOver16
+        }
     }
 
     private(set) var lastPaint = 0

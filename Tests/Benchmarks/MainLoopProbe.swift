@@ -28,7 +28,7 @@ final class MainLoopProbe {
         var correctedP99Milliseconds: Double
         /// Gaps of 50 ms or more (several missed frames at 60 Hz).
         var gapsOver50: Int
-        /// When the worst gap ended, in seconds since the probe started, to line it up with the scenario's log.
+        /// When the worst gap ended, in seconds of recording, to line it up with the scenario's log.
         var worstAtSeconds: Double
     }
 
@@ -36,22 +36,26 @@ final class MainLoopProbe {
     private var started: Int = 0
     private var last: Int = 0
     private var worst: Int = 0
+    /// Recording time (pauses excluded) at the end of the worst gap.
     private var worstAt: Int = 0
     private var over50 = 0
     private var raw = Histogram<UInt64>(highestTrackableValue: 120_000_000, numberOfSignificantValueDigits: .three)
     private var corrected = Histogram<UInt64>(highestTrackableValue: 120_000_000, numberOfSignificantValueDigits: .three)
 
+    /// Starts (or resumes) recording; a resumed probe adds to what it recorded before, and the time it
+    /// was stopped counts neither as a gap nor in `seconds`.
     func start() {
         precondition(source == nil, "probe already running")
-        started = g_get_monotonic_time()
-        last = started
+        let now = g_get_monotonic_time()
+        started = now - (last - started)
+        last = now
         source = MainLoopSource.every(milliseconds: Self.intervalMilliseconds, priority: G_PRIORITY_HIGH) { [weak self] in
             self?.tick()
             return true
         }
     }
 
-    /// Stops recording; the summary covers everything since `start`.
+    /// Stops recording; the summary covers everything recorded so far.
     @discardableResult
     func stop() -> Summary {
         source?.cancel()
@@ -66,7 +70,7 @@ final class MainLoopProbe {
                        p50Milliseconds: ms(raw.valueAtPercentile(50)),
                        p99Milliseconds: ms(raw.valueAtPercentile(99)),
                        correctedP99Milliseconds: ms(corrected.valueAtPercentile(99)),
-                       gapsOver50: over50, worstAtSeconds: Double(worstAt - started) / 1_000_000)
+                       gapsOver50: over50, worstAtSeconds: Double(worstAt) / 1_000_000)
     }
 
     private func tick() {
@@ -78,7 +82,7 @@ final class MainLoopProbe {
         if gap >= 50_000 { over50 += 1 }
         if gap > worst {
             worst = gap
-            worstAt = now
+            worstAt = now - started
         }
     }
 }
@@ -91,8 +95,8 @@ extension Report {
             "at \(Format.number(summary.worstAtSeconds, digits: 2)) s")
         row("p99 gap", Format.milliseconds(summary.p99Milliseconds))
         row("p50 gap", Format.milliseconds(summary.p50Milliseconds))
-        row("p99 corrected for omission", Format.milliseconds(summary.correctedP99Milliseconds),
-            "lateness an event arriving at a random moment would see")
+        row("p99, omission-corrected", Format.milliseconds(summary.correctedP99Milliseconds),
+            "stalls also count the ticks they swallowed")
         row("gaps ≥ 50 ms", "\(summary.gapsOver50)",
             "of \(summary.samples) samples over \(Format.number(summary.seconds, digits: 1)) s")
     }

@@ -37,10 +37,10 @@ trap 'rm -f "$log"' EXIT
 failed=0
 for scenario in "${scenarios[@]}"; do
   start=$SECONDS
-  if "$GALLERY_BENCHMARKS" "$scenario" | tee -a "$log"; then
-    echo "   ($scenario: $((SECONDS - start)) s)"
-  else
-    status=${PIPESTATUS[0]}
+  status=0
+  "$GALLERY_BENCHMARKS" "$scenario" | tee -a "$log" || status=${PIPESTATUS[0]}
+  echo "   ($scenario: $((SECONDS - start)) s, exit status $status)"
+  if [ "$status" -ne 0 ]; then
     failed=1
     # A crash prints no goal lines of its own; make sure the summary shows it.
     grep -q "^FAIL goal $scenario\." "$log" || echo "FAIL goal $scenario.completes: measured exit status $status" | tee -a "$log"
