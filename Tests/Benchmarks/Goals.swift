@@ -14,7 +14,7 @@ enum Goals {
     static let worstGapMilliseconds = 100.0
 
     /// At most 1% of the probe's intervals (~600 over three rounds) may stretch past two 60 Hz frames
-    /// (33 ms, rounded down). Measured 37.1–37.4 ms: the large view repaints its 1280 px image with
+    /// (33 ms, rounded down). Measured 31.0–37.4 ms: the large view repaints its 1280 px image with
     /// CAIRO_FILTER_GOOD on every frame (17–21 ms per paint on an idle core, up to 38 ms with decoding on the
     /// other), and a busy view repaints often. With only that filter changed (an experiment, not committed)
     /// p99 measured 17.5–19.0 ms. So this goal fails until the large view's draw is fixed — on purpose.
@@ -23,15 +23,15 @@ enum Goals {
     // MARK: 2. Time to thumbnails
 
     /// Search to the visible rows' thumbnails painted. At 0 ms latency everything is local work: feed,
-    /// rows, seven decodes, a frame; measured medians 120–155 ms. At 100 ms the floor is three round trips
+    /// rows, seven decodes, a frame; measured medians 78–155 ms. At 100 ms the floor is three round trips
     /// (the feed, then seven thumbnails through five connections in two rounds) = 300 ms; measured
-    /// 390–430 ms. The limits are the floor plus twice the local work.
+    /// 380–430 ms. The limits are the floor plus about twice the local work.
     static let timeToThumbnailsMilliseconds: [Int: Double] = [0: 300, 100: 600]
 
     // MARK: 3. Throughput
 
-    /// Thumbnails through the loader at 0 ms latency: measured ~135 ms for 100 and ~470–530 ms for 360
-    /// (about 700 images/s: HTTP, decoding at 96 px on two cores, completions). 2.5× headroom.
+    /// Thumbnails through the loader at 0 ms latency: measured medians 90–155 ms for 100 and 320–530 ms
+    /// for 360 (700–1000 images/s: HTTP, decoding at 96 px on two cores, completions). 2.3× headroom.
     static let throughputWallMilliseconds: [Int: Double] = [100: 350, 360: 1200]
 
     // MARK: 4. Memory (MiB of VmRSS; baseline with the window open ≈ 90 MiB)
@@ -62,6 +62,6 @@ enum Goals {
     /// (each step repaints the viewport: 12–30 ms under Xvfb).
     static let scrollWorstGapMilliseconds = 100.0
     /// From the last scroll step to the bottom rows painted, at 100 ms latency: fetches in flight finish
-    /// (≤ 100 ms), then seven rows in two rounds (200 ms). Measured 225–310 ms.
+    /// (≤ 100 ms), then seven rows in two rounds (200 ms). Measured 225–310 ms; 4.4 s with a FIFO scheduler.
     static let scrollSettleMilliseconds = 600.0
 }
