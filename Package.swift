@@ -11,16 +11,20 @@ import PackageDescription
 //   GalleryDemoServer      SoupServer with the demo gallery and its fault knobs
 //   DemoServerCommand      -> `gallery-demo-server`
 //   DemoImageGenerator     -> `gallery-demo-images` (renders the demo gallery's images at build time)
+//   GalleryBenchmarks      -> `gallery-benchmarks` (Tests/Benchmarks; `make bench`, never shipped)
 let package = Package(
     name: "GalleryViewer",
     products: [
         .executable(name: "gallery-viewer", targets: ["GalleryViewerApp"]),
         .executable(name: "gallery-demo-server", targets: ["DemoServerCommand"]),
         .executable(name: "gallery-demo-images", targets: ["DemoImageGenerator"]),
+        .executable(name: "gallery-benchmarks", targets: ["GalleryBenchmarks"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        // Latency percentiles for the benchmarks (with coordinated-omission correction).
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
         .systemLibrary(name: "CGtk", pkgConfig: "gtk+-3.0", providers: [.apt(["libgtk-3-dev"])]),
@@ -56,6 +60,17 @@ let package = Package(
                 "GalleryDemoServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+
+        // A plain executable, not a test target: `make bench` builds it in release mode, and it must not import
+        // XCTest (plain `swift build` builds it too). It drives the GLib main loop itself.
+        .executableTarget(
+            name: "GalleryBenchmarks",
+            dependencies: [
+                "GalleryUI", "GalleryCore", "GtkBindings", "GObjectBindings", "GalleryDemoServer", "CGtk", "CSoup",
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ],
+            path: "Tests/Benchmarks",
+            exclude: ["run.sh"]),
 
         .target(name: "TestSupport", dependencies: ["GObjectBindings", "GalleryCore", "GalleryDemoServer"], path: "Tests/TestSupport"),
         .testTarget(name: "GObjectBindingsTests", dependencies: ["GObjectBindings", "TestSupport"]),

@@ -30,6 +30,8 @@ public final class HTTPClient {
 
     public let configuration: Configuration
     private let session: Soup.Session
+    /// Called with each request's URL just before it is sent (for diagnostics and benchmarks).
+    public var onRequestStarted: (@MainActor (String) -> Void)?
     private let readChunkBytes = 64 * 1024
 
     public init(configuration: Configuration = .init()) {
@@ -52,6 +54,7 @@ public final class HTTPClient {
             return
         }
         for (name, value) in request.headers { message.setRequestHeader(name, value) }
+        onRequestStarted?(request.url)
         session.send(message, cancellable: cancellable) { [weak self] result in
             guard let self else { return completion(.failure(.cancelled)) }
             switch result {

@@ -1,0 +1,118 @@
+import CGtk
+import GObjectBindings
+import GtkBindings
+import GalleryCore
+import GalleryDemoServer
+import GalleryUI
+
+/// GTK and the GtkApplication the windows belong to, set up once per process.
+@MainActor
+enum BenchGTK {
+    private static var application: Application?
+
+    /// Opens the display (Xvfb under `make bench`) and registers the application once.
+    static func shared() throws(BenchmarkError) -> Application {
+        if let application { return application }
+        guard gtk_init_check(nil, nil) != 0 else {
+            throw BenchmarkError(description: "GTK could not open a display; run through `make bench` (Xvfb)")
+        }
+        let created = Application(id: "io.github.galleryviewer.GalleryViewer.Benchmarks")
+        do {
+            try created.register()
+        } catch {
+            throw BenchmarkError(description: "could not register the application: \(error.message)")
+        }
+        application = created
+        return created
+    }
+}
+
+/// The app as a user gets it — a real MainWindow (760×720, the app's default size) with its own HTTP client
+/// and image loader at the app's default configuration — talking to a demo server. A fresh one per run
+/// means cold caches and new connections, as at app start.
+@MainActor
+final class AppUnderTest {
+    let client: HTTPClient
+    let loader: ImageLoader
+    let window: MainWindow
+    private(set) var paints: FrameWatcher!
+
+    init(serverURL: String) throws(BenchmarkError) {
+        let application = try BenchGTK.shared()
+        client = HTTPClient()
+        loader = ImageLoader(client: client)
+        let services = GalleryServices(client: client, loader: loader) { kind, username throws(GalleryError) in
+            try kind.makeSource(username: username, endpointOverride: serverURL)
+        }
+        window = MainWindow(application: application, services: services)
+        window.present()
+        try Loop.run(until: { self.window.window.isMapped }, timeout: 10, "the window mapping")
+        paints = FrameWatcher(window.window)
+        // Let the first frames (theme, header bar) go by, so they do not count as the app's work.
+        Loop.run(for: 0.2)
+    }
+
+    var list: GalleryListView { window.listView }
+
+    func download(_ index: Int) -> ImageDownload? { list.download(at: index) }
+
+    /// Searches `user` on the demo source and pages through the whole feed (the list asks for pages only
+    /// as the user nears the end; a benchmark that needs every row asks itself).
+    func searchAndLoadAllPages(_ user: String, expected: Int, timeout: Double = 60) throws(BenchmarkError) {
+        window.search(source: .demo, username: user)
+        try Loop.run(until: {
+            guard let gallery = self.window.gallery else { return false }
+            if gallery.canLoadMore { gallery.loadMore() }
+            return gallery.feed.state == .finished && self.list.rowCount >= expected
+        }, timeout: timeout, "loading all \(expected) rows of \(user)")
+    }
+
+    /// True when every row in the viewport shows its final picture (thumbnail, error, or badge).
+    var visibleRowsAreSettled: Bool {
+        let range = list.visibleRange
+        guard !range.isEmpty else { return false }
+        return range.allSatisfy { index in download(index).map { $0.state.isSettled } ?? false }
+    }
+
+    func close() {
+        window.gallery?.cancel()
+        window.window.destroy()
+        Loop.run(for: 0.1)
+        paints = nil
+    }
+}
+
+extension ImageDownload.State {
+    /// Nothing more will happen to the row by itself.
+    var isSettled: Bool {
+        switch self {
+        case .notStarted, .loading: false
+        case .loaded, .failed, .sensitiveHidden, .noPreview: true
+        }
+    }
+}
+
+/// The demo catalog, read from the same data directory the server uses.
+@MainActor
+enum DemoData {
+    static func catalog() throws(BenchmarkError) -> DemoCatalog {
+        guard let directory = DemoGalleryLocation.defaultDataDirectory() else {
+            throw BenchmarkError(description: "no demo data; run `make demo-data-release` (make bench does)")
+        }
+        do {
+            return try DemoCatalog(contentsOf: DemoGalleryLocation.catalogPath(in: directory))
+        } catch {
+            throw BenchmarkError(description: "the demo catalog does not load: \(error)")
+        }
+    }
+
+    /// The `count` largest aurora items that load as images (no fault, not adult), largest first.
+    static func largestLoadableItems(of user: String, count: Int) throws(BenchmarkError) -> [DemoItem] {
+        guard let items = try catalog().user(named: user)?.items else {
+            throw BenchmarkError(description: "no demo user \(user)")
+        }
+        return Array(items.filter { $0.fault == nil && $0.rating == .nonadult }
+            .sorted { $0.width * $0.height > $1.width * $1.height }
+            .prefix(count))
+    }
+}

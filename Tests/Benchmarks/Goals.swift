@@ -1,0 +1,67 @@
+/// Every threshold `make bench` checks, in one place, each with the reason for its number.
+///
+/// Calibrated on the project's machines (2 cores, 24 GiB, Debian 12, Xvfb 1280×1024, release build) from
+/// repeated runs; "measured" below is the range seen then. Time limits leave about 2× headroom over the
+/// medians, because a concurrent build on the other core can slow a run that much; memory is repeatable to
+/// ±0.2 MiB, so its limits leave room for legitimate growth only, and are tight enough that one leaked
+/// pixbuf per image fails them.
+enum Goals {
+    // MARK: 1. Main loop never blocks
+
+    /// 100 ms is where a delay stops feeling instant (a click, a key, a scroll step): one callback or frame
+    /// taking that long is a visible freeze. Measured 38–48 ms, in the large view's paint (see below); 24–37
+    /// ms with that paint made cheap.
+    static let worstGapMilliseconds = 100.0
+
+    /// At most 1% of the probe's intervals (~600 over three rounds) may stretch past two 60 Hz frames
+    /// (33 ms, rounded down). Measured 31.0–37.4 ms: the large view repaints its 1280 px image with
+    /// CAIRO_FILTER_GOOD on every frame (17–21 ms per paint on an idle core, up to 38 ms with decoding on the
+    /// other), and a busy view repaints often. With only that filter changed (an experiment, not committed)
+    /// p99 measured 17.5–19.0 ms. So this goal fails until the large view's draw is fixed — on purpose.
+    static let p99GapMilliseconds = 30.0
+
+    // MARK: 2. Time to thumbnails
+
+    /// Search to the visible rows' thumbnails painted. At 0 ms latency everything is local work: feed,
+    /// rows, seven decodes, a frame; measured medians 78–155 ms. At 100 ms the floor is three round trips
+    /// (the feed, then seven thumbnails through five connections in two rounds) = 300 ms; measured
+    /// 380–430 ms. The limits are the floor plus about twice the local work.
+    static let timeToThumbnailsMilliseconds: [Int: Double] = [0: 300, 100: 600]
+
+    // MARK: 3. Throughput
+
+    /// Thumbnails through the loader at 0 ms latency: measured medians 90–155 ms for 100 and 320–530 ms
+    /// for 360 (700–1000 images/s: HTTP, decoding at 96 px on two cores, completions). 2.3× headroom.
+    static let throughputWallMilliseconds: [Int: Double] = [100: 350, 360: 1200]
+
+    // MARK: 4. Memory (MiB of VmRSS; baseline with the window open ≈ 90 MiB)
+
+    /// 360 models and 96 px thumbnails (6.5 MiB of pixels) without widgets: measured +18 MiB. Keeping every
+    /// thumbnail's downloaded bytes as well would add ~10 MiB and fail.
+    static let thumbnailsGrowthMegabytes = 30.0
+    /// 360 GtkListBox rows (GtkListBox makes them all eagerly): measured +25.5 MiB, ~70 KiB per row.
+    static let rowsGrowthMegabytes = 40.0
+    /// A dozen 1900–4000 px images viewed: RSS growth beyond the decoded images the cache holds (decode
+    /// buffers malloc keeps, surfaces). Measured 31.6 MiB; one leaked full-resolution decode (a 4000 px
+    /// photo is 32 MB at full size) would fail.
+    static let largeBeyondCacheMegabytes = 48.0
+    /// Viewing the same dozen again must come from the cache: measured 0.0 MiB. A re-decode or a leak of
+    /// one 1280 px image (3 MiB) per view fails.
+    static let reopenGrowthMegabytes = 4.0
+    /// Once a full cache's worth has gone through the cache, memory must level off: growth between the
+    /// first and last third of the readings (~100 images apart) measured 2.9 MiB (35 KiB per image). A leak
+    /// of 160 KiB per image — a fifth of an average image — fails.
+    static let plateauGrowthMegabytes = 16.0
+    /// Highest reading of the whole scenario: measured 297 MiB (baseline 90 + cache 96 + rows + malloc's
+    /// retained decode buffers, which it returns later).
+    static let peakMegabytes = 400.0
+
+    // MARK: 5. Scrolling
+
+    /// A scroll step that freezes the list for more than 100 ms is a visible stutter. Measured 22–42 ms
+    /// (each step repaints the viewport: 12–30 ms under Xvfb).
+    static let scrollWorstGapMilliseconds = 100.0
+    /// From the last scroll step to the bottom rows painted, at 100 ms latency: fetches in flight finish
+    /// (≤ 100 ms), then seven rows in two rounds (200 ms). Measured 225–310 ms; 4.4 s with a FIFO scheduler.
+    static let scrollSettleMilliseconds = 600.0
+}

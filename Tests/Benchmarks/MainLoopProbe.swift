@@ -1,0 +1,103 @@
+import CGtk
+import GObjectBindings
+import Histogram
+
+/// Measures how promptly the GLib main loop gets back to its sources while the app works.
+///
+/// A repeating timer at G_PRIORITY_HIGH fires every 5 ms and records the time since its previous firing.
+/// GLib dispatches one priority level per iteration and nothing pre-empts a callback, so a gap much longer
+/// than 5 ms means some single piece of main-loop work (a signal handler, a completion, a GTK layout or
+/// paint) ran that long — exactly what a user feels as a frozen window. Being higher priority than
+/// everything else in the app, the probe measures blocking, not queueing behind other ready sources.
+///
+/// Two distributions are kept (HdrHistogram, µs, 3 significant digits):
+/// - the raw gaps, one sample per firing — the worst gap and its percentiles;
+/// - the same with coordinated-omission correction: a 200 ms stall also counts the firings it swallowed
+///   (195, 190, … 5 ms late), so its percentiles answer "how late would an event arriving at a random
+///   moment have been handled", which a single long gap in thousands of samples would otherwise hide.
+@MainActor
+final class MainLoopProbe {
+    static let intervalMilliseconds: UInt32 = 5
+
+    struct Summary {
+        var samples: Int
+        var seconds: Double
+        var worstMilliseconds: Double
+        var p50Milliseconds: Double
+        var p99Milliseconds: Double
+        var correctedP99Milliseconds: Double
+        /// Gaps of 50 ms or more (several missed frames at 60 Hz).
+        var gapsOver50: Int
+        /// When the worst gap ended, in seconds of recording, to line it up with the scenario's log.
+        var worstAtSeconds: Double
+    }
+
+    private var source: MainLoopSource?
+    private var started: Int = 0
+    private var last: Int = 0
+    private var worst: Int = 0
+    /// Recording time (pauses excluded) at the end of the worst gap.
+    private var worstAt: Int = 0
+    private var over50 = 0
+    private var raw = Histogram<UInt64>(highestTrackableValue: 120_000_000, numberOfSignificantValueDigits: .three)
+    private var corrected = Histogram<UInt64>(highestTrackableValue: 120_000_000, numberOfSignificantValueDigits: .three)
+
+    /// Starts (or resumes) recording; a resumed probe adds to what it recorded before, and the time it
+    /// was stopped counts neither as a gap nor in `seconds`.
+    func start() {
+        precondition(source == nil, "probe already running")
+        let now = g_get_monotonic_time()
+        started = now - (last - started)
+        last = now
+        source = MainLoopSource.every(milliseconds: Self.intervalMilliseconds, priority: G_PRIORITY_HIGH) { [weak self] in
+            self?.tick()
+            return true
+        }
+    }
+
+    /// Stops recording; the summary covers everything recorded so far.
+    @discardableResult
+    func stop() -> Summary {
+        source?.cancel()
+        source = nil
+        return summary
+    }
+
+    var summary: Summary {
+        let ms = { (microseconds: UInt64) in Double(microseconds) / 1000 }
+        return Summary(samples: Int(raw.totalCount), seconds: Double(last - started) / 1_000_000,
+                       worstMilliseconds: Double(worst) / 1000,
+                       p50Milliseconds: ms(raw.valueAtPercentile(50)),
+                       p99Milliseconds: ms(raw.valueAtPercentile(99)),
+                       correctedP99Milliseconds: ms(corrected.valueAtPercentile(99)),
+                       gapsOver50: over50, worstAtSeconds: Double(worstAt) / 1_000_000)
+    }
+
+    private func tick() {
+        let now = g_get_monotonic_time()
+        let gap = now - last
+        last = now
+        raw.record(UInt64(gap))
+        corrected.recordCorrectedValue(UInt64(gap), expectedInterval: UInt64(Self.intervalMilliseconds) * 1000)
+        if gap >= 50_000 { over50 += 1 }
+        if gap > worst {
+            worst = gap
+            worstAt = now - started
+        }
+    }
+}
+
+extension Report {
+    /// The probe's numbers as table rows under a section.
+    func loopRows(_ summary: MainLoopProbe.Summary, title: String) {
+        section("\(title): main-loop gaps (5 ms high-priority timer)")
+        row("worst gap", Format.milliseconds(summary.worstMilliseconds),
+            "at \(Format.number(summary.worstAtSeconds, digits: 2)) s")
+        row("p99 gap", Format.milliseconds(summary.p99Milliseconds))
+        row("p50 gap", Format.milliseconds(summary.p50Milliseconds))
+        row("p99, omission-corrected", Format.milliseconds(summary.correctedP99Milliseconds),
+            "stalls also count the ticks they swallowed")
+        row("gaps ≥ 50 ms", "\(summary.gapsOver50)",
+            "of \(summary.samples) samples over \(Format.number(summary.seconds, digits: 1)) s")
+    }
+}

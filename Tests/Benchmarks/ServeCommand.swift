@@ -1,0 +1,66 @@
+import CGtk
+import GObjectBindings
+import GalleryDemoServer
+import Glibc
+
+/// `gallery-benchmarks serve --latency MS`: the demo server in a process of its own, so that its work
+/// (reading and sending image files) neither runs on the measured main loop nor counts in its memory.
+///
+/// Protocol with `DemoServerProcess`, over stdin/stdout:
+///   → first line: the base URL;
+///   ← the parent closes our stdin when it is done (or dies);
+///   → `stats accepted=N requests=N`, then one `request PATH` line per request in arrival order, then exit.
+@MainActor
+enum ServeCommand {
+    static func run(_ arguments: ArraySlice<String>) -> Int32 {
+        var latency = 0
+        if let flag = arguments.firstIndex(of: "--latency"), flag + 1 < arguments.endIndex,
+           let value = Int(arguments[flag + 1]), value >= 0 {
+            latency = value
+        }
+        guard let directory = DemoGalleryLocation.defaultDataDirectory() else {
+            return fail("no demo data directory; run `make demo-data`")
+        }
+        let server: DemoServer
+        do {
+            server = try DemoServer(dataDirectory: directory, options: .init(latencyMilliseconds: latency))
+            try server.start()
+        } catch {
+            return fail("\(error)")
+        }
+        write("\(server.baseURL)\n")
+
+        let loop = g_main_loop_new(nil, 0)
+        defer { g_main_loop_unref(loop) }
+        // Our stdin is a pipe from the parent: end of file (closed, or the parent died) means stop.
+        g_unix_fd_add(0, GIOCondition(G_IO_IN.rawValue | G_IO_HUP.rawValue | G_IO_ERR.rawValue), { fd, _, loop in
+            var buffer = [UInt8](repeating: 0, count: 64)
+            let count = read(fd, &buffer, buffer.count)
+            guard count <= 0 else { return 1 }  // ignore anything written; wait for the end
+            g_main_loop_quit(OpaquePointer(loop))
+            return 0
+        }, UnsafeMutableRawPointer(loop))
+        g_main_loop_run(loop)
+
+        var output = "stats accepted=\(server.acceptedConnections) requests=\(server.requestCount)\n"
+        for path in server.requestLog { output += "request \(path)\n" }
+        write(output)
+        server.stop()
+        return 0
+    }
+
+    private static func write(_ text: String) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+            guard written > 0 else { return }
+            bytes = bytes.dropFirst(written)
+        }
+    }
+
+    private static func fail(_ message: String) -> Int32 {
+        let line = Array("gallery-benchmarks serve: \(message)\n".utf8)
+        _ = line.withUnsafeBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        return 1
+    }
+}

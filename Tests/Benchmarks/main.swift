@@ -1,0 +1,65 @@
+import Glibc
+
+// gallery-benchmarks SCENARIO — one scenario per process, so that memory and main-loop numbers of one
+// never include the leftovers of another. Tests/Benchmarks/run.sh runs them all under Xvfb (`make bench`).
+//
+//   mainloop    main-loop gaps while big images decode and hundreds of thumbnails load
+//   thumbnails  time from search to every visible row showing its thumbnail, at 0 and 100 ms latency
+//   throughput  100 and 360 thumbnails through the ImageLoader: wall time, connections, requests
+//   memory      resident memory: 360 thumbnails, 360 rows, a dozen large images, then many more
+//   scroll      a 360-row list scrolled top to bottom: stale fetches, overtaking, settle time, gaps
+//   serve       (internal) the demo server child process
+let arguments = CommandLine.arguments.dropFirst()
+let status: Int32 = MainActor.assumeIsolated {
+    guard let name = arguments.first else {
+        Bench.usage()
+        return 2
+    }
+    if name == "serve" { return ServeCommand.run(arguments.dropFirst()) }
+    return Bench.run(name)
+}
+exit(status)
+
+@MainActor
+enum Bench {
+    static let scenarios: [(name: String, run: @MainActor (Report) throws(BenchmarkError) -> Void)] = [
+        ("mainloop", MainLoopScenario.run),
+        ("thumbnails", ThumbnailLatencyScenario.run),
+        ("throughput", ThroughputScenario.run),
+        ("memory", MemoryScenario.run),
+        ("scroll", ScrollScenario.run),
+    ]
+
+    static func run(_ name: String) -> Int32 {
+        guard let scenario = scenarios.first(where: { $0.name == name }) else {
+            usage()
+            return 2
+        }
+        let report = Report(scenario: name)
+        do {
+            try scenario.run(report)
+        } catch {
+            report.failure("completes", error.description)
+        }
+        report.print()
+        return report.failed ? 1 : 0
+    }
+
+    static func usage() {
+        let names = scenarios.map(\.name).joined(separator: " | ")
+        progress("usage: gallery-benchmarks \(names)   (run all with `make bench`)")
+    }
+}
+
+/// Progress notes go to stderr, so stdout holds only the report.
+func progress(_ message: String) {
+    let line = Array("  [bench] \(message)\n".utf8)
+    _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+}
+
+/// A mutable value shared with completion closures (main actor only).
+@MainActor
+final class Box<Value> {
+    var value: Value
+    init(_ value: Value) { self.value = value }
+}
