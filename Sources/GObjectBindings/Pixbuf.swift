@@ -18,12 +18,6 @@ public final class Pixbuf: @unchecked Sendable {
     /// Approximate memory held by the pixel data.
     public var byteCount: Int { Int(gdk_pixbuf_get_rowstride(pointer)) * height }
 
-    /// A bilinear copy at the given size. Meant for small images; big ones are scaled while decoding.
-    public func scaled(width: Int, height: Int) -> Pixbuf {
-        Pixbuf(owning: gdk_pixbuf_scale_simple(pointer, Int32(max(1, width)), Int32(max(1, height)),
-                                               GDK_INTERP_BILINEAR))
-    }
-
     /// A solid pixbuf, for placeholders and tests.
     public static func filled(width: Int, height: Int, rgba: UInt32) -> Pixbuf {
         let pixbuf = Pixbuf(owning: gdk_pixbuf_new(GDK_COLORSPACE_RGB, 1, 8, Int32(width), Int32(height)))

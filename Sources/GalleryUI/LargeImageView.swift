@@ -13,6 +13,7 @@ public final class LargeImageView {
     let spinner = Spinner()
     let messageLabel = Label()
     let openInBrowserButton = Button(label: "Open in _Browser")
+    private let fitted = FittedImage()
     private let loader: ImageLoader
     private var ticket: ImageTicket?
     public private(set) var download: ImageDownload?
@@ -131,28 +132,23 @@ public final class LargeImageView {
         messageLabel.show()
     }
 
-    /// Scales the pixbuf to fit, centred. The full image was decoded no larger than the monitor, so this
-    /// scale is cheap; the thumbnail is drawn blown up (blurred) until it is replaced.
+    /// Fits the image in the view, centred: the full image never beyond its real size, the thumbnail blown
+    /// up (blurred) until the full image replaces it.
     private func draw(_ cairo: OpaquePointer) {
         canvas.renderBackground(cairo)
         guard let pixbuf = shownPixbuf else { return }
         let width = Double(canvas.allocatedWidth)
         let height = Double(canvas.allocatedHeight)
         let margin = 12.0
-        let deviceScale = Double(max(1, canvas.scaleFactor))
-        let naturalWidth = Double(pixbuf.width) / (isShowingFullImage ? deviceScale : 1)
-        let naturalHeight = Double(pixbuf.height) / (isShowingFullImage ? deviceScale : 1)
+        let deviceScale = max(1, canvas.scaleFactor)
+        let naturalWidth = Double(pixbuf.width) / Double(isShowingFullImage ? deviceScale : 1)
+        let naturalHeight = Double(pixbuf.height) / Double(isShowingFullImage ? deviceScale : 1)
         var scale = min((width - 2 * margin) / naturalWidth, (height - 2 * margin) / naturalHeight)
-        if isShowingFullImage { scale = min(scale, 1) }  // never blow a full image up past its real size
+        if isShowingFullImage { scale = min(scale, 1) }
         guard scale > 0 else { return }
         let drawnWidth = naturalWidth * scale
         let drawnHeight = naturalHeight * scale
-        cairo_save(cairo)
-        cairo_translate(cairo, ((width - drawnWidth) / 2).rounded(), ((height - drawnHeight) / 2).rounded())
-        cairo_scale(cairo, drawnWidth / Double(pixbuf.width), drawnHeight / Double(pixbuf.height))
-        gdk_cairo_set_source_pixbuf(cairo, pixbuf.pointer, 0, 0)
-        cairo_pattern_set_filter(cairo_get_source(cairo), isShowingFullImage ? CAIRO_FILTER_GOOD : CAIRO_FILTER_BILINEAR)
-        cairo_paint(cairo)
-        cairo_restore(cairo)
+        fitted.paint(pixbuf, in: cairo, x: (width - drawnWidth) / 2, y: (height - drawnHeight) / 2,
+                     width: drawnWidth, height: drawnHeight, deviceScale: deviceScale)
     }
 }

@@ -58,6 +58,7 @@ public final class MainWindow {
     /// GTK already disposed (the classic crash of lazy image lists).
     private func windowDestroyed() {
         isDestroyed = true
+        statusUpdate?.cancel()
         largeView.stop()
         gallery?.cancel()
         gallery = nil
@@ -91,7 +92,7 @@ public final class MainWindow {
         self.gallery = gallery
         gallery.onStatusChange = { [weak self, weak gallery] in
             guard let self, !self.isDestroyed, let gallery, self.gallery === gallery else { return }
-            self.galleryChanged()
+            self.scheduleStatusUpdate()
         }
         listView.show(gallery)
         gallery.start()
@@ -144,6 +145,20 @@ public final class MainWindow {
     }
 
     // MARK: State → widgets
+
+    private var statusUpdate: MainLoopSource?
+
+    /// Every thumbnail that starts or finishes changes the counts; the subtitle and footer are updated once
+    /// per batch of changes (before the next frame is drawn), not once per change, because each new subtitle
+    /// makes GTK lay the header bar out again.
+    private func scheduleStatusUpdate() {
+        guard statusUpdate?.isActive != true else { return }
+        statusUpdate = MainLoopSource.idle(priority: G_PRIORITY_HIGH_IDLE + 10) { [weak self] in
+            guard let self, !self.isDestroyed else { return }
+            self.statusUpdate = nil
+            self.galleryChanged()
+        }
+    }
 
     private func galleryChanged() {
         guard let gallery else { return }

@@ -141,14 +141,15 @@ final class GalleryWindowTests: GLibTestCase {
             ui.scroll(toRow: 22)
             ui.scroll(toRow: 23)
             XCTAssertEqual(ui.window.gallery?.feed.state, .loading(page: 2))
-            XCTAssertEqual(ui.list.footerLabel.text, "Loading more…")
+            XCTAssertTrue(iterateMainLoop(until: { ui.list.footerLabel.text == "Loading more…" }, timeout: 2))
             XCTAssertTrue(iterateMainLoop(until: { ui.list.rowCount == 48 }, timeout: 10))
             XCTAssertEqual(ui.server.requestLog.filter { $0.contains("offset=24") }.count, 1, "requested once")
             XCTAssertEqual(ui.window.gallery?.feed.state, .idle, "one more page to go, when the user scrolls")
             ui.scroll(toRow: 47)
             XCTAssertTrue(iterateMainLoop(until: { ui.list.rowCount == 60 }, timeout: 10))
             XCTAssertTrue(iterateMainLoop(until: { ui.window.gallery?.feed.state == .finished }, timeout: 5))
-            XCTAssertEqual(ui.list.footerLabel.text, "End of gallery · 60 images")
+            XCTAssertTrue(iterateMainLoop(until: { ui.list.footerLabel.text == "End of gallery · 60 images" }, timeout: 2),
+                          ui.list.footerLabel.text)
         }
     }
 
