@@ -18,7 +18,7 @@ final class FetchScheduler {
         fileprivate(set) var priority: LoadPriority
         fileprivate let sequence: Int
         fileprivate let start: @MainActor () -> Void
-        fileprivate var isRunning = false
+        fileprivate(set) var isRunning = false
         fileprivate var isFinished = false
 
         fileprivate init(host: String, priority: LoadPriority, sequence: Int, start: @escaping @MainActor () -> Void) {

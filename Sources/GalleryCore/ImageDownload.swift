@@ -50,13 +50,20 @@ public final class ImageDownload {
 
     public func stopObserving(owner: AnyObject) { observers.remove(owner: owner) }
 
-    /// Called as the row enters or leaves the visible part of the list. The first time it becomes visible the
-    /// download starts; after that, visibility only moves it up or down the queue.
+    /// Called as the row enters or leaves the visible part of the list. Becoming visible starts the download.
+    /// A row that leaves the view while its download still waits for a connection gives its place up (a
+    /// fast scroll past a hundred rows must not queue a hundred downloads); it starts again if it comes back.
+    /// A download already under way goes on, behind the rows on screen.
     public func setVisible(_ visible: Bool) {
         guard visible != isVisible else { return }
         isVisible = visible
         if visible && state == .notStarted {
             start()
+        } else if !visible, let ticket, ticket.isWaitingForConnection {
+            ticket.cancel()
+            self.ticket = nil
+            state = .notStarted
+            observers.notify(self)
         } else {
             ticket?.priority = visible ? .visible : .offscreen
         }

@@ -65,6 +65,12 @@ public final class ImageLoader {
         if job.tickets.isEmpty { abandon(job) } else { updatePriority(of: job) }
     }
 
+    /// True while the ticket's download waits for a connection slot (nothing sent yet).
+    func isWaitingForConnection(_ ticket: ImageTicket) -> Bool {
+        guard ticket.isPending, let fetch = fetches[ticket.key.url], let scheduled = fetch.scheduled else { return false }
+        return !scheduled.isRunning
+    }
+
     func priorityChanged(_ ticket: ImageTicket) {
         if let job = decodes[ticket.key] { updatePriority(of: job) }
     }
@@ -197,6 +203,9 @@ public final class ImageTicket {
 
     /// True until the image arrived, failed, or the ticket was cancelled.
     public var isPending: Bool { completion != nil }
+
+    /// Nothing was sent for it yet: it waits behind other downloads to the same host.
+    public var isWaitingForConnection: Bool { loader?.isWaitingForConnection(self) ?? false }
 
     public func cancel() {
         guard isPending else { return }
