@@ -43,6 +43,7 @@ public final class MainWindow {
         showWelcome()
 
         header.usernameEntry.onActivate { [weak self] in self?.searchFromHeader() }
+        statusPage.retryButton.onClicked { [weak self] in self?.reload() }
         header.sourceSelector.onChanged { [weak self] in self?.sourceChanged() }
         listView.onActivate = { [weak self] download in self?.openLargeView(download) }
         largeView.onChange = { [weak self] in self?.updateTitles() }
@@ -206,9 +207,18 @@ public final class MainWindow {
     }
 
     private func showError(_ error: GalleryError) {
-        statusPage.set(iconName: Self.icon(for: error), title: error.title, description: error.explanation)
+        statusPage.set(iconName: Self.icon(for: error), title: error.title, description: error.explanation,
+                       canRetry: Self.mayPass(error))
         stack.visibleChildName = "status"
         updateTitles()
+    }
+
+    /// Failures worth a "Try Again" button: the same request may work in a moment.
+    private static func mayPass(_ error: GalleryError) -> Bool {
+        switch error {
+        case .network, .serverError, .rateLimited: true
+        default: false
+        }
     }
 
     private static func icon(for error: GalleryError) -> String {

@@ -11,6 +11,8 @@ public final class StatusPage {
     let spinner = Spinner()
     public let titleLabel = Label()
     public let descriptionLabel = Label()
+    /// "Try Again", for failures that may pass (network, server trouble).
+    public let retryButton = Button(label: "_Try Again")
 
     public init() {
         container.halign = GTK_ALIGN_CENTER
@@ -27,13 +29,17 @@ public final class StatusPage {
         descriptionLabel.maxWidthChars = 50
         descriptionLabel.isSelectable = true
         descriptionLabel.canFocus = false
-        for widget: Widget in [icon, spinner, titleLabel, descriptionLabel] { container.append(widget) }
+        retryButton.halign = GTK_ALIGN_CENTER
+        retryButton.addStyleClass("suggested-action")
+        for widget: Widget in [icon, spinner, titleLabel, descriptionLabel, retryButton] { container.append(widget) }
         container.showAll()
         spinner.isSpinning = false
+        retryButton.hide()
     }
 
     /// `iconName` nil shows a spinner instead of an icon.
-    public func set(iconName: String?, title: String, description: String) {
+    public func set(iconName: String?, title: String, description: String, canRetry: Bool = false) {
+        retryButton.isVisible = canRetry
         if let iconName {
             icon.setIcon(iconName, pixelSize: 96)
             icon.show()

@@ -27,12 +27,18 @@ final class SourceSwitchingTests: GLibTestCase {
             XCTAssertTrue(aurora.isCancelled)
             XCTAssertEqual(aurora.loadingCount, 0)
             XCTAssertEqual(ui.window.statusPage.titleLabel.text, "Not a valid username", "Mastodon wants user@server")
+            XCTAssertFalse(ui.window.statusPage.retryButton.isVisible, "retrying cannot fix a username")
             XCTAssertEqual(header.usernameEntry.placeholder, "user@instance")
 
             // A full address; the harness points Mastodon at a closed local port.
             header.usernameEntry.text = "alice@mastodon.example"
             header.usernameEntry.activate()  // Enter
             XCTAssertTrue(iterateMainLoop(until: { ui.window.statusPage.titleLabel.text == "Could not connect" }, timeout: 10))
+            XCTAssertTrue(ui.window.statusPage.retryButton.isVisible, "a network failure may pass: Try Again")
+            ui.window.statusPage.retryButton.click()
+            XCTAssertEqual(ui.window.statusPage.titleLabel.text, "Loading alice@mastodon.example’s gallery…")
+            XCTAssertTrue(iterateMainLoop(until: { ui.window.statusPage.titleLabel.text == "Could not connect" }, timeout: 10),
+                          "tried again (and failed again: nothing listens there)")
 
             // Back to the demo, a different user, and straight on to another one while the first loads.
             header.selectedSource = .demo
