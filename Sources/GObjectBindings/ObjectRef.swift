@@ -42,8 +42,6 @@ public final class ObjectRef: @unchecked Sendable {
     @inlinable public var opaque: OpaquePointer { OpaquePointer(pointer) }
     @inlinable public var object: UnsafeMutablePointer<GObject> { pointer.as(GObject.self) }
 
-    public func isA(_ type: GType) -> Bool { isInstance(pointer, of: type) }
-
     /// The object's GType name, for diagnostics.
     public var typeName: String {
         let klass = pointer.as(GTypeInstance.self).pointee.g_class
@@ -107,14 +105,6 @@ extension ObjectRef {
         g_object_get_property(object, property, &gvalue)
         defer { g_value_unset(&gvalue) }
         return g_value_get_boolean(&gvalue) != 0
-    }
-
-    public func uint(_ property: String) -> UInt32 {
-        var gvalue = GValue()
-        g_value_init(&gvalue, gv_type_uint())
-        g_object_get_property(object, property, &gvalue)
-        defer { g_value_unset(&gvalue) }
-        return g_value_get_uint(&gvalue)
     }
 
     public func string(_ property: String) -> String? {

@@ -13,7 +13,6 @@ public final class Pixbuf: @unchecked Sendable {
     public var pointer: OpaquePointer { ref.opaque }
     public var width: Int { Int(gdk_pixbuf_get_width(pointer)) }
     public var height: Int { Int(gdk_pixbuf_get_height(pointer)) }
-    public var hasAlpha: Bool { gdk_pixbuf_get_has_alpha(pointer) != 0 }
 
     /// Approximate memory held by the pixel data.
     public var byteCount: Int { Int(gdk_pixbuf_get_rowstride(pointer)) * height }

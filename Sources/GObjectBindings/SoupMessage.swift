@@ -58,10 +58,5 @@ extension Soup {
             guard soup_message_headers_get_encoding(headers) == SOUP_ENCODING_CONTENT_LENGTH else { return nil }
             return Int(soup_message_headers_get_content_length(headers))
         }
-
-        /// Keeps libsoup's HTTP cache (if the session has one) out of this request.
-        public func disableCache() {
-            soup_message_disable_feature(message, soup_cache_get_type())
-        }
     }
 }

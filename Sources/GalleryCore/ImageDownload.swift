@@ -48,8 +48,6 @@ public final class ImageDownload {
         observers.add(owner: owner, handler)
     }
 
-    public func stopObserving(owner: AnyObject) { observers.remove(owner: owner) }
-
     /// Called as the row enters or leaves the visible part of the list. Becoming visible starts the download.
     /// A row that leaves the view while its download still waits for a connection gives its place up (a
     /// fast scroll past a hundred rows must not queue a hundred downloads); it starts again if it comes back.

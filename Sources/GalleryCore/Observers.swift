@@ -16,13 +16,7 @@ public struct Observers<Subject: AnyObject> {
         entries.append(Entry(owner: owner, handler: handler))
     }
 
-    public mutating func remove(owner: AnyObject) {
-        entries.removeAll { $0.owner == nil || $0.owner === owner }
-    }
-
     public func notify(_ subject: Subject) {
         for entry in entries where entry.owner != nil { entry.handler(subject) }
     }
-
-    public var isEmpty: Bool { !entries.contains { $0.owner != nil } }
 }

@@ -13,13 +13,16 @@ final class GalleryViewerApplication {
     private let client = HTTPClient()
     private lazy var loader = ImageLoader(client: client)
     private let sources: SourceFactory
+    /// The last search of the previous launch, read once.
+    private let recent = RecentSearch.load()
+    /// The command line wins; else the last search's source; DeviantArt on a first launch.
+    private let initialSource: SourceKind
     private var window: MainWindow?
 
     init(options: Options) {
         self.options = options
-        let recent = RecentSearch.load()
-        sources = SourceFactory(overriddenSource: options.source ?? recent?.source ?? .deviantArt,
-                                endpointOverride: options.endpointOverride)
+        initialSource = options.source ?? recent?.source ?? .deviantArt
+        sources = SourceFactory(overriddenSource: initialSource, endpointOverride: options.endpointOverride)
     }
 
     func run() -> Int32 {
@@ -61,9 +64,9 @@ final class GalleryViewerApplication {
         }
         window.present()
 
-        let recent = RecentSearch.load()
-        let source = options.source ?? recent?.source ?? .deviantArt
-        let username = options.username ?? (options.source == nil || options.source == recent?.source ? recent?.username : nil)
+        // The remembered username only goes with its own source.
+        let source = initialSource
+        let username = options.username ?? (source == recent?.source ? recent?.username : nil)
         if let username, !username.isEmpty {
             window.search(source: source, username: username)
         } else {

@@ -2,7 +2,7 @@ import CGtk
 import GObjectBindings
 
 @MainActor
-public final class Button: Widget {
+public final class Button: Bin {
     public init(label: String? = nil) {
         super.init(label.map { gtk_button_new_with_mnemonic($0) } ?? gtk_button_new())
     }
@@ -16,22 +16,10 @@ public final class Button: Widget {
 
     private var button: UnsafeMutablePointer<GtkButton> { widget.raw.as(GtkButton.self) }
 
-    public var label: String? {
-        get { string(gtk_button_get_label(button)) }
-        set { gtk_button_set_label(button, newValue) }
-    }
-
     /// Flat: no frame until hovered, as for buttons inside rows and header bars.
     public var isFlat: Bool {
         get { gtk_button_get_relief(button) == GTK_RELIEF_NONE }
         set { gtk_button_set_relief(button, newValue ? GTK_RELIEF_NONE : GTK_RELIEF_NORMAL) }
-    }
-
-    public func setChild(_ child: Widget) {
-        if let old = gtk_bin_get_child(widget.raw.as(GtkBin.self)) {
-            gtk_container_remove(widget.raw.as(GtkContainer.self), old)
-        }
-        gtk_container_add(widget.raw.as(GtkContainer.self), child.widget)
     }
 
     public func onClicked(_ handler: @escaping @MainActor () -> Void) {

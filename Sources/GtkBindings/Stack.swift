@@ -18,11 +18,6 @@ public final class Stack: Widget {
         set { gtk_stack_set_visible_child_name(stack, newValue) }
     }
 
-    public var transitionType: GtkStackTransitionType {
-        get { gtk_stack_get_transition_type(stack) }
-        set { gtk_stack_set_transition_type(stack, newValue) }
-    }
-
     /// Same-size pages avoid a window resize when switching.
     public var isHomogeneous: Bool {
         get { gtk_stack_get_homogeneous(stack) != 0 }
