@@ -11,6 +11,14 @@ public final class File {
 
     public var path: String? { takeString(g_file_get_path(ref.opaque)) }
 
+    /// Reads a small text file (a stylesheet, a stamp, a key file) synchronously; nil if it cannot be read.
+    /// Only for files of a few kilobytes: anything bigger goes through `loadContents`.
+    public static func smallText(atPath path: String) -> String? {
+        var contents: UnsafeMutablePointer<CChar>?
+        guard g_file_get_contents(path, &contents, nil, nil) != 0 else { return nil }
+        return takeString(contents)
+    }
+
     /// Reads the whole file; `completion` runs on the main loop with its bytes or the GIO error
     /// (e.g. `G_IO_ERROR_NOT_FOUND`).
     @MainActor

@@ -45,9 +45,7 @@ public final class ListStore {
     private static func makeItem(carrying value: AnyObject) -> gpointer? {
         let item = g_object_new_with_properties(gv_type_object(), 0, nil, nil)
         g_object_set_qdata_full(item, carriedValueQuark,
-                                Unmanaged.passRetained(value).toOpaque()) { data in
-            Unmanaged<AnyObject>.fromOpaque(data!).release()
-        }
+                                Unmanaged.passRetained(value).toOpaque(), releaseBoxNotify)
         return item.map { UnsafeMutableRawPointer($0) }
     }
 }

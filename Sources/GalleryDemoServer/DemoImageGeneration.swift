@@ -27,7 +27,7 @@ public enum DemoImageGeneration {
 
     /// Whether `directory` holds a finished generation for `catalog`.
     public static func isUpToDate(_ directory: String, for catalog: DemoCatalog) -> Bool {
-        readText(directory + "/catalog.stamp") == stampContents(for: catalog)
+        File.smallText(atPath: directory + "/catalog.stamp") == stampContents(for: catalog)
     }
 
     public static func run(catalog: DemoCatalog, outputDirectory: String, jobs: Int = defaultJobs,
@@ -37,7 +37,7 @@ public enum DemoImageGeneration {
         let stampPath = outputDirectory + "/catalog.stamp"
         let partialPath = stampPath + ".partial"
         // Files already there were made for this catalog only if a stamp (finished or in progress) says so.
-        let reuse = readText(stampPath) == stamp || readText(partialPath) == stamp
+        let reuse = File.smallText(atPath: stampPath) == stamp || File.smallText(atPath: partialPath) == stamp
         for folder in ["full", "150", "300", "avatars"] {
             g_mkdir_with_parents(outputDirectory + "/" + folder, 0o755)
         }
@@ -133,12 +133,6 @@ public enum DemoImageGeneration {
                                          gssize(buffer.count), G_FILE_SET_CONTENTS_CONSISTENT, 0o644, error)
             }
         }
-    }
-
-    private static func readText(_ path: String) -> String? {
-        var contents: UnsafeMutablePointer<CChar>?
-        guard g_file_get_contents(path, &contents, nil, nil) != 0 else { return nil }
-        return takeString(contents)
     }
 
     private static func fileSize(_ path: String) -> Int {

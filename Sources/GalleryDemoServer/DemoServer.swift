@@ -36,7 +36,7 @@ public final class DemoServer {
         catalog = try DemoCatalog(contentsOf: DemoGalleryLocation.catalogPath(in: dataDirectory))
         let imagesDirectory = DemoGalleryLocation.imagesDirectory(in: dataDirectory)
         let stampPath = DemoGalleryLocation.stampPath(in: dataDirectory)
-        guard g_file_test(imagesDirectory, G_FILE_TEST_IS_DIR) != 0, let stamp = Self.readSmallFile(stampPath) else {
+        guard g_file_test(imagesDirectory, G_FILE_TEST_IS_DIR) != 0, let stamp = File.smallText(atPath: stampPath) else {
             throw DemoServerError.imagesMissing(directory: imagesDirectory)
         }
         guard stamp.contains("catalog \(catalog.fingerprint)") else {
@@ -103,12 +103,6 @@ public final class DemoServer {
             throw KnobError(description: "\(name) must be a non-negative integer, not \(text).")
         }
         return value
-    }
-
-    private static func readSmallFile(_ path: String) -> String? {
-        var contents: UnsafeMutablePointer<CChar>?
-        guard g_file_get_contents(path, &contents, nil, nil) != 0 else { return nil }
-        return takeString(contents)
     }
 }
 

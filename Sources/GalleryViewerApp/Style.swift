@@ -10,8 +10,7 @@ enum Style {
         guard let path = locate() else {
             return Console.error("style.css not found; using the theme's defaults")
         }
-        var contents: UnsafeMutablePointer<gchar>?
-        guard g_file_get_contents(path, &contents, nil, nil) != 0, let css = takeString(contents) else { return }
+        guard let css = File.smallText(atPath: path) else { return }
         do {
             try CssProvider.install(css)
         } catch {
