@@ -29,7 +29,7 @@ public final class HTTPClient {
         "GalleryViewer/\(AppVersion.string) (+https://github.com/galleryviewer/gallery-viewer)"
 
     public let configuration: Configuration
-    private let session: Soup.Session
+    let session: Soup.Session
     /// Called with each request's URL just before it is sent (for diagnostics and benchmarks).
     public var onRequestStarted: (@MainActor (String) -> Void)?
     private let readChunkBytes = 64 * 1024
@@ -83,7 +83,7 @@ public final class HTTPClient {
     /// Cancels everything in flight; each pending fetch completes with `.cancelled`.
     public func abortAll() { session.abort() }
 
-    private func httpError(_ error: GLibError) -> HTTPError {
+    func httpError(_ error: GLibError) -> HTTPError {
         if error.isCancelled { return .cancelled }
         if error.matches(G_IO_ERROR_TIMED_OUT) { return .timedOut(seconds: configuration.ioTimeoutSeconds) }
         if error.matches(G_IO_ERROR_PARTIAL_INPUT) { return .connectionClosedEarly }
