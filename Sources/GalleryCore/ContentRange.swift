@@ -21,7 +21,7 @@ public enum ContentRange: Equatable, Sendable {
             return
         }
         let bounds = halves[0].split(separator: "-", omittingEmptySubsequences: false)
-        guard bounds.count == 2, let first = Self.number(String(bounds[0]).trimmed), let last = Self.number(String(bounds[1]).trimmed),
+        guard bounds.count == 2, let first = Self.number(String(bounds[0])), let last = Self.number(String(bounds[1])),
               first <= last, complete.map({ last < $0 }) ?? true else { return nil }
         self = .bytes(first: first, last: last, complete: complete)
     }

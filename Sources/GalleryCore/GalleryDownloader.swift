@@ -84,7 +84,7 @@ public final class GalleryDownloader {
     /// The images among `items` (feed order, newest first) with safe, unique file names. Names are given
     /// oldest first, so a file keeps its name when the gallery gains newer items. Items that are not images
     /// (videos, pages) have nothing to save here.
-    public static func jobs(for items: [GalleryItem]) -> [Job] {
+    public nonisolated static func jobs(for items: [GalleryItem]) -> [Job] {
         let images = items.filter { $0.kind == .image && $0.fullImageURL != nil }
         let names = DownloadNames.unique(images.reversed().map { ($0.id, $0.fileName) }).reversed()
         return zip(images, names).map { Job(name: $1, url: $0.fullImageURL!) }
