@@ -10,6 +10,6 @@ let options = Options.parseOrExit()
 let status = MainActor.assumeIsolated {
     if options.list { return ListCommand(options: options).run() }
     if options.download != nil { return DownloadCommand(options: options).run() }
-    return GalleryViewerApplication(options: options).run()
+    return GalleryViewerApplication().run(arguments: CommandLine.arguments)
 }
 exit(status)
