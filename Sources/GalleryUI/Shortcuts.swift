@@ -56,23 +56,25 @@ public enum Shortcuts {
         })
     }
 
-    /// The keys as the README writes them: "<kbd>Ctrl</kbd>+<kbd>L</kbd>, <kbd>F5</kbd>".
-    public static func markdownKeys(_ accelerators: [String]) -> String {
+    /// The keys as the README writes them: "<kbd>Ctrl</kbd>+<kbd>L</kbd>, <kbd>F5</kbd>". Read from the
+    /// accelerator text itself (gtk_accelerator_parse would need a display).
+    public nonisolated static func markdownKeys(_ accelerators: [String]) -> String {
         accelerators.map { accelerator in
-            var keyval: guint = 0
-            var modifiers = GdkModifierType(rawValue: 0)
-            gtk_accelerator_parse(accelerator, &keyval, &modifiers)
-            var parts: [String] = []
-            if modifiers.rawValue & GDK_CONTROL_MASK.rawValue != 0 { parts.append("Ctrl") }
-            if modifiers.rawValue & GDK_SHIFT_MASK.rawValue != 0 { parts.append("Shift") }
-            if modifiers.rawValue & GDK_MOD1_MASK.rawValue != 0 { parts.append("Alt") }
-            parts.append(keyLabel(keyval))
-            return parts.map { "<kbd>\($0)</kbd>" }.joined(separator: "+")
+            var rest = Substring(accelerator)
+            var modifiers: [String] = []
+            while rest.hasPrefix("<"), let close = rest.firstIndex(of: ">") {
+                let name = rest[rest.index(after: rest.startIndex)..<close].lowercased()
+                modifiers.append(["primary": "Ctrl", "control": "Ctrl", "ctrl": "Ctrl", "shift": "Shift",
+                                  "alt": "Alt", "super": "Super"][name] ?? name)
+                rest = rest[rest.index(after: close)...]
+            }
+            let order = ["Ctrl", "Shift", "Alt", "Super"]
+            let sorted = modifiers.sorted { (order.firstIndex(of: $0) ?? 9) < (order.firstIndex(of: $1) ?? 9) }
+            return (sorted + [keyLabel(String(rest))]).map { "<kbd>\($0)</kbd>" }.joined(separator: "+")
         }.joined(separator: ", ")
     }
 
-    private static func keyLabel(_ keyval: guint) -> String {
-        let name = string(gdk_keyval_name(keyval)) ?? "?"
+    private nonisolated static func keyLabel(_ name: String) -> String {
         let labels = ["Left": "←", "Right": "→", "Up": "↑", "Down": "↓", "Return": "Enter", "question": "?",
                       "plus": "+", "minus": "-", "equal": "=", "Page_Up": "Page Up", "Page_Down": "Page Down"]
         if let label = labels[name] { return label }
