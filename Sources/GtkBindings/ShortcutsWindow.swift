@@ -24,6 +24,20 @@ public final class ShortcutsWindow: Widget {
         precondition(added != 0, "shortcuts window: \(error.map { String(cString: $0.pointee.message) } ?? "?")")
         let window = gtk_builder_get_object(builder.typed(), "shortcuts")!
         super.init(window.raw.as(GtkWidget.self))
+        gtk_window_set_title(widget.raw.as(GtkWindow.self), "Keyboard Shortcuts")
+        nameSearchButton()
+    }
+
+    /// GTK 3 gives the window's search button (an icon-only toggle in its header bar) no accessible name,
+    /// so a screen reader announces just "toggle button".
+    private func nameSearchButton() {
+        guard let titlebar = gtk_window_get_titlebar(widget.raw.as(GtkWindow.self)) else { return }
+        forEachDescendant(of: titlebar) { child in
+            guard isInstance(child, of: gtk_toggle_button_get_type()),
+                  let accessible = gtk_widget_get_accessible(child),
+                  (string(atk_object_get_name(accessible)) ?? "").isEmpty else { return }
+            atk_object_set_name(accessible, "Search Shortcuts")
+        }
     }
 
     private static func document(_ groups: [Group]) -> String {

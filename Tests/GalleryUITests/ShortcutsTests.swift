@@ -15,13 +15,13 @@ final class ShortcutsTests: GLibTestCase {
             let overlay = try XCTUnwrap(ui.window.window.helpOverlay, "the window has a shortcuts window")
             // The sections' shortcuts; the window's search page holds copies of them, left out here.
             var sections: [UnsafeMutablePointer<GtkWidget>] = []
-            Self.forEachDescendant(of: overlay.raw.as(GtkWidget.self)) { widget in
+            forEachDescendant(of: overlay.raw.as(GtkWidget.self)) { widget in
                 if isInstance(widget, of: gtk_shortcuts_section_get_type()) { sections.append(widget) }
             }
             XCTAssertEqual(sections.count, 1)
             var listed: [String] = []
             for section in sections {
-                Self.forEachDescendant(of: section) { widget in
+                forEachDescendant(of: section) { widget in
                     guard isInstance(widget, of: gtk_shortcuts_shortcut_get_type()) else { return }
                     let object = ObjectRef(widget, transfer: .none)
                     listed.append("\(object.string("title") ?? "") = \(object.string("accelerator") ?? "")")
@@ -89,24 +89,6 @@ final class ShortcutsTests: GLibTestCase {
         let file = #filePath
         let root = file.firstRange(of: "/Tests/GalleryUITests/").map { String(file[..<$0.lowerBound]) } ?? "."
         return root + "/README.md"
-    }
-
-    /// Every widget below `widget`, internal children included (the shortcuts window builds its pages itself).
-    @MainActor
-    static func forEachDescendant(of widget: UnsafeMutablePointer<GtkWidget>,
-                                  _ body: (UnsafeMutablePointer<GtkWidget>) -> Void) {
-        guard isInstance(widget, of: gtk_container_get_type()) else { return }
-        final class Children { var list: [UnsafeMutablePointer<GtkWidget>] = [] }
-        let children = Children()
-        gtk_container_forall(widget.raw.as(GtkContainer.self), { child, data in
-            Unmanaged<Children>.fromOpaque(data!).takeUnretainedValue().list.append(child!)
-        }, Unmanaged.passUnretained(children).toOpaque())
-        withExtendedLifetime(children) {
-            for child in children.list {
-                body(child)
-                forEachDescendant(of: child, body)
-            }
-        }
     }
 
     /// The action of every item in a menu model, sections included.
