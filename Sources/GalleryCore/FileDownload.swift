@@ -127,7 +127,12 @@ public final class FileDownload {
         }
         written = offset
         onHead?(expectedTotal, offset)
-        guard offset > 0 else { return readNext() }  // the file is created once the first bytes passed the checks
+        guard offset > 0 else {
+            // The file is created once the first bytes passed the checks; an empty partial file left by a run
+            // stopped before its first write would be in the way.
+            if hasPartialFile { return restart(requestAgain: false) { [weak self] in self?.readNext() } }
+            return readNext()
+        }
         FileOutputStream.open(partialFile, mode: .append, cancellable: cancellable) { [weak self] result in
             guard let self else { return }
             switch result {

@@ -108,6 +108,19 @@ final class GalleryDownloaderTests: GLibTestCase {
         }
     }
 
+    /// A run stopped between creating the partial file and its first write leaves it empty.
+    func testAnEmptyPartialFileIsReplaced() throws {
+        try MainActor.assumeIsolated {
+            let folder = TemporaryFolder()
+            let server = try Self.imageServer()
+            folder.write([], to: ".c.png.part")
+            let downloader = Self.run([.init(name: "c.png", url: server.url("/img/c.png"))], into: folder)
+            XCTAssertEqual(downloader.failures, [])
+            XCTAssertEqual(folder.contents("c.png"), Self.payload)
+            XCTAssertEqual(folder.names(), ["c.png"])
+        }
+    }
+
     func testAPartialFileThatIsAlreadyCompleteIsRenamed() throws {
         try MainActor.assumeIsolated {
             let folder = TemporaryFolder()
