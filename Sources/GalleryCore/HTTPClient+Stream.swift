@@ -28,15 +28,20 @@ extension HTTPClient {
             case .failure(let error):
                 completion(.failure(self.httpError(error)))
             case .success(let stream):
-                let head = HTTPResponseHead(
-                    status: message.statusCode, reason: message.reasonPhrase, url: message.url,
-                    headers: message.responseHeaders, mediaType: message.responseMediaType,
-                    contentLength: message.responseContentLength)
-                completion(.success(HTTPStreamingResponse(head: head, body: stream)))
+                completion(.success(HTTPStreamingResponse(head: HTTPResponseHead(message), body: stream)))
             }
         }
     }
 
     /// The `HTTPError` for a failed body read (timeout, connection cut, cancelled).
     public func error(from error: GLibError) -> HTTPError { httpError(error) }
+}
+
+extension HTTPResponseHead {
+    /// The status line and headers of a message whose response headers arrived.
+    init(_ message: Soup.Message) {
+        self.init(status: message.statusCode, reason: message.reasonPhrase, url: message.url,
+                  headers: message.responseHeaders, mediaType: message.responseMediaType,
+                  contentLength: message.responseContentLength)
+    }
 }

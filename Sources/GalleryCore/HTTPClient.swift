@@ -61,10 +61,7 @@ public final class HTTPClient {
             case .failure(let error):
                 completion(.failure(self.httpError(error)))
             case .success(let stream):
-                let head = HTTPResponseHead(
-                    status: message.statusCode, reason: message.reasonPhrase, url: message.url,
-                    headers: message.responseHeaders, mediaType: message.responseMediaType,
-                    contentLength: message.responseContentLength)
+                let head = HTTPResponseHead(message)
                 if let rejection = validate(head) {
                     stream.close()
                     return completion(.failure(rejection))

@@ -116,10 +116,14 @@ same_as_originals "$atlas_dir" || fail "a downloaded file is not the original"
 grep -q '^\[360/360\] saved ' "$work/dl.err" || fail "no plain progress lines when stderr is not a terminal"
 grep -q 'Saved 360 of 360 images' "$work/dl.out" || fail "summary: $(cat "$work/dl.out")"
 
-start_server rerun
-"$GALLERY_VIEWER" --download "$dl" --source demo --endpoint "$server_url" atlas >"$work/dl.out" 2>"$work/dl.err" \
-  || fail "the second --download exited with $?"
-stop_server rerun
+# atlas into $dl again, from a server of its own; sets image_requests.
+download_atlas_again() {
+  start_server "$1"
+  "$GALLERY_VIEWER" --download "$dl" --source demo --endpoint "$server_url" atlas >"$work/dl.out" 2>"$work/dl.err" \
+    || fail "the $1 --download exited with $?: $(tail -n 3 "$work/dl.err")"
+  stop_server "$1"
+}
+download_atlas_again rerun
 [ "$image_requests" -eq 0 ] || fail "the second --download made $image_requests image requests, not 0"
 grep -q '360 already there' "$work/dl.out" || fail "second run summary: $(cat "$work/dl.out")"
 
@@ -129,10 +133,7 @@ for name in atlas-010-the-restless-reef.jpg atlas-100-gentle-glacier-cathedral.j
   head -c $((size / 2)) "$atlas_dir/$name" >"$atlas_dir/.$name.part"
   rm "$atlas_dir/$name"
 done
-start_server resume
-"$GALLERY_VIEWER" --download "$dl" --source demo --endpoint "$server_url" atlas >"$work/dl.out" 2>"$work/dl.err" \
-  || fail "the resuming --download exited with $?"
-stop_server resume
+download_atlas_again resume
 [ "$image_requests" -eq 3 ] || fail "resuming made $image_requests image requests, not 3"
 grep -q '3 resumed' "$work/dl.out" || fail "resume summary: $(cat "$work/dl.out")"
 same_as_originals "$atlas_dir" || fail "a resumed file is not the original"
