@@ -106,7 +106,7 @@ public final class FileDownload {
                 written = offset
                 resumed = true
                 return saveCompleteFile()
-            case 200:
+            case 200 where ImageLoader.validateImageResponse(head) == nil:
                 // The server ignored the range and sends the whole image: use it, from the start.
                 return restart(requestAgain: false) { [weak self] in self?.accept(head, offset: 0, length: head.contentLength) }
             default:

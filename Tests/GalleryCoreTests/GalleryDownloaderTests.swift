@@ -108,6 +108,20 @@ final class GalleryDownloaderTests: GLibTestCase {
         }
     }
 
+    /// A login or error page in answer to a Range request is not a reason to throw the partial file away.
+    func testAnErrorPageForARangeRequestKeepsThePartialFile() throws {
+        try MainActor.assumeIsolated {
+            let folder = TemporaryFolder()
+            let server = try TestHTTPServer()
+            // Streamed, so that libsoup does not answer the Range itself (with a 416: the page is shorter).
+            server.route("/img/*") { _ in .html("<html><body>Please sign in</body></html>").throttled(bytesPerSecond: 1_000_000) }
+            folder.write(Array(Self.payload[..<5000]), to: ".c.png.part")
+            let downloader = Self.run([.init(name: "c.png", url: server.url("/img/c.png"))], into: folder)
+            XCTAssertEqual(downloader.failures, [.init(name: "c.png", reason: "Not an image (text/html)")])
+            XCTAssertEqual(folder.contents(".c.png.part"), Array(Self.payload[..<5000]))
+        }
+    }
+
     /// A run stopped between creating the partial file and its first write leaves it empty.
     func testAnEmptyPartialFileIsReplaced() throws {
         try MainActor.assumeIsolated {
