@@ -244,6 +244,22 @@ wait_for 10 bash -c "! xdotool search --onlyvisible --name '^Keyboard Shortcuts$
 colours=$(convert "$shots/2-gallery.png" -format '%k' info:)
 [ "$colours" -gt 500 ] || fail "the gallery screenshot looks blank ($colours colours)"
 
+# 8b. Without a session bus the app still starts (on its own, as a non-unique instance) and quits cleanly.
+DBUS_SESSION_BUS_ADDRESS=unix:path=$work/no-such-bus "$GALLERY_VIEWER" --source demo --endpoint "$base_url" aurora \
+  >"$work/nobus.log" 2>&1 &
+nobus_pid=$!
+extra_pids="$extra_pids $nobus_pid"
+wait_for 30 bash -c "xdotool search --all --onlyvisible --pid $nobus_pid --name '^Gallery Viewer$' >/dev/null" \
+  || fail "without a session bus no window appeared ($(cat "$work/nobus.log"))"
+nobus_window=$(xdotool search --all --onlyvisible --pid "$nobus_pid" --name '^Gallery Viewer$' | head -n 1)
+xdotool windowfocus --sync "$nobus_window"
+xdotool key ctrl+q
+wait_for 5 bash -c "! kill -0 $nobus_pid 2>/dev/null" || fail "without a session bus Ctrl+Q did not quit"
+wait "$nobus_pid" && status=0 || status=$?
+[ "$status" -eq 0 ] || fail "without a session bus the app exited with $status"
+if grep -E 'CRITICAL|WARNING' "$work/nobus.log"; then fail "without a session bus the app logged warnings"; fi
+echo "e2e: no session bus: the app started on its own and quit cleanly"
+
 # 9. Ctrl+Q quits at once, even with downloads in flight.
 xdotool windowfocus --sync "$window"
 xdotool key ctrl+q
