@@ -62,7 +62,7 @@ BUILD_AS := $(if $(and $(SUDO_USER),$(filter-out root,$(SUDO_USER))),sudo -u $(S
 # Steps share .build (SwiftPM locks it) and the test steps must run in order; swift parallelises internally.
 .NOTPARALLEL:
 .DEFAULT_GOAL := build
-.PHONY: help deps test-deps build build-tests release demo-data run test test-resources test-unit test-e2e \
+.PHONY: help deps test-deps build build-tests release demo-data run test test-resources test-unit test-e2e test-a11y \
         demo-data-release check-install bench install uninstall clean distclean
 
 help:
@@ -74,6 +74,7 @@ help:
 	@echo "  demo-data      render the demo gallery into $(DEMO_IMAGES_DIR) (stamped: instant when done)"
 	@echo "  test-resources validate the desktop entry, metainfo and icons (Tests/Resources/validate.sh)"
 	@echo "  test-unit      swift test under Xvfb       test-e2e  Tests/EndToEnd/run.sh under Xvfb"
+	@echo "  test-a11y      the window's accessibility tree over AT-SPI (Tests/Accessibility/run.sh)"
 	@echo "  check-install  install into a temp DESTDIR and check the tree and the static linking"
 	@echo "  bench          speed and memory goals: Tests/Benchmarks/run.sh, release build, under Xvfb; fails on a miss"
 	@echo "  install        release build installed under \$$(DESTDIR)\$$(PREFIX); uninstall removes it"
@@ -139,7 +140,7 @@ run: build demo-data
 
 # --- tests --------------------------------------------------------------------------------------------------
 
-test: test-resources test-unit test-e2e $(if $(SKIP_INSTALL_CHECK),,check-install)
+test: test-resources test-unit test-e2e test-a11y $(if $(SKIP_INSTALL_CHECK),,check-install)
 	@echo "make test: all steps passed$(if $(SKIP_INSTALL_CHECK), (install check skipped),)"
 
 test-resources: test-deps
@@ -157,6 +158,11 @@ test-e2e: test-deps build-tests demo-data
 	else \
 	  echo "test-e2e: Tests/EndToEnd/run.sh not written yet, skipped"; \
 	fi
+
+# Its own accessibility bus inside the headless session (.ci/headless turns the bridge off for the others).
+test-a11y: test-deps build-tests demo-data
+	GALLERY_VIEWER=$(CURDIR)/$(DEBUG_BIN)/gallery-viewer GALLERY_DEMO_SERVER=$(CURDIR)/$(DEBUG_BIN)/gallery-demo-server \
+	  $(HEADLESS) bash Tests/Accessibility/run.sh
 
 # Times and checks `make install` (release build included) into a temp DESTDIR.
 check-install: test-deps

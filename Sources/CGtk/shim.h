@@ -24,4 +24,9 @@ static inline GtkWidget *gv_message_dialog_new(GtkWindow *parent, GtkMessageType
                                   type, buttons, "%s", text);
 }
 
+// g_application_command_line_printerr is printf-like; the text is passed through "%s", never as a format.
+static inline void gv_command_line_printerr(GApplicationCommandLine *command_line, const char *text) {
+    g_application_command_line_printerr(command_line, "%s", text);
+}
+
 #endif

@@ -27,6 +27,9 @@ struct DemoServerCommand: ParsableCommand {
     @Option(help: "Data directory holding demo/users.json and demo/images (default: found automatically).")
     var data: String?
 
+    @Flag(help: "On exit, list every request (path and query) on standard error, one per line.")
+    var logRequests = false
+
     func validate() throws {
         guard latency >= 0 else { throw ValidationError("--latency must not be negative") }
         guard bandwidth >= 0 else { throw ValidationError("--bandwidth must not be negative") }
@@ -56,6 +59,7 @@ struct DemoServerCommand: ParsableCommand {
             }
             g_main_loop_run(loop)
             server.stop()
+            if logRequests { server.requestLog.forEach { logToStandardError("request \($0)") } }
             logToStandardError("stopped after \(server.requestCount) requests on \(server.acceptedConnections) connections")
         }
     }

@@ -52,6 +52,14 @@ public final class MainLoopSource {
 }
 
 extension MainLoopSource {
+    /// Runs `body` on the main loop each time the process receives `signal` (SIGINT, SIGTERM, SIGHUP), for as
+    /// long as it returns true. GLib turns the signal into a main-loop event, so unlike a C signal handler
+    /// `body` may do anything: cancel downloads, close files, quit the loop.
+    @MainActor @discardableResult
+    public static func unixSignal(_ signal: Int32, _ body: @escaping @MainActor () -> Bool) -> MainLoopSource {
+        MainLoopSource(g_unix_signal_source_new(signal), priority: G_PRIORITY_HIGH, body: body)
+    }
+
     /// Runs `body` whenever `socket` meets `condition` (readable, hung up, ...) for as long as it returns true.
     /// The source holds its own reference to the socket.
     @MainActor @discardableResult

@@ -86,11 +86,13 @@ extension Soup {
             soup_message_headers_replace(message.pointee.response_headers, name, value)
         }
 
-        /// The whole body at once, with Content-Type and Content-Length. The bytes are shared, not copied.
+        /// The whole body at once, with Content-Type. The bytes are shared, not copied. libsoup sets the
+        /// Content-Length from the complete body itself, and answers a `Range` request to a 200 with the
+        /// range (206, Content-Range) or 416; an explicit Content-Length here would stay the full length on
+        /// a 206 and leave the client waiting for bytes that never come.
         public func setBody(_ bytes: Bytes, contentType: String) {
             guard !isFinished else { return }
             soup_message_headers_set_content_type(message.pointee.response_headers, contentType, nil)
-            soup_message_headers_set_content_length(message.pointee.response_headers, goffset(bytes.count))
             append(bytes, range: 0..<bytes.count)
             soup_message_body_complete(message.pointee.response_body)
         }

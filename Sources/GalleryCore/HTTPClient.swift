@@ -29,7 +29,7 @@ public final class HTTPClient {
         "GalleryViewer/\(AppVersion.string) (+https://github.com/galleryviewer/gallery-viewer)"
 
     public let configuration: Configuration
-    private let session: Soup.Session
+    let session: Soup.Session
     /// Called with each request's URL just before it is sent (for diagnostics and benchmarks).
     public var onRequestStarted: (@MainActor (String) -> Void)?
     private let readChunkBytes = 64 * 1024
@@ -61,10 +61,7 @@ public final class HTTPClient {
             case .failure(let error):
                 completion(.failure(self.httpError(error)))
             case .success(let stream):
-                let head = HTTPResponseHead(
-                    status: message.statusCode, reason: message.reasonPhrase, url: message.url,
-                    headers: message.responseHeaders, mediaType: message.responseMediaType,
-                    contentLength: message.responseContentLength)
+                let head = HTTPResponseHead(message)
                 if let rejection = validate(head) {
                     stream.close()
                     return completion(.failure(rejection))
@@ -83,7 +80,7 @@ public final class HTTPClient {
     /// Cancels everything in flight; each pending fetch completes with `.cancelled`.
     public func abortAll() { session.abort() }
 
-    private func httpError(_ error: GLibError) -> HTTPError {
+    func httpError(_ error: GLibError) -> HTTPError {
         if error.isCancelled { return .cancelled }
         if error.matches(G_IO_ERROR_TIMED_OUT) { return .timedOut(seconds: configuration.ioTimeoutSeconds) }
         if error.matches(G_IO_ERROR_PARTIAL_INPUT) { return .connectionClosedEarly }

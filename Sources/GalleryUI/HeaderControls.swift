@@ -20,6 +20,7 @@ public final class HeaderControls {
         viewSection.append("Show _Sensitive Content", action: "app.show-sensitive")
         menu.appendSection(viewSection)
         let appSection = Menu()
+        appSection.append("_Keyboard Shortcuts", action: "win.show-help-overlay")
         appSection.append("_About Gallery Viewer", action: "app.about")
         menu.appendSection(appSection)
         menuButton = MenuButton(iconName: "open-menu-symbolic", tooltip: "Main Menu", menu: menu)

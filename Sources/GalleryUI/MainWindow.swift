@@ -272,11 +272,8 @@ public final class MainWindow {
         // the entry and the list as usual.
         backAction.isEnabled = false
         neighbourActions.forEach { $0.isEnabled = false }
-        application.setAccelerators(["<Primary>l"], for: "win.focus-search")
-        application.setAccelerators(["F5", "<Primary>r"], for: "win.reload")
-        application.setAccelerators(["<Primary>w"], for: "win.close")
-        application.setAccelerators(["Escape", "<Alt>Left"], for: "win.back")
-        application.setAccelerators(["Left", "Page_Up"], for: "win.previous")
-        application.setAccelerators(["Right", "Page_Down"], for: "win.next")
+        // Ctrl+? and the main menu's "Keyboard Shortcuts" (win.show-help-overlay) open it.
+        window.setHelpOverlay(Shortcuts.makeWindow())
+        Shortcuts.install(in: application)
     }
 }

@@ -6,39 +6,36 @@ import GalleryUI
 
 /// The GtkApplication and its wiring: one HTTP client and image loader for the process, the main window,
 /// the app-wide actions, and what to show first.
+///
+/// One instance per session: the first launch owns the app id on the session bus; a later launch (menu,
+/// terminal, `gallery-viewer --source … USER`) hands its arguments and environment over and exits at once
+/// with status 0, and the running window comes to the front and runs that search. Without a session bus
+/// every launch simply runs on its own.
 @MainActor
 final class GalleryViewerApplication {
-    private let options: Options
-    private let application = Application(id: AppVersion.applicationID)
+    private let application = Application(id: AppVersion.applicationID, unique: true, handlesCommandLine: true)
     private let client = HTTPClient()
     private lazy var loader = ImageLoader(client: client)
-    private let sources: SourceFactory
+    private let sources = SourceFactory(overriddenSource: nil, endpointOverride: nil)
     /// The last search of the previous launch, read once.
     private let recent = RecentSearch.load()
-    /// The command line wins; else the last search's source; DeviantArt on a first launch.
-    private let initialSource: SourceKind
     private var window: MainWindow?
 
-    init(options: Options) {
-        self.options = options
-        initialSource = options.source ?? recent?.source ?? .deviantArt
-        sources = SourceFactory(overriddenSource: initialSource, endpointOverride: options.endpointOverride)
-    }
-
-    func run() -> Int32 {
+    func run(arguments: [String]) -> Int32 {
         // The X11 window class comes from the program name; the desktop entry's StartupWMClass matches it.
         g_set_prgname(AppVersion.applicationID)
         g_set_application_name(MainWindow.appTitle)
         application.onStartup { [weak self] in self?.startup() }
-        application.onActivate { [weak self] in self?.activate() }
+        application.onCommandLine { [weak self] commandLine in self?.handle(commandLine) ?? true }
+        application.onActivate { [weak self] in self?.presentWindow() }
         application.onShutdown { [weak self] in self?.shutdown() }
-        return application.run(programName: "gallery-viewer")
+        return application.run(arguments: arguments)
     }
 
     private func startup() {
         gtk_window_set_default_icon_name(AppVersion.applicationID)
         Style.install()
-        application.addAction("quit", accelerators: ["<Primary>q"]) { [weak self] in self?.quit() }
+        application.addAction("quit") { [weak self] in self?.quit() }
         application.addAction("about") { [weak self] in
             guard let window = self?.window?.window else { return }
             AboutDialog.present(.init(
@@ -50,10 +47,57 @@ final class GalleryViewerApplication {
         SimpleAction.addToggle(to: application.ref, name: "show-sensitive", initial: false) { [weak self] show in
             self?.window?.setShowSensitive(show)
         }
+        Shortcuts.install(in: application)
     }
 
-    private func activate() {
+    /// Every launch's arguments, parsed with the same options as this process's own (which were checked
+    /// before GApplication started, so a later launch's usage errors never reach here). Returns true on
+    /// failure.
+    private func handle(_ commandLine: ApplicationCommandLine) -> Bool {
+        let options: Options
+        do {
+            options = try Options.parse(Array(commandLine.arguments.dropFirst()))
+        } catch {
+            commandLine.printError(Options.fullMessage(for: error) + "\n")
+            return true
+        }
+        // The endpoint override comes from that launch's own --endpoint or environment.
+        sources.setOverride(source: options.source,
+                            endpoint: options.endpointOverride(environment: commandLine.environment))
+        if let window {
+            window.present()
+            if let username = options.username {
+                window.search(source: options.source ?? window.header.selectedSource ?? .deviantArt, username: username)
+            } else if let source = options.source {
+                window.header.selectedSource = source  // searches the entry's username there, if there is one
+            }
+        } else {
+            openWindow(source: options.source, username: options.username)
+        }
+        return false
+    }
+
+    /// The first window: the command line's search, else the last one of the previous launch.
+    private func openWindow(source requested: SourceKind?, username requestedUser: String?) {
+        let window = makeWindow()
+        // The command line wins; else the last search's source; DeviantArt on a first launch. The remembered
+        // username only goes with its own source.
+        let source = requested ?? recent?.source ?? .deviantArt
+        let username = requestedUser ?? (source == recent?.source ? recent?.username : nil)
+        if let username, !username.isEmpty {
+            window.search(source: source, username: username)
+        } else {
+            window.header.selectedSource = source
+            window.header.usernameEntry.grabFocus()
+        }
+    }
+
+    private func presentWindow() {
         if let window { return window.present() }
+        openWindow(source: nil, username: nil)
+    }
+
+    private func makeWindow() -> MainWindow {
         let services = GalleryServices(client: client, loader: loader) { [sources] kind, username throws(GalleryError) in
             try sources.make(kind, username: username)
         }
@@ -62,17 +106,11 @@ final class GalleryViewerApplication {
         window.onSearch = { source, username in
             try? RecentSearch(source: source, username: username).save()
         }
-        window.present()
-
-        // The remembered username only goes with its own source.
-        let source = initialSource
-        let username = options.username ?? (source == recent?.source ? recent?.username : nil)
-        if let username, !username.isEmpty {
-            window.search(source: source, username: username)
-        } else {
-            window.header.selectedSource = source
-            window.header.usernameEntry.grabFocus()
+        window.window.onDestroy { [weak self, weak window] in
+            if let self, self.window === window { self.window = nil }
         }
+        window.present()
+        return window
     }
 
     /// Ctrl+Q: stop every download and leave at once; nothing waits for the network.

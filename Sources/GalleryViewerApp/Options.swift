@@ -6,14 +6,16 @@ import GalleryCore
 
 extension SourceKind: ExpressibleByArgument {}
 
-/// The command line: `gallery-viewer [--source S] [--endpoint URL] [--list [--json]] [USERNAME]`.
+/// The command line: `gallery-viewer [--source S] [--endpoint URL] [--list [--json] | --download DIR] [USERNAME]`.
 struct Options: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gallery-viewer",
         abstract: "Browse a user's public image gallery.",
         discussion: """
             Opens the window on USERNAME's gallery from the chosen source (default: the last one used).
-            With --list, prints the whole gallery instead, one line per item.
+            With --list, prints the whole gallery instead, one line per item. With --download DIR, saves
+            every image at full size into DIR/SOURCE/USERNAME/; run it again to resume.
+            A running window takes over a second launch: the search runs there.
             GALLERY_VIEWER_ENDPOINT in the environment works like --endpoint.
             """)
 
@@ -31,12 +33,22 @@ struct Options: ParsableCommand {
     @Flag(help: "With --list: one JSON object per line.")
     var json = false
 
+    @Option(help: ArgumentHelp(
+        "Save every image at full size into DIR/SOURCE/USERNAME/ instead of opening a window (run again to resume).",
+        valueName: "DIR"))
+    var download: String?
+
     @Argument(help: "The user whose gallery to show (Mastodon: user@instance).")
     var username: String?
 
     mutating func validate() throws {
         if json && !list { throw ValidationError("--json only works with --list.") }
         if list && (username ?? "").isEmpty { throw ValidationError("--list needs a USERNAME.") }
+        if list && download != nil { throw ValidationError("--list and --download do not go together.") }
+        if let download {
+            if download.isEmpty { throw ValidationError("--download needs a folder, e.g. --download ~/Pictures.") }
+            if (username ?? "").trimmed.isEmpty { throw ValidationError("--download needs a USERNAME.") }
+        }
         if let endpoint, URLText.origin(of: endpoint) == nil {
             throw ValidationError("--endpoint must be an http:// or https:// address, like http://127.0.0.1:8080.")
         }
@@ -44,10 +56,14 @@ struct Options: ParsableCommand {
 
     /// The override from --endpoint, else from GALLERY_VIEWER_ENDPOINT.
     var endpointOverride: String? {
+        endpointOverride(environment: { name in getenv(name).map { String(cString: $0) } })
+    }
+
+    /// The same for a command line that came from another process (a second launch handed over to the
+    /// running window), whose environment is not this process's.
+    func endpointOverride(environment: (String) -> String?) -> String? {
         if let endpoint { return endpoint }
-        guard let value = getenv("GALLERY_VIEWER_ENDPOINT").map({ String(cString: $0) }), !value.isEmpty else {
-            return nil
-        }
+        guard let value = environment("GALLERY_VIEWER_ENDPOINT"), !value.isEmpty else { return nil }
         return value
     }
 }

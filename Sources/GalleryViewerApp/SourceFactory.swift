@@ -6,13 +6,19 @@ import GalleryDemoServer
 /// server, started the first time it is needed.
 @MainActor
 final class SourceFactory {
-    private let overriddenSource: SourceKind?
-    private let endpointOverride: String?
+    private var overriddenSource: SourceKind?
+    private var endpointOverride: String?
     private var demoServer: DemoServer?
 
     init(overriddenSource: SourceKind?, endpointOverride: String?) {
-        self.overriddenSource = endpointOverride == nil ? nil : overriddenSource
-        self.endpointOverride = endpointOverride
+        setOverride(source: overriddenSource, endpoint: endpointOverride)
+    }
+
+    /// A later launch handed over to the running window brings its own command line: its override (or none)
+    /// replaces the previous one for the searches that follow.
+    func setOverride(source: SourceKind?, endpoint: String?) {
+        overriddenSource = endpoint == nil ? nil : source
+        endpointOverride = endpoint
     }
 
     func make(_ kind: SourceKind, username: String) throws(GalleryError) -> any GallerySource {

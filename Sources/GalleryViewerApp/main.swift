@@ -6,7 +6,10 @@ import GalleryCore
 // Parse first (exits with usage on bad input), then run on the GLib main loop — the main thread's
 // only loop; see docs/ARCHITECTURE.md.
 let options = Options.parseOrExit()
+// --list and --download run without a window and without the session bus.
 let status = MainActor.assumeIsolated {
-    options.list ? ListCommand(options: options).run() : GalleryViewerApplication(options: options).run()
+    if options.list { return ListCommand(options: options).run() }
+    if options.download != nil { return DownloadCommand(options: options).run() }
+    return GalleryViewerApplication().run(arguments: CommandLine.arguments)
 }
 exit(status)

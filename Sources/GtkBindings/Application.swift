@@ -7,9 +7,15 @@ public final class Application {
     public let ref: ObjectRef
 
     /// `unique: false` lets several instances run side by side (tests, several galleries at once).
-    public init(id: String, unique: Bool = false) {
-        let flags = unique ? G_APPLICATION_DEFAULT_FLAGS : G_APPLICATION_NON_UNIQUE
-        ref = ObjectRef(gtk_application_new(id, flags)!, transfer: .full)
+    /// `handlesCommandLine`: the instance that owns the app id on the session bus receives every launch's
+    /// arguments and environment (`onCommandLine`), its own and those of later launches, which then exit.
+    /// Without a session bus the app runs on its own, as a non-unique one.
+    public init(id: String, unique: Bool = false, handlesCommandLine: Bool = false) {
+        var flags = unique ? G_APPLICATION_DEFAULT_FLAGS.rawValue : G_APPLICATION_NON_UNIQUE.rawValue
+        if handlesCommandLine {
+            flags |= G_APPLICATION_HANDLES_COMMAND_LINE.rawValue | G_APPLICATION_SEND_ENVIRONMENT.rawValue
+        }
+        ref = ObjectRef(gtk_application_new(id, GApplicationFlags(rawValue: flags))!, transfer: .full)
     }
 
     private var application: UnsafeMutablePointer<GApplication> { ref.typed() }
@@ -20,15 +26,26 @@ public final class Application {
     /// Each launch: present the window.
     public func onActivate(_ handler: @escaping @MainActor () -> Void) { ref.connect("activate", handler) }
 
+    /// A launch's command line, in the primary instance (see `handlesCommandLine`). Return true when it
+    /// failed: the launching process then exits with status 1, otherwise 0, as soon as the handler returned.
+    public func onCommandLine(_ handler: @escaping @MainActor (ApplicationCommandLine) -> Bool) {
+        // `command-line` returns the exit status (a gint); a gboolean-returning handler gives 0 or 1.
+        ref.connectEvent("command-line") { pointer in
+            guard let pointer else { return true }
+            return handler(ApplicationCommandLine(pointer.as(GApplicationCommandLine.self)))
+        }
+    }
+
     /// Just before `run` returns.
     public func onShutdown(_ handler: @escaping @MainActor () -> Void) { ref.connect("shutdown", handler) }
 
-    /// Runs the main loop until the last window closes or `quit()` is called. Arguments were parsed before;
-    /// GApplication only sees the program name.
-    public func run(programName: String) -> Int32 {
-        var argv: [UnsafeMutablePointer<CChar>?] = [strdup(programName), nil]
-        defer { free(argv[0]) }
-        return g_application_run(application, 1, &argv)
+    /// Runs the main loop until the last window closes or `quit()` is called. With `handlesCommandLine`,
+    /// `arguments` (program name first) go to the primary instance's `onCommandLine`; otherwise GApplication
+    /// only needs the program name.
+    public func run(arguments: [String]) -> Int32 {
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        return g_application_run(application, Int32(arguments.count), &argv)
     }
 
     public func quit() { g_application_quit(application) }
@@ -53,4 +70,31 @@ public final class Application {
         defer { pointers.forEach { free(UnsafeMutableRawPointer(mutating: $0)) } }
         gtk_application_set_accels_for_action(ref.typed(), action, &pointers)
     }
+}
+
+/// One launch's command line as the primary instance receives it: from this process, or from a later
+/// launch that handed over (`isRemote`), whose environment and terminal are its own.
+@MainActor
+public struct ApplicationCommandLine {
+    private let commandLine: UnsafeMutablePointer<GApplicationCommandLine>
+
+    init(_ commandLine: UnsafeMutablePointer<GApplicationCommandLine>) { self.commandLine = commandLine }
+
+    /// The arguments, program name first.
+    public var arguments: [String] {
+        var count: Int32 = 0
+        guard let argv = g_application_command_line_get_arguments(commandLine, &count) else { return [] }
+        defer { g_strfreev(argv) }
+        return (0..<Int(count)).compactMap { argv[$0].map { String(cString: $0) } }
+    }
+
+    public var isRemote: Bool { g_application_command_line_get_is_remote(commandLine) != 0 }
+
+    /// A variable of the launching process's environment.
+    public func environment(_ name: String) -> String? {
+        string(g_application_command_line_getenv(commandLine, name))
+    }
+
+    /// Writes to the launching process's standard error.
+    public func printError(_ text: String) { gv_command_line_printerr(commandLine, text) }
 }

@@ -3,7 +3,9 @@
 # .ci/headless, as `make test-e2e` does):
 #   start gallery-demo-server → start gallery-viewer on it → Ctrl+L, type a username, Enter →
 #   thumbnails painted → double-click a row → the large view opens and paints the image → Escape →
-#   back on the list → Ctrl+Q quits at once.
+#   back on the list → a second launch hands its search to the running window and exits at once →
+#   Ctrl+? shows the shortcuts window → Ctrl+Q quits at once.
+# Before the window: --list, and --download (save, skip on rerun, resume, Ctrl+C, failures, exit status).
 # Screenshots of each step are kept in $E2E_SHOTS (default .build/e2e) for a human to look at.
 set -euo pipefail
 
@@ -17,10 +19,11 @@ done
 shots=${E2E_SHOTS:-$(pwd)/.build/e2e}
 mkdir -p "$shots"
 work=$(mktemp -d)
-server_pid= app_pid=
+server_pid= app_pid= extra_pids=
 cleanup() {
   [ -n "$app_pid" ] && kill "$app_pid" 2>/dev/null || true
   [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null || true
+  for pid in $extra_pids; do kill "$pid" 2>/dev/null || true; done
   wait 2>/dev/null || true
   rm -rf "$work"
 }
@@ -79,6 +82,100 @@ listed=$(GALLERY_VIEWER_ENDPOINT="$base_url" "$GALLERY_VIEWER" --list --source d
 [ "$listed" -eq 360 ] || fail "GALLERY_VIEWER_ENDPOINT: --list printed $listed items for atlas, not 360"
 echo "e2e: --list ok (60 and 360 items, the endpoint from the environment, errors on stderr)"
 
+# 2b. --download: every image byte for byte, nothing asked again on a rerun, partial files resumed, Ctrl+C
+#     leaves only hidden partial files, failures listed with exit status 1.
+demo_images=$(cd "$(dirname "$0")/../../data/demo/images/full" && pwd)
+# Starts a demo server that lists its requests when stopped; sets server_url. (Not in a $(…) subshell:
+# the server must be this shell's child.)
+start_server() {
+  local name=$1; shift
+  "$GALLERY_DEMO_SERVER" --port 0 --log-requests "$@" >"$work/$name.out" 2>"$work/$name.err" &
+  extra_pids="$extra_pids $!"
+  echo $! >"$work/$name.pid"
+  wait_for 20 grep -q '^http://' "$work/$name.out" || fail "the $name demo server printed no URL"
+  server_url=$(head -n 1 "$work/$name.out")
+}
+stop_server() {  # sets image_requests: how many image requests the server saw
+  local pid; pid=$(cat "$work/$1.pid")
+  kill -TERM "$pid"
+  wait "$pid" 2>/dev/null || true
+  grep -q '^gallery-demo-server: stopped after' "$work/$1.err" || fail "the $1 demo server did not stop cleanly"
+  image_requests=$(grep -c '^gallery-demo-server: request /images/' "$work/$1.err" || true)
+}
+same_as_originals() {  # every final file in $1 is byte for byte the demo image of that name
+  local f
+  for f in "$1"/*; do cmp -s "$f" "$demo_images/$(basename "$f")" || { echo "$f differs"; return 1; }; done
+}
+dl=$work/downloads
+atlas_dir=$dl/demo/atlas
+"$GALLERY_VIEWER" --download "$dl" --source demo --endpoint "$base_url" atlas >"$work/dl.out" 2>"$work/dl.err" \
+  || fail "--download atlas exited with $?: $(tail -n 3 "$work/dl.err")"
+[ "$(ls "$atlas_dir" | wc -l)" -eq 360 ] || fail "--download saved $(ls "$atlas_dir" | wc -l) files, not 360"
+same_as_originals "$atlas_dir" || fail "a downloaded file is not the original"
+[ -z "$(ls -A "$atlas_dir" | grep '^\.')" ] || fail "partial files left after a complete download"
+grep -q '^\[360/360\] saved ' "$work/dl.err" || fail "no plain progress lines when stderr is not a terminal"
+grep -q 'Saved 360 of 360 images' "$work/dl.out" || fail "summary: $(cat "$work/dl.out")"
+
+# atlas into $dl again, from a server of its own; sets image_requests.
+download_atlas_again() {
+  start_server "$1"
+  "$GALLERY_VIEWER" --download "$dl" --source demo --endpoint "$server_url" atlas >"$work/dl.out" 2>"$work/dl.err" \
+    || fail "the $1 --download exited with $?: $(tail -n 3 "$work/dl.err")"
+  stop_server "$1"
+}
+download_atlas_again rerun
+[ "$image_requests" -eq 0 ] || fail "the second --download made $image_requests image requests, not 0"
+grep -q '360 already there' "$work/dl.out" || fail "second run summary: $(cat "$work/dl.out")"
+
+# Three half files, as an interrupted run leaves them: resumed, and whole again.
+for name in atlas-010-the-restless-reef.jpg atlas-100-gentle-glacier-cathedral.jpg atlas-200-comet-at-low-tide.jpg; do
+  size=$(stat -c %s "$atlas_dir/$name")
+  head -c $((size / 2)) "$atlas_dir/$name" >"$atlas_dir/.$name.part"
+  rm "$atlas_dir/$name"
+done
+download_atlas_again resume
+[ "$image_requests" -eq 3 ] || fail "resuming made $image_requests image requests, not 3"
+grep -q '3 resumed' "$work/dl.out" || fail "resume summary: $(cat "$work/dl.out")"
+same_as_originals "$atlas_dir" || fail "a resumed file is not the original"
+
+# Ctrl+C in the middle of a slow download: status 130, no file under a final name that is not complete.
+start_server slow --bandwidth 150000
+stopped=$work/stopped
+"$GALLERY_VIEWER" --download "$stopped" --source demo --endpoint "$server_url" atlas >"$work/dl.out" 2>"$work/dl.err" &
+dl_pid=$!
+wait_for 30 bash -c "ls -A '$stopped/demo/atlas' 2>/dev/null | grep -q '^\.'" || fail "no partial file appeared"
+sleep 0.5
+kill -INT "$dl_pid"
+wait "$dl_pid" && status=0 || status=$?
+[ "$status" -eq 130 ] || fail "--download stopped with Ctrl+C exited with $status, not 130"
+grep -q 'Run the same command again to resume' "$work/dl.err" || fail "Ctrl+C message: $(tail -n 2 "$work/dl.err")"
+same_as_originals "$stopped/demo/atlas" || fail "Ctrl+C left an incomplete file under its final name"
+[ -n "$(ls -A "$stopped/demo/atlas" | grep '^\.')" ] || fail "Ctrl+C left no partial file to resume"
+"$GALLERY_VIEWER" --download "$stopped" --source demo --endpoint "$base_url" atlas >"$work/dl.out" 2>"$work/dl.err" \
+  || fail "the --download after Ctrl+C exited with $?: $(tail -n 5 "$work/dl.err")"
+grep -q 'resumed' "$work/dl.out" || fail "nothing was resumed after Ctrl+C: $(cat "$work/dl.out")"
+same_as_originals "$stopped/demo/atlas" || fail "a file resumed after Ctrl+C is not the original"
+[ "$(ls "$stopped/demo/atlas" | wc -l)" -eq 360 ] || fail "after the resume $(ls "$stopped/demo/atlas" | wc -l) files, not 360"
+
+# On a terminal: a redrawn progress bar instead of lines (script(1) gives the command a pseudo-terminal).
+script -qec "'$GALLERY_VIEWER' --download '$work/tty' --source demo --endpoint '$base_url' atlas" /dev/null \
+  >"$work/tty.out" 2>&1 || fail "--download on a terminal failed: $(tail -c 300 "$work/tty.out")"
+grep -q $'\r\\[#' "$work/tty.out" || fail "no progress bar on a terminal"
+grep -q 'saved atlas-001' "$work/tty.out" && fail "per-item lines on a terminal"
+
+# aurora's broken images: listed at the end, exit status 1, nothing under their names (the stalled one
+# takes the client's 15 s timeout).
+if "$GALLERY_VIEWER" --download "$dl" --source demo --endpoint "$base_url" aurora >"$work/dl.out" 2>"$work/dl.err"; then
+  fail "--download aurora exited 0 with broken images"
+fi
+for line in 'aurora-006-missing-lighthouse.jpg: HTTP 404 Not Found' 'aurora-011-not-actually-an-image.png: Not an image' \
+            'aurora-013-half-a-river.jpg: Download cut off' 'aurora-019-the-endless-wait.jpg: Timed out'; do
+  grep -q "  $line" "$work/dl.err" || fail "--download aurora did not list '$line': $(cat "$work/dl.err")"
+  [ ! -e "$dl/demo/aurora/${line%%:*}" ] || fail "${line%%:*} exists under its final name"
+done
+grep -q 'Saved 55 of 60 images' "$work/dl.out" || fail "aurora summary: $(cat "$work/dl.out")"
+echo "e2e: --download ok (360 originals; 0 requests on rerun; 3 resumed; Ctrl+C → 130; aurora's 5 failures → 1)"
+
 # 3. The app, on the Demo source pointed at that server, with an empty username entry.
 "$GALLERY_VIEWER" --source demo --endpoint "$base_url" >"$work/app.log" 2>&1 &
 app_pid=$!
@@ -114,9 +211,54 @@ import -window root "$shots/3-large-view.png"
 xdotool key Escape
 wait_for 10 name_is 'Gallery Viewer' || fail "Escape did not close the large view (title '$(window_name)')"
 
+# 7b. One instance: a second launch (here with the endpoint from its environment) hands its search to this
+#     window and exits at once with status 0; the window now shows atlas.
+atlas_first=$("$GALLERY_VIEWER" --list --source demo --endpoint "$base_url" atlas | head -n 1 | cut -f 1)
+started=$(date +%s%N)
+GALLERY_VIEWER_ENDPOINT="$base_url" timeout 10 "$GALLERY_VIEWER" --source demo atlas >"$work/second.log" 2>&1 \
+  || fail "the second launch exited with $? ($(cat "$work/second.log"))"
+handover_ms=$(( ($(date +%s%N) - started) / 1000000 ))
+kill -0 "$app_pid" 2>/dev/null || fail "the first instance went away"
+[ "$(xdotool search --onlyvisible --name '^Gallery Viewer$' | wc -l)" -eq 1 ] || fail "a second window appeared"
+wait_for 10 grep -q '^username=atlas$' "$XDG_CONFIG_HOME/gallery-viewer/state.ini" \
+  || fail "the running window did not start the handed-over search"
+# atlas's first thumbnails are wide and paler than aurora's; rows are there once anything is painted.
+wait_for 30 is_colourful 96x300+12+80 0.05 || fail "the handed-over search painted no thumbnails"
+xdotool windowfocus --sync "$window"
+xdotool mousemove --window "$window" 400 120 click --repeat 2 --delay 120 1
+wait_for 10 name_is "$atlas_first" || fail "after the handover the first row is '$(window_name)', not atlas's '$atlas_first'"
+xdotool key Escape
+wait_for 10 name_is 'Gallery Viewer' || fail "Escape did not close the large view after the handover"
+echo "e2e: second launch handed over to the running window in $handover_ms ms (exit 0, one window, atlas shown)"
+
+# 7c. Ctrl+? shows the shortcuts window; Escape closes it.
+xdotool windowfocus --sync "$window"
+xdotool key ctrl+question
+wait_for 10 xdotool search --onlyvisible --name '^Keyboard Shortcuts$' >/dev/null || fail "Ctrl+? showed no shortcuts window"
+import -window root "$shots/4-shortcuts.png"
+xdotool key Escape
+wait_for 10 bash -c "! xdotool search --onlyvisible --name '^Keyboard Shortcuts$' >/dev/null" \
+  || fail "Escape did not close the shortcuts window"
+
 # 8. The screenshot is not blank: many distinct colours.
 colours=$(convert "$shots/2-gallery.png" -format '%k' info:)
 [ "$colours" -gt 500 ] || fail "the gallery screenshot looks blank ($colours colours)"
+
+# 8b. Without a session bus the app still starts (on its own, as a non-unique instance) and quits cleanly.
+DBUS_SESSION_BUS_ADDRESS=unix:path=$work/no-such-bus "$GALLERY_VIEWER" --source demo --endpoint "$base_url" aurora \
+  >"$work/nobus.log" 2>&1 &
+nobus_pid=$!
+extra_pids="$extra_pids $nobus_pid"
+wait_for 30 bash -c "xdotool search --all --onlyvisible --pid $nobus_pid --name '^Gallery Viewer$' >/dev/null" \
+  || fail "without a session bus no window appeared ($(cat "$work/nobus.log"))"
+nobus_window=$(xdotool search --all --onlyvisible --pid "$nobus_pid" --name '^Gallery Viewer$' | head -n 1)
+xdotool windowfocus --sync "$nobus_window"
+xdotool key ctrl+q
+wait_for 5 bash -c "! kill -0 $nobus_pid 2>/dev/null" || fail "without a session bus Ctrl+Q did not quit"
+wait "$nobus_pid" && status=0 || status=$?
+[ "$status" -eq 0 ] || fail "without a session bus the app exited with $status"
+if grep -E 'CRITICAL|WARNING' "$work/nobus.log"; then fail "without a session bus the app logged warnings"; fi
+echo "e2e: no session bus: the app started on its own and quit cleanly"
 
 # 9. Ctrl+Q quits at once, even with downloads in flight.
 xdotool windowfocus --sync "$window"

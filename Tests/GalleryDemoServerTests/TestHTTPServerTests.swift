@@ -32,6 +32,25 @@ final class TestHTTPServerTests: XCTestCase {
         }
     }
 
+    /// A whole body answers a Range request with just the range, as real servers do (resumed downloads).
+    func testARangeRequestGetsThePartAndItsLength() throws {
+        try MainActor.assumeIsolated {
+            let server = try TestHTTPServer()
+            let body = (0..<10_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+            server.route("/file") { _ in .bytes(body, contentType: "image/png") }
+            let session = makeTestSession()
+            let part = try XCTUnwrap(fetch(server.url("/file"), session: session, headers: ["Range": "bytes=4000-"], timeout: 8),
+                                     "the response never ended")
+            XCTAssertNil(part.error)
+            XCTAssertEqual(part.status, 206)
+            XCTAssertEqual(part.contentLength, 6_000)
+            XCTAssertEqual(part.body, Array(body[4000...]))
+            let whole = try XCTUnwrap(fetch(server.url("/file"), session: session))
+            XCTAssertEqual(whole.status, 200)
+            XCTAssertEqual(whole.body, body)
+        }
+    }
+
     func testBinaryAndNonASCIIBodiesRoundTripByteExact() throws {
         try MainActor.assumeIsolated {
             let server = try TestHTTPServer()

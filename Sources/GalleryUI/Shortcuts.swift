@@ -1,0 +1,83 @@
+import CGtk
+import GObjectBindings
+import GtkBindings
+
+/// One keyboard shortcut: what it does, the action it triggers, its keys (GTK accelerator syntax).
+public struct Shortcut: Equatable, Sendable {
+    public enum Group: String, CaseIterable, Sendable {
+        case general = "General"
+        case gallery = "Gallery"
+        case largeView = "Large View"
+    }
+
+    public var group: Group
+    public var title: String
+    /// A detailed action ("win.reload"); nil for keys a widget handles itself (Enter in the entry).
+    public var action: String?
+    public var accelerators: [String]
+
+    public init(_ group: Group, _ title: String, action: String?, _ accelerators: String...) {
+        self.group = group
+        self.title = title
+        self.action = action
+        self.accelerators = accelerators
+    }
+}
+
+/// Every shortcut of the app, in one table: it installs the accelerators, fills the shortcuts window
+/// (Ctrl+?), and the README's table is checked against it. Adding a shortcut is adding a line here.
+@MainActor
+public enum Shortcuts {
+    public static let all: [Shortcut] = [
+        .init(.general, "Focus the username entry", action: "win.focus-search", "<Primary>l"),
+        .init(.general, "Reload the gallery", action: "win.reload", "F5", "<Primary>r"),
+        .init(.general, "Show the keyboard shortcuts", action: "win.show-help-overlay", "<Primary>question"),
+        .init(.general, "Close the window", action: "win.close", "<Primary>w"),
+        .init(.general, "Quit (at once, also with downloads in flight)", action: "app.quit", "<Primary>q"),
+        .init(.gallery, "Load the gallery (in the username entry)", action: nil, "Return"),
+        .init(.gallery, "Open the large view (on a row)", action: nil, "Return"),
+        .init(.largeView, "Back to the gallery", action: "win.back", "Escape", "<Alt>Left"),
+        .init(.largeView, "Previous image", action: "win.previous", "Left", "Page_Up"),
+        .init(.largeView, "Next image", action: "win.next", "Right", "Page_Down"),
+    ]
+
+    /// Sets every action's accelerators on `application` (replacing earlier ones; safe to repeat).
+    public static func install(in application: Application) {
+        for shortcut in all {
+            if let action = shortcut.action { application.setAccelerators(shortcut.accelerators, for: action) }
+        }
+    }
+
+    /// The shortcuts window, grouped as the table is.
+    public static func makeWindow() -> ShortcutsWindow {
+        ShortcutsWindow(groups: Shortcut.Group.allCases.map { group in
+            .init(title: group.rawValue,
+                  shortcuts: all.filter { $0.group == group }.map { ($0.title, $0.accelerators) })
+        })
+    }
+
+    /// The keys as the README writes them: "<kbd>Ctrl</kbd>+<kbd>L</kbd>, <kbd>F5</kbd>". Read from the
+    /// accelerator text itself (gtk_accelerator_parse would need a display).
+    public nonisolated static func markdownKeys(_ accelerators: [String]) -> String {
+        accelerators.map { accelerator in
+            var rest = Substring(accelerator)
+            var modifiers: [String] = []
+            while rest.hasPrefix("<"), let close = rest.firstIndex(of: ">") {
+                let name = rest[rest.index(after: rest.startIndex)..<close].lowercased()
+                modifiers.append(["primary": "Ctrl", "control": "Ctrl", "ctrl": "Ctrl", "shift": "Shift",
+                                  "alt": "Alt", "super": "Super"][name] ?? name)
+                rest = rest[rest.index(after: close)...]
+            }
+            let order = ["Ctrl", "Shift", "Alt", "Super"]
+            let sorted = modifiers.sorted { (order.firstIndex(of: $0) ?? 9) < (order.firstIndex(of: $1) ?? 9) }
+            return (sorted + [keyLabel(String(rest))]).map { "<kbd>\($0)</kbd>" }.joined(separator: "+")
+        }.joined(separator: ", ")
+    }
+
+    private nonisolated static func keyLabel(_ name: String) -> String {
+        let labels = ["Left": "←", "Right": "→", "Up": "↑", "Down": "↓", "Return": "Enter", "question": "?",
+                      "plus": "+", "minus": "-", "equal": "=", "Page_Up": "Page Up", "Page_Down": "Page Down"]
+        if let label = labels[name] { return label }
+        return name.count == 1 ? name.uppercased() : String(name.map { $0 == "_" ? " " : $0 })
+    }
+}

@@ -1,0 +1,158 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CGtk
+import GObjectBindings
+import GalleryCore
+
+/// `gallery-viewer --download DIR [--source S] [--endpoint URL] USERNAME`: reads the whole gallery (every
+/// page, as `--list` does), then saves every image at full size into DIR/SOURCE/USERNAME/, without a window
+/// and without the session bus.
+///
+/// Exit status: 0 when every image is saved (now or by an earlier run), 1 when something failed, 130 when
+/// stopped with Ctrl+C (or SIGTERM), which leaves only hidden partial files for the next run to resume.
+@MainActor
+final class DownloadCommand {
+    static let interruptedStatus: Int32 = 130
+
+    private let options: Options
+    private let client = HTTPClient()
+    private let display = TerminalProgress()
+    private let loop = g_main_loop_new(nil, 0)
+    private var feed: GalleryFeed?
+    private var downloader: GalleryDownloader?
+    private var signalSources: [MainLoopSource] = []
+    private var interrupted = false
+
+    init(options: Options) { self.options = options }
+
+    func run() -> Int32 {
+        defer { g_main_loop_unref(loop) }
+        let kind = options.source ?? .deviantArt
+        let sources = SourceFactory(overriddenSource: kind, endpointOverride: options.endpointOverride)
+        defer { sources.shutDown() }
+        let source: any GallerySource
+        do {
+            source = try sources.make(kind, username: options.username?.trimmed ?? "")
+        } catch {
+            return fail(error)
+        }
+        for signal in [SIGINT, SIGTERM] {
+            signalSources.append(MainLoopSource.unixSignal(signal) { [weak self] in
+                self?.interrupt()
+                return true
+            })
+        }
+        defer { signalSources.forEach { $0.cancel() } }
+
+        var items: [GalleryItem] = []
+        let feedError = readGallery(source) { items = $0 }
+        if interrupted {
+            display.finish()
+            Console.error("Stopped while reading the gallery; nothing was saved.")
+            return Self.interruptedStatus
+        }
+        if items.isEmpty { return fail(feedError ?? .emptyGallery(username: source.username)) }
+
+        let user = source.username.hasPrefix("@") ? String(source.username.dropFirst()) : source.username
+        let folder = options.download! + "/" + kind.rawValue + "/" + DownloadNames.safe(user, fallback: "user")
+        // Once, before any download: a few mkdir(2) calls on an otherwise idle loop.
+        guard g_mkdir_with_parents(folder, 0o755) == 0 else {
+            Console.error("Cannot create the folder \(folder): \(String(cString: strerror(errno)))")
+            return 1
+        }
+        let jobs = GalleryDownloader.jobs(for: items)
+        let downloader = GalleryDownloader(client: client, directory: folder)
+        self.downloader = downloader
+        downloader.onProgress = { [display, weak downloader] in
+            if let downloader { display.update(downloader.progress) }
+        }
+        downloader.onEvent = { [display] event in
+            switch event {
+            case .saved(let name, let resumed):
+                if !display.isTerminal { display.log("saved \(name)\(resumed ? " (resumed)" : "")") }
+            case .failed(let failure):
+                display.log("failed \(failure.name): \(TerminalProgress.printable(failure.reason))")
+            }
+        }
+        downloader.start(jobs) { [loop] in g_main_loop_quit(loop) }
+        if !interrupted { g_main_loop_run(loop) }
+        display.finish()
+        return report(downloader, folder: folder, skippedItems: items.count - jobs.count, feedError: feedError)
+    }
+
+    /// Loads every page; hands over the items (the same image twice counted once, as in the window) and
+    /// returns the feed's error if it failed part-way.
+    private func readGallery(_ source: any GallerySource, items: ([GalleryItem]) -> Void) -> GalleryError? {
+        let feed = GalleryFeed(source: source, client: client)
+        self.feed = feed
+        var collected: [GalleryItem] = []
+        var seen = Set<String>()
+        var outcome: GalleryError?
+        display.showStatus("Reading \(source.username)’s gallery…")
+        feed.loadAllPages(page: { [display] page in
+            for item in page where seen.isDisjoint(with: item.identityKeys) {
+                seen.formUnion(item.identityKeys)
+                collected.append(item)
+            }
+            display.showStatus("Reading \(source.username)’s gallery… \(collected.count) items")
+        }, end: { [loop] state in
+            if case .failed(let error) = state { outcome = error }
+            g_main_loop_quit(loop)
+        })
+        if !interrupted { g_main_loop_run(loop) }
+        self.feed = nil
+        items(collected)
+        return outcome
+    }
+
+    /// Ctrl+C: stop everything and let the running downloads close their partial files; a second Ctrl+C
+    /// leaves at once (partial files are never under a final name, so that is safe too).
+    private func interrupt() {
+        guard !interrupted else { exit(Self.interruptedStatus) }
+        interrupted = true
+        if let feed {
+            feed.cancel()
+            g_main_loop_quit(loop)
+        }
+        downloader?.cancel()
+    }
+
+    private func report(_ downloader: GalleryDownloader, folder: String, skippedItems: Int,
+                        feedError: GalleryError?) -> Int32 {
+        let progress = downloader.progress
+        if interrupted {
+            return stopped(saved: progress.saved + progress.skipped, left: progress.total - progress.saved - progress.skipped)
+        }
+        var summary = "Saved \(progress.saved + progress.skipped) of \(progress.total) images in \(folder)"
+        var notes: [String] = []
+        if progress.skipped > 0 { notes.append("\(progress.skipped) already there") }
+        if progress.resumed > 0 { notes.append("\(progress.resumed) resumed") }
+        if progress.bytesReceived > 0 { notes.append("\(TerminalProgress.size(progress.bytesReceived)) downloaded") }
+        if skippedItems > 0 { notes.append("\(skippedItems) items are not images") }
+        if !notes.isEmpty { summary += " (" + notes.joined(separator: ", ") + ")" }
+        print(summary)
+        if !downloader.failures.isEmpty {
+            Console.error("\(downloader.failures.count) could not be saved:")
+            for failure in downloader.failures {
+                TerminalProgress.writeError("  \(failure.name): \(TerminalProgress.printable(failure.reason))\n")
+            }
+        }
+        if let feedError {
+            Console.error("The gallery could not be read to the end: \(feedError.title). \(feedError.explanation)")
+        }
+        return downloader.failures.isEmpty && feedError == nil ? 0 : 1
+    }
+
+    private func stopped(saved: Int, left: Int) -> Int32 {
+        display.finish()
+        Console.error("Stopped: \(saved) saved, \(left) left. Run the same command again to resume.")
+        return Self.interruptedStatus
+    }
+
+    private func fail(_ error: GalleryError) -> Int32 {
+        display.finish()
+        Console.error("\(error.title). \(error.explanation)")
+        return 1
+    }
+}

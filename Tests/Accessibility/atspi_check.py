@@ -1,0 +1,109 @@
+#!/usr/bin/python3
+"""Reads a running Gallery Viewer's accessibility tree over AT-SPI, as a screen reader would, and checks it.
+
+    atspi_check.py APP_NAME [--expect NAME]...
+
+Every control a user can press, type into or activate (buttons of any kind, combo boxes, text entries,
+list rows, menu items) that is on screen must have an accessible name; each --expect NAME must be on
+screen (waited for, up to 20 s, as the window may still be loading). Prints the controls it saw and exits
+1 with the offenders, 0 when all is well, 2 when the application is not on the accessibility bus.
+"""
+import sys
+import time
+
+import gi
+
+gi.require_version("Atspi", "2.0")
+from gi.repository import Atspi  # noqa: E402
+
+CONTROLS = {
+    Atspi.Role.PUSH_BUTTON, Atspi.Role.TOGGLE_BUTTON, Atspi.Role.RADIO_BUTTON, Atspi.Role.CHECK_BOX,
+    Atspi.Role.COMBO_BOX, Atspi.Role.ENTRY, Atspi.Role.TEXT, Atspi.Role.PASSWORD_TEXT, Atspi.Role.SPIN_BUTTON,
+    Atspi.Role.SLIDER, Atspi.Role.LINK, Atspi.Role.MENU_ITEM, Atspi.Role.CHECK_MENU_ITEM, Atspi.Role.LIST_ITEM,
+}
+MAX_NODES = 20000  # a bound on the walk, far above what the window shows
+
+
+def find_application(name, timeout=20.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        desktop = Atspi.get_desktop(0)
+        for index in range(desktop.get_child_count()):
+            app = desktop.get_child_at_index(index)
+            if app is not None and app.get_name() == name:
+                return app
+        time.sleep(0.2)
+    return None
+
+
+def showing(node):
+    states = node.get_state_set()
+    return states.contains(Atspi.StateType.SHOWING) and states.contains(Atspi.StateType.VISIBLE)
+
+
+def walk(node, depth=0, seen=None):
+    seen = seen if seen is not None else [0]
+    seen[0] += 1
+    if seen[0] > MAX_NODES:
+        return
+    yield node, depth
+    for index in range(node.get_child_count()):
+        child = node.get_child_at_index(index)
+        if child is not None:
+            yield from walk(child, depth + 1, seen)
+
+
+def visible_controls(app):
+    for node, depth in walk(app):
+        if node.get_role() in CONTROLS and showing(node):
+            yield node, depth, (node.get_name() or "").strip()
+
+
+def main():
+    args = sys.argv[1:]
+    if not args:
+        print(__doc__, file=sys.stderr)
+        return 2
+    app_name, expected = args[0], []
+    rest = args[1:]
+    while rest:
+        if rest[0] == "--expect" and len(rest) > 1:
+            expected.append(rest[1])
+            rest = rest[2:]
+        else:
+            print(f"atspi_check: unknown argument {rest[0]}", file=sys.stderr)
+            return 2
+    Atspi.init()
+    app = find_application(app_name)
+    if app is None:
+        print(f"atspi_check: no application named {app_name!r} on the accessibility bus", file=sys.stderr)
+        return 2
+    deadline = time.monotonic() + 20
+    while True:
+        controls = list(visible_controls(app))
+        names = [name for _, _, name in controls]
+        if all(name in names for name in expected) or time.monotonic() > deadline:
+            break
+        time.sleep(0.3)
+    unnamed = []
+    for node, depth, name in controls:
+        print(f"{'  ' * min(depth, 12)}{node.get_role_name()}: {name!r}")
+        if not name:
+            path, parent = [], node.get_parent()
+            while parent is not None and len(path) < 6:
+                path.append(f"{parent.get_role_name()} {parent.get_name()!r}")
+                parent = parent.get_parent()
+            unnamed.append(f"{node.get_role_name()} without a name, inside " + " < ".join(path))
+    missing = [name for name in expected if name not in names]
+    for problem in unnamed:
+        print(f"atspi_check: FAIL: {problem}", file=sys.stderr)
+    for name in missing:
+        print(f"atspi_check: FAIL: no control named {name!r} on screen", file=sys.stderr)
+    if not names:
+        print("atspi_check: FAIL: no controls at all on screen", file=sys.stderr)
+        return 1
+    return 1 if unnamed or missing else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

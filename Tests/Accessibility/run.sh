@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Accessibility test of the real binary: reads the window's accessibility tree over AT-SPI, as a screen
+# reader does, and checks that every control on screen has a name, in each state of the window: the
+# gallery (rows, a failed row's retry button, a sensitive row's reveal button, the header bar), the large
+# view (its back button), the shortcuts window, and a status page with "Try Again" (reached by a second
+# launch handing its search to the running window).
+#
+# Run through .ci/headless (X display and session bus). .ci/headless sets NO_AT_BRIDGE=1 so that other
+# tests need no accessibility bus; this one unsets it and starts its own bus with at-spi-bus-launcher.
+set -euo pipefail
+
+: "${GALLERY_VIEWER:?path of the gallery-viewer binary}"
+: "${GALLERY_DEMO_SERVER:?path of the gallery-demo-server binary}"
+: "${DISPLAY:?an X display (run through .ci/headless)}"
+: "${DBUS_SESSION_BUS_ADDRESS:?a session bus (run through .ci/headless)}"
+launcher=
+for candidate in /usr/libexec/at-spi-bus-launcher /usr/lib/at-spi2-core/at-spi-bus-launcher; do
+  [ -x "$candidate" ] && launcher=$candidate && break
+done
+[ -n "$launcher" ] || { echo "a11y: at-spi-bus-launcher not found; run 'make test-deps'" >&2; exit 1; }
+python=/usr/bin/python3
+"$python" -c 'import gi; gi.require_version("Atspi", "2.0")' 2>/dev/null \
+  || { echo "a11y: python3-gi or gir1.2-atspi-2.0 missing; run 'make test-deps'" >&2; exit 1; }
+command -v xdotool >/dev/null || { echo "a11y: xdotool not found; run 'make test-deps'" >&2; exit 1; }
+
+here=$(cd "$(dirname "$0")" && pwd)
+app_id=io.github.galleryviewer.GalleryViewer
+work=$(mktemp -d)
+launcher_pid= server_pid= app_pid=
+cleanup() {
+  for pid in $app_pid $server_pid $launcher_pid; do kill "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+fail() {
+  echo "a11y: FAIL: $*" >&2
+  [ -s "$work/app.log" ] && { echo "--- gallery-viewer output:" >&2; cat "$work/app.log" >&2; }
+  exit 1
+}
+check() {  # STATE EXPECTED-NAME...
+  local state=$1; shift
+  local expect=()
+  for name in "$@"; do expect+=(--expect "$name"); done
+  echo "a11y: $state"
+  "$python" "$here/atspi_check.py" "$app_id" "${expect[@]}" >"$work/tree" 2>"$work/problems" || {
+    cat "$work/tree" "$work/problems" >&2
+    fail "$state"
+  }
+  sed 's/^/    /' "$work/tree"
+}
+
+unset NO_AT_BRIDGE
+"$launcher" --launch-immediately >"$work/launcher.log" 2>&1 &
+launcher_pid=$!
+
+"$GALLERY_DEMO_SERVER" --port 0 >"$work/server.out" 2>"$work/server.err" &
+server_pid=$!
+for _ in $(seq 100); do grep -q '^http://' "$work/server.out" && break; sleep 0.2; done
+base_url=$(head -n 1 "$work/server.out")
+[ -n "$base_url" ] || fail "the demo server printed no URL"
+
+"$GALLERY_VIEWER" --source demo --endpoint "$base_url" aurora >"$work/app.log" 2>&1 &
+app_pid=$!
+window=
+for _ in $(seq 150); do
+  window=$(xdotool search --onlyvisible --name '^Gallery Viewer$' 2>/dev/null | head -n 1) && [ -n "$window" ] && break
+  sleep 0.2
+done
+[ -n "$window" ] || fail "no window"
+xdotool windowmove "$window" 0 0 windowsize "$window" 800 760
+
+check "the gallery" "Main Menu" "Source" "Username" "Aurora over the Harbour" "Retry: HTTP 404 Not Found" \
+  "Show sensitive image"
+
+xdotool windowfocus --sync "$window"
+xdotool mousemove --window "$window" 400 120 click --repeat 2 --delay 120 1
+check "the large view" "Back to the Gallery"
+
+xdotool key Escape
+xdotool key ctrl+question
+check "the shortcuts window" "Search Shortcuts"
+xdotool key Escape
+
+# A second launch hands its search over; the closed port makes it a network error with "Try Again".
+"$GALLERY_VIEWER" --source demo --endpoint http://127.0.0.1:9 nobody || fail "the second launch failed"
+check "the status page" "Try Again"
+
+if grep -E 'CRITICAL|WARNING' "$work/app.log"; then fail "the app logged GLib/GTK warnings"; fi
+echo "a11y: PASS"

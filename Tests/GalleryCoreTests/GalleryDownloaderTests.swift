@@ -1,0 +1,267 @@
+import CGtk
+import GObjectBindings
+import TestSupport
+import XCTest
+@testable import GalleryCore
+
+/// `--download`'s core against a real SoupServer on 127.0.0.1 writing real files in a temporary folder.
+final class GalleryDownloaderTests: GLibTestCase {
+    /// Bytes that differ all along, over several read chunks, so a misplaced or repeated chunk shows.
+    static let payload: [UInt8] = (0..<600_000).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) }
+
+    // MARK: Helpers
+
+    /// Downloads `jobs` into `folder` and runs the loop until the downloader is done.
+    @MainActor
+    private static func run(_ jobs: [GalleryDownloader.Job], into folder: TemporaryFolder,
+                            limits: ImageLoader.Limits = .init(),
+                            cancelWhen: ((GalleryDownloader) -> Bool)? = nil) -> GalleryDownloader {
+        let downloader = GalleryDownloader(client: HTTPClient(), directory: folder.path, limits: limits)
+        var done = false
+        if let cancelWhen {
+            downloader.onProgress = { [weak downloader] in
+                if let downloader, cancelWhen(downloader) { downloader.cancel() }
+            }
+        }
+        downloader.start(jobs) { done = true }
+        XCTAssertTrue(iterateMainLoop(until: { done }, timeout: 30), "the downloads never ended")
+        return downloader
+    }
+
+    @MainActor
+    private static func imageServer() throws -> TestHTTPServer {
+        let server = try TestHTTPServer()
+        server.route("/img/*") { _ in .bytes(payload, contentType: "image/png") }
+        return server
+    }
+
+    // MARK: Tests
+
+    func testSavesEveryImageByteForByteAndMakesNoRequestForThemNextTime() throws {
+        try MainActor.assumeIsolated {
+            let folder = TemporaryFolder()
+            let server = try Self.imageServer()
+            let jobs = ["a.png", "b.png", "c.png"].map { GalleryDownloader.Job(name: $0, url: server.url("/img/\($0)")) }
+            let first = Self.run(jobs, into: folder)
+            XCTAssertEqual(first.progress.saved, 3)
+            XCTAssertEqual(first.failures, [])
+            XCTAssertEqual(first.progress.bytesReceived, 3 * Self.payload.count)
+            for name in ["a.png", "b.png", "c.png"] { XCTAssertEqual(folder.contents(name), Self.payload, name) }
+            XCTAssertEqual(folder.names(), ["a.png", "b.png", "c.png"], "no partial files left")
+            XCTAssertEqual(server.requestLog.count, 3)
+            for request in server.requestLog { XCTAssertTrue(request.hasPrefix("/img/")) }
+
+            let second = Self.run(jobs, into: folder)
+            XCTAssertEqual(second.progress.skipped, 3)
+            XCTAssertEqual(second.progress.saved, 0)
+            XCTAssertEqual(server.requestCount, 3, "no request for an image that is already saved")
+        }
+    }
+
+    func testResumesAPartialFileWithARangeRequest() throws {
+        try MainActor.assumeIsolated {
+            let folder = TemporaryFolder()
+            let server = try TestHTTPServer()
+            var ranges: [String?] = []
+            server.route("/img/*") { request in
+                ranges.append(request.header("Range"))
+                return .bytes(Self.payload, contentType: "image/png")
+            }
+            folder.write(Array(Self.payload[..<250_000]), to: ".c.png.part")
+            let downloader = Self.run([.init(name: "c.png", url: server.url("/img/c.png"))], into: folder)
+            XCTAssertEqual(ranges, ["bytes=250000-"])
+            XCTAssertEqual(downloader.progress.resumed, 1)
+            XCTAssertEqual(downloader.progress.bytesReceived, Self.payload.count - 250_000, "only the rest was sent")
+            XCTAssertEqual(folder.contents("c.png"), Self.payload)
+            XCTAssertEqual(folder.names(), ["c.png"])
+        }
+    }
+
+    func testStartsOverWhenTheServerIgnoresTheRange() throws {
+        try MainActor.assumeIsolated {
+            let folder = TemporaryFolder()
+            let server = try TestHTTPServer()
+            // A streamed body: the server cannot cut a range out of it and answers 200 with everything.
+            server.route("/img/*") { _ in .bytes(Self.payload, contentType: "image/png").throttled(bytesPerSecond: 100_000_000) }
+            folder.write([UInt8](repeating: 0xAA, count: 1000), to: ".c.png.part")
+            let downloader = Self.run([.init(name: "c.png", url: server.url("/img/c.png"))], into: folder)
+            XCTAssertEqual(downloader.progress.resumed, 0)
+            XCTAssertEqual(folder.contents("c.png"), Self.payload, "the old partial bytes are gone")
+            XCTAssertEqual(server.requestCount, 1, "the full response was used, not asked for again")
+        }
+    }
+
+    func testStartsOverWhenTheContentRangeDoesNotContinueThePartialFile() throws {
+        try MainActor.assumeIsolated {
+            let folder = TemporaryFolder()
+            let server = try TestHTTPServer()
+            server.route("/img/*") { request in
+                guard request.header("Range") != nil else { return .bytes(Self.payload, contentType: "image/png") }
+                return TestResponse(status: 206, headers: ["Content-Range": "bytes 0-99/\(Self.payload.count)"],
+                                    body: Array(Self.payload[..<100]), contentType: "image/png")
+            }
+            folder.write(Array(Self.payload[..<5000]), to: ".c.png.part")
+            let downloader = Self.run([.init(name: "c.png", url: server.url("/img/c.png"))], into: folder)
+            XCTAssertEqual(downloader.failures, [])
+            XCTAssertEqual(folder.contents("c.png"), Self.payload)
+            XCTAssertEqual(server.requestCount, 2, "a second request, without Range")
+        }
+    }
+
+    /// A login or error page in answer to a Range request is not a reason to throw the partial file away.
+    func testAnErrorPageForARangeRequestKeepsThePartialFile() throws {
+        try MainActor.assumeIsolated {
+            let folder = TemporaryFolder()
+            let server = try TestHTTPServer()
+            // Streamed, so that libsoup does not answer the Range itself (with a 416: the page is shorter).
+            server.route("/img/*") { _ in .html("<html><body>Please sign in</body></html>").throttled(bytesPerSecond: 1_000_000) }
+            folder.write(Array(Self.payload[..<5000]), to: ".c.png.part")
+            let downloader = Self.run([.init(name: "c.png", url: server.url("/img/c.png"))], into: folder)
+            XCTAssertEqual(downloader.failures, [.init(name: "c.png", reason: "Not an image (text/html)")])
+            XCTAssertEqual(folder.contents(".c.png.part"), Array(Self.payload[..<5000]))
+        }
+    }
+
+    /// A run stopped between creating the partial file and its first write leaves it empty.
+    func testAnEmptyPartialFileIsReplaced() throws {
+        try MainActor.assumeIsolated {
+            let folder = TemporaryFolder()
+            let server = try Self.imageServer()
+            folder.write([], to: ".c.png.part")
+            let downloader = Self.run([.init(name: "c.png", url: server.url("/img/c.png"))], into: folder)
+            XCTAssertEqual(downloader.failures, [])
+            XCTAssertEqual(folder.contents("c.png"), Self.payload)
+            XCTAssertEqual(folder.names(), ["c.png"])
+        }
+    }
+
+    func testAPartialFileThatIsAlreadyCompleteIsRenamed() throws {
+        try MainActor.assumeIsolated {
+            let folder = TemporaryFolder()
+            let server = try TestHTTPServer()
+            server.route("/img/*") { request in
+                guard request.header("Range") == "bytes=\(Self.payload.count)-" else { return .status(500) }
+                return TestResponse.status(416).header("Content-Range", "bytes */\(Self.payload.count)")
+            }
+            folder.write(Self.payload, to: ".c.png.part")
+            let downloader = Self.run([.init(name: "c.png", url: server.url("/img/c.png"))], into: folder)
+            XCTAssertEqual(downloader.progress.saved, 1)
+            XCTAssertEqual(downloader.progress.bytesReceived, 0, "416: nothing after the partial file")
+            XCTAssertEqual(folder.contents("c.png"), Self.payload)
+            XCTAssertEqual(folder.names(), ["c.png"])
+        }
+    }
+
+    func testFailuresAreListedAndNeverLeaveAFileUnderTheImagesName() throws {
+        try MainActor.assumeIsolated {
+            let folder = TemporaryFolder()
+            let server = try Self.imageServer()
+            server.route("/missing.png") { _ in .status(404) }
+            server.route("/page.png") { _ in .html("<html><body>Sign in</body></html>") }
+            server.route("/disguised.png") { _ in .bytes(Array("<!DOCTYPE html><p>Error</p>".utf8), contentType: "image/png") }
+            server.route("/huge.png") { _ in .bytes([UInt8](repeating: 1, count: 300_000), contentType: "image/png") }
+            server.route("/cut.png") { _ in .bytes(Self.payload, contentType: "image/png").truncated(afterBytes: 300_000) }
+            let names = ["ok.png", "missing.png", "page.png", "disguised.png", "huge.png", "cut.png"]
+            let jobs = names.map { GalleryDownloader.Job(name: $0, url: server.url($0 == "ok.png" ? "/img/ok.png" : "/\($0)")) }
+            let downloader = Self.run(jobs, into: folder, limits: .init(maxImageBytes: 200_000 + Self.payload.count))
+            let reasons = Dictionary(uniqueKeysWithValues: downloader.failures.map { ($0.name, $0.reason) })
+            XCTAssertEqual(reasons, [
+                "missing.png": "HTTP 404 Not Found",
+                "page.png": "Not an image (text/html)",
+                "disguised.png": "Not an image (text/html)",
+                "cut.png": "Download cut off (connection closed early)",
+            ])
+            XCTAssertEqual(downloader.progress.saved, 2, "ok.png and huge.png (under the limit)")
+            XCTAssertEqual(downloader.progress.failed, 4)
+            let files = folder.names()
+            for name in ["missing.png", "page.png", "disguised.png", "cut.png"] {
+                XCTAssertFalse(files.contains(name), "\(name) must not exist under its final name")
+            }
+            XCTAssertTrue(files.contains(".cut.png.part"), "kept for a resume")
+
+            let small = Self.run([.init(name: "big.png", url: server.url("/huge.png"))], into: folder, limits: .init(maxImageBytes: 100_000))
+            XCTAssertEqual(small.failures.map(\.name), ["big.png"])
+            XCTAssertTrue(small.failures.first?.reason.hasPrefix("Too large") ?? false, "\(small.failures)")
+            XCTAssertFalse(folder.names().contains("big.png"))
+            XCTAssertFalse(folder.names().contains(".big.png.part"))
+        }
+    }
+
+    func testCancellingLeavesOnlyPartialFilesThatTheNextRunResumes() throws {
+        try MainActor.assumeIsolated {
+            let folder = TemporaryFolder()
+            let server = try TestHTTPServer()
+            var ranges: [String] = []
+            server.route("/slow/*") { request in
+                if let range = request.header("Range") { ranges.append(range) }
+                return .bytes(Self.payload, contentType: "image/png").throttled(bytesPerSecond: 400_000)
+            }
+            server.route("/img/*") { request in
+                if let range = request.header("Range") { ranges.append(range) }
+                return .bytes(Self.payload, contentType: "image/png")
+            }
+            let slow = [GalleryDownloader.Job(name: "s.png", url: server.url("/slow/s.png"))]
+            let stopped = Self.run(slow, into: folder, cancelWhen: { $0.progress.bytesReceived >= 50_000 })
+            XCTAssertTrue(stopped.isCancelled)
+            XCTAssertEqual(stopped.progress.saved, 0)
+            XCTAssertEqual(folder.names(), [".s.png.part"], "only the hidden partial file")
+            let partial = try XCTUnwrap(folder.contents(".s.png.part"))
+            XCTAssertGreaterThanOrEqual(partial.count, 50_000)
+            XCTAssertEqual(partial, Array(Self.payload[..<partial.count]), "the partial file is a prefix of the image")
+            XCTAssertTrue(iterateMainLoop(until: { server.responsesInFlight == 0 }, timeout: 5), "the transfer stopped")
+
+            let resumed = Self.run([GalleryDownloader.Job(name: "s.png", url: server.url("/img/s.png"))], into: folder)
+            XCTAssertEqual(resumed.progress.resumed, 1)
+            XCTAssertEqual(ranges, ["bytes=\(partial.count)-"])
+            XCTAssertEqual(folder.contents("s.png"), Self.payload)
+        }
+    }
+
+    func testJobsAreTheImagesWithSafeUniqueNamesGivenOldestFirst() {
+        let items = [
+            GalleryItem(id: "3", title: "New sunset", fullImageURL: "https://example.org/x/Sunset.jpg"),
+            GalleryItem(id: "2", title: "Clip", kind: .video, fullImageURL: nil, pageURL: "https://example.org/v"),
+            GalleryItem(id: "1", title: "Old sunset", fullImageURL: "https://example.org/y/sunset.jpg"),
+            GalleryItem(id: "0", title: "Sneaky", fullImageURL: "https://example.org/z/..%2F..%2F.bashrc"),
+        ]
+        XCTAssertEqual(GalleryDownloader.jobs(for: items), [
+            .init(name: "Sunset (3).jpg", url: "https://example.org/x/Sunset.jpg"),
+            .init(name: "sunset.jpg", url: "https://example.org/y/sunset.jpg"),
+            .init(name: "_bashrc", url: "https://example.org/z/..%2F..%2F.bashrc"),
+        ])
+    }
+}
+
+/// A fresh folder under the system's temporary directory, removed with everything in it afterwards.
+private final class TemporaryFolder {
+    let path = takeString(g_dir_make_tmp("gallery-downloads-XXXXXX", nil)) ?? "/nonexistent"
+
+    deinit {
+        // Only a folder g_dir_make_tmp made (its name has no quote to escape).
+        if path.hasPrefix(String(cString: g_get_tmp_dir())) { _ = system("rm -rf '\(path)'") }
+    }
+
+    func contents(_ name: String) -> [UInt8]? {
+        var data: UnsafeMutablePointer<gchar>?
+        var length: gsize = 0
+        guard g_file_get_contents(path + "/" + name, &data, &length, nil) != 0, let data else { return nil }
+        defer { g_free(data) }
+        return Array(UnsafeRawBufferPointer(start: data, count: Int(length)))
+    }
+
+    func write(_ bytes: [UInt8], to name: String) {
+        bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) {
+                XCTAssertNotEqual(g_file_set_contents(path + "/" + name, $0.baseAddress, gssize($0.count), nil), 0)
+            }
+        }
+    }
+
+    func names() -> Set<String> {
+        guard let directory = g_dir_open(path, 0, nil) else { return [] }
+        defer { g_dir_close(directory) }
+        var names = Set<String>()
+        while let name = g_dir_read_name(directory) { names.insert(String(cString: name)) }
+        return names
+    }
+}

@@ -1,0 +1,110 @@
+import CGtk
+import GObjectBindings
+import GtkBindings
+import GalleryCore
+import TestSupport
+import XCTest
+@testable import GalleryUI
+
+/// The one table of shortcuts against what the real window installs and shows, and against the README.
+final class ShortcutsTests: GLibTestCase {
+    func testTheShortcutsWindowListsEveryShortcutOfTheTable() throws {
+        try MainActor.assumeIsolated {
+            let ui = try UIHarness()
+            defer { ui.close() }
+            let overlay = try XCTUnwrap(ui.window.window.helpOverlay, "the window has a shortcuts window")
+            // The sections' shortcuts; the window's search page holds copies of them, left out here.
+            var sections: [UnsafeMutablePointer<GtkWidget>] = []
+            forEachDescendant(of: overlay.raw.as(GtkWidget.self)) { widget in
+                if isInstance(widget, of: gtk_shortcuts_section_get_type()) { sections.append(widget) }
+            }
+            XCTAssertEqual(sections.count, 1)
+            var listed: [String] = []
+            for section in sections {
+                forEachDescendant(of: section) { widget in
+                    guard isInstance(widget, of: gtk_shortcuts_shortcut_get_type()) else { return }
+                    let object = ObjectRef(widget, transfer: .none)
+                    listed.append("\(object.string("title") ?? "") = \(object.string("accelerator") ?? "")")
+                }
+            }
+            XCTAssertEqual(listed, Shortcuts.all.map { "\($0.title) = \($0.accelerators.joined(separator: " "))" })
+
+            // The main menu opens it, and the action it uses exists on the window.
+            let menu = try XCTUnwrap(gtk_menu_button_get_menu_model(ui.window.header.menuButton.widget.raw.as(GtkMenuButton.self)))
+            XCTAssertTrue(Self.menuActions(menu).contains("win.show-help-overlay"), "\(Self.menuActions(menu))")
+            XCTAssertFalse(gtk_widget_get_visible(overlay.raw.as(GtkWidget.self)) != 0)
+            g_action_group_activate_action(ui.window.window.ref.opaque, "show-help-overlay", nil)
+            XCTAssertTrue(iterateMainLoop(until: { gtk_widget_get_mapped(overlay.raw.as(GtkWidget.self)) != 0 }, timeout: 5),
+                          "win.show-help-overlay shows the shortcuts window")
+            gtk_widget_hide(overlay.raw.as(GtkWidget.self))
+        }
+    }
+
+    func testEveryActionShortcutIsInstalledOnTheApplication() throws {
+        try MainActor.assumeIsolated {
+            let ui = try UIHarness()
+            defer { ui.close() }
+            for shortcut in Shortcuts.all {
+                guard let action = shortcut.action else { continue }
+                var installed: [String] = []
+                if let accels = gtk_application_get_accels_for_action(ui.application.ref.typed(), action) {
+                    var index = 0
+                    while let accel = accels[index] {
+                        installed.append(String(cString: accel))
+                        index += 1
+                    }
+                    g_strfreev(accels)
+                }
+                XCTAssertEqual(installed, shortcut.accelerators, action)
+            }
+        }
+    }
+
+    /// The README's table is what the app has: a shortcut added to the table and not to the README (or the
+    /// other way round) fails here, with the rows to paste.
+    func testTheReadmeTableMatchesTheTable() throws {
+        let readme = try XCTUnwrap(File.smallText(atPath: Self.readmePath), "README.md at \(Self.readmePath)")
+        let lines = readme.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let heading = try XCTUnwrap(lines.firstIndex(of: "### Keyboard shortcuts"))
+        let rows = lines[heading...].drop { !$0.hasPrefix("| ---") }.dropFirst().prefix { $0.hasPrefix("|") }
+        let expected = MainActor.assumeIsolated {
+            Shortcuts.all.map { "| \(Shortcuts.markdownKeys($0.accelerators)) | \($0.title) |" }
+        }
+        XCTAssertEqual(Array(rows), expected, "README.md's shortcut rows should be:\n" + expected.joined(separator: "\n"))
+    }
+
+    func testKeysAreWrittenAsOnTheKeyboard() {
+        MainActor.assumeIsolated {
+            XCTAssertEqual(Shortcuts.markdownKeys(["<Primary>question"]), "<kbd>Ctrl</kbd>+<kbd>?</kbd>")
+            XCTAssertEqual(Shortcuts.markdownKeys(["<Alt>Left", "Page_Down"]),
+                           "<kbd>Alt</kbd>+<kbd>←</kbd>, <kbd>Page Down</kbd>")
+            XCTAssertEqual(Shortcuts.markdownKeys(["<Primary><Shift>c", "F11"]),
+                           "<kbd>Ctrl</kbd>+<kbd>Shift</kbd>+<kbd>C</kbd>, <kbd>F11</kbd>")
+        }
+    }
+
+    // MARK: Helpers
+
+    private static var readmePath: String {
+        let file = #filePath
+        let root = file.firstRange(of: "/Tests/GalleryUITests/").map { String(file[..<$0.lowerBound]) } ?? "."
+        return root + "/README.md"
+    }
+
+    /// The action of every item in a menu model, sections included.
+    @MainActor
+    private static func menuActions(_ model: UnsafeMutablePointer<GMenuModel>) -> [String] {
+        var actions: [String] = []
+        for index in 0..<g_menu_model_get_n_items(model) {
+            if let value = g_menu_model_get_item_attribute_value(model, index, "action", nil) {
+                actions.append(String(cString: g_variant_get_string(value, nil)))
+                g_variant_unref(value)
+            }
+            if let section = g_menu_model_get_item_link(model, index, "section") {
+                actions += menuActions(section)
+                g_object_unref(section)
+            }
+        }
+        return actions
+    }
+}
