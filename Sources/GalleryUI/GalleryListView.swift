@@ -93,6 +93,9 @@ public final class GalleryListView {
     /// Indices of the rows currently on screen.
     public var visibleRange: Range<Int> { visibleIndices }
 
+    /// "Loading more…", "End of gallery · 60 images"…
+    public var footerText: String { footerLabel.text }
+
     public func updateFooter() {
         guard let gallery else {
             footerSpinner.isSpinning = false

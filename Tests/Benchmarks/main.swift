@@ -8,6 +8,8 @@ import Glibc
 //   throughput  100 and 360 thumbnails through the ImageLoader: wall time, connections, requests
 //   memory      resident memory: 360 thumbnails, 360 rows, a dozen large images, then many more
 //   scroll      a 360-row list scrolled top to bottom: stale fetches, overtaking, settle time, gaps
+//   end10k      End held through a 10,000-item gallery: peak memory, threads, gaps
+//   end100k     the same through 100,000 items, then a new search: its stall
 //   serve       (internal) the demo server child process
 let arguments = CommandLine.arguments.dropFirst()
 let status: Int32 = MainActor.assumeIsolated {
@@ -28,6 +30,8 @@ enum Bench {
         ("throughput", ThroughputScenario.run),
         ("memory", MemoryScenario.run),
         ("scroll", ScrollScenario.run),
+        ("end10k", LongGalleryScenario.run10k),
+        ("end100k", LongGalleryScenario.run100k),
     ]
 
     static func run(_ name: String) -> Int32 {
