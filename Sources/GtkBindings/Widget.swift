@@ -121,6 +121,39 @@ public class Widget {
         return (Int(destX), Int(destY))
     }
 
+    /// Calls `handler` with the widget's new allocation (parent coordinates) each time it is laid out.
+    public func onSizeAllocate(_ handler: @escaping @MainActor (_ width: Int, _ height: Int) -> Void) {
+        ref.connect("size-allocate") { allocation in
+            guard let rectangle = allocation?.as(GdkRectangle.self).pointee else { return }
+            handler(Int(rectangle.width), Int(rectangle.height))
+        }
+    }
+
+    /// Calls `handler` when the widget is mapped (shown on screen with all its ancestors).
+    public func onMap(_ handler: @escaping @MainActor () -> Void) {
+        ref.connect("map", handler)
+    }
+
+    /// Asks for more kinds of events (GDK_SCROLL_MASK…) on the widget's window; call before it is realized.
+    public func addEvents(_ mask: GdkEventMask) {
+        gtk_widget_add_events(widget, Int32(bitPattern: mask.rawValue))
+    }
+
+    /// The least height the widget needs at `width` (what a GtkListBox gives each of its rows).
+    public func minimumHeight(forWidth width: Int) -> Int {
+        var minimum: Int32 = 0
+        var natural: Int32 = 0
+        gtk_widget_get_preferred_height_for_width(widget, Int32(width), &minimum, &natural)
+        return Int(minimum)
+    }
+
+    /// True when the keyboard focus is on this widget or inside it.
+    public var containsFocus: Bool {
+        guard let toplevel = gtk_widget_get_toplevel(widget), gtk_widget_is_toplevel(toplevel) != 0,
+              let focus = gtk_window_get_focus(toplevel.raw.as(GtkWindow.self)) else { return false }
+        return focus == widget || gtk_widget_is_ancestor(focus, widget) != 0
+    }
+
     /// Calls `handler` when the widget is destroyed (before it is finalized).
     public func onDestroy(_ handler: @escaping @MainActor () -> Void) {
         ref.connect("destroy", handler)
