@@ -30,12 +30,23 @@ public final class Gallery {
     public var onStatusChange: (@MainActor () -> Void)?
 
     private var seenImages: Set<String> = []
+    private let downloadContext: ImageDownload.Context
+    /// Kept up to date as downloads change state, so that no status update walks every item.
+    public private(set) var loadingCount = 0
+    public private(set) var failedCount = 0
+    public private(set) var loadedCount = 0
+    /// Downloads with a request in flight (what `cancel` must stop) and hidden sensitive ones (what
+    /// `revealSensitive` must show), by index: a few of the gallery's items, never all of them.
+    private var inFlight: [Int: ImageDownload] = [:]
+    private var hiddenSensitive: [Int: ImageDownload] = [:]
 
     public init(source: any GallerySource, client: HTTPClient, loader: ImageLoader, options: Options = .init()) {
         feed = GalleryFeed(source: source, client: client)
         self.loader = loader
         self.options = options
+        downloadContext = ImageDownload.Context(loader: loader, thumbnailPixelSize: options.thumbnailPixelSize)
         feed.onStateChange = { [weak self] in self?.onStatusChange?() }
+        downloadContext.onStateChange = { [weak self] download, old in self?.stateChanged(download, from: old) }
     }
 
     public var source: any GallerySource { feed.source }
@@ -54,20 +65,34 @@ public final class Gallery {
     public func cancel() {
         isCancelled = true
         feed.cancel()
-        for download in downloads { download.cancel() }
+        for download in Array(inFlight.values) { download.cancel() }
         onDownloadsAppended = nil
         onStatusChange = nil
     }
 
     public func revealSensitive() {
-        for download in downloads { download.revealSensitive() }
+        for download in Array(hiddenSensitive.values) { download.revealSensitive() }
     }
 
     // MARK: Counts and summary
 
-    public var loadingCount: Int { downloads.count { $0.state == .loading } }
-    public var failedCount: Int { downloads.count { if case .failed = $0.state { true } else { false } } }
-    public var loadedCount: Int { downloads.count { $0.state == .loaded } }
+    private func stateChanged(_ download: ImageDownload, from old: ImageDownload.State) {
+        count(old, -1, download)
+        count(download.state, 1, download)
+        onStatusChange?()
+    }
+
+    private func count(_ state: ImageDownload.State, _ delta: Int, _ download: ImageDownload) {
+        switch state {
+        case .loading:
+            loadingCount += delta
+            inFlight[download.index] = delta > 0 ? download : nil
+        case .failed: failedCount += delta
+        case .loaded: loadedCount += delta
+        case .sensitiveHidden: hiddenSensitive[download.index] = delta > 0 ? download : nil
+        case .notStarted, .noPreview: break
+        }
+    }
 
     /// The header bar's subtitle: "Loading page 2…", "48 images, 3 still loading", "No such user: bob".
     public var summary: String {
@@ -103,10 +128,9 @@ public final class Gallery {
                 continue
             }
             seenImages.formUnion(keys)
-            let download = ImageDownload(item: item, index: downloads.count, loader: loader,
-                                         thumbnailPixelSize: options.thumbnailPixelSize,
+            let download = ImageDownload(item: item, index: downloads.count, context: downloadContext,
                                          showSensitive: options.showSensitive)
-            download.observe(owner: self) { [weak self] _ in self?.onStatusChange?() }
+            count(download.state, 1, download)
             downloads.append(download)
             added.append(download)
         }
