@@ -85,7 +85,7 @@ enum LongGalleryScenario {
     /// Presses End every `keyRepeatMilliseconds` until the gallery's last row is on screen, it stalls, or
     /// `timeout` passes.
     static func holdEnd(_ app: AppUnderTest, items: Int, timeout: Double) throws(BenchmarkError) -> HeldEnd {
-        app.list.listBox.selectRow(at: 0)
+        app.list.select(0, focus: true)
         Keyboard.focus(app.window.window)
         let sampler = ProcessSampler()
         sampler.start()

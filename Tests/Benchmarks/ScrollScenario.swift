@@ -19,8 +19,7 @@ enum ScrollScenario {
         try app.searchAndLoadAllPages("atlas", expected: 360)
         try Loop.run(until: { app.visibleRowsAreSettled && app.loader.unfinishedJobCount == 0 }, timeout: 30,
                      "the first rows' thumbnails")
-        let adjustment = app.list.scrolledWindow.verticalAdjustment
-        try Loop.run(until: { (app.list.listBox.rowFrame(at: 359)?.height ?? 0) > 1 }, timeout: 10, "the layout of 360 rows")
+        let adjustment = app.list.adjustment
         guard let downloads = app.window.gallery?.downloads else { throw BenchmarkError(description: "no gallery") }
         var rowOfPath: [String: Int] = [:]
         for download in downloads {

@@ -74,15 +74,19 @@ final class UIHarness {
     func download(_ index: Int) -> ImageDownload { list.download(at: index)! }
     func row(_ index: Int) -> GalleryRow { list.row(for: download(index))! }
 
-    /// Scrolls so that row `index` is at the top of the viewport (as far as the list allows), once GTK has
-    /// laid the row out, and lets the visibility pass run.
+    /// Scrolls so that row `index` is at the top of the viewport (as far as the list allows) and lets the
+    /// rows on screen come to rest (their thumbnails are asked for then).
     func scroll(toRow index: Int) {
-        XCTAssertTrue(iterateMainLoop(until: { (self.list.listBox.rowFrame(at: index)?.height ?? 0) > 1 }, timeout: 5),
-                      "row \(index) was never laid out")
-        let frame = list.listBox.rowFrame(at: index)!
-        list.scrolledWindow.verticalAdjustment.value = Double(frame.y)
+        list.scroll(toRow: index)
         XCTAssertTrue(iterateMainLoop(until: { self.list.visibleRange.contains(index) }, timeout: 5),
                       "row \(index) did not come into view")
+        iterateMainLoop(for: Double(ThumbnailDemand.restMilliseconds) / 1000 + 0.05)
+    }
+
+    /// Activates the row showing item `index`, as a double-click or Enter on it does.
+    func activate(_ index: Int) {
+        guard let position = list.pool.position(ofIndex: index) else { return XCTFail("item \(index) has no row") }
+        list.listBox.activateRow(at: position)
     }
 
     func thumbnailRequests() -> [String] { server.requestLog.filter { $0.contains("/thumbs/") } }
