@@ -30,7 +30,7 @@ public final class GalleryListView {
     let viewport = Layout()
     let scrollbar: Scrollbar
     /// The list box and the footer, moved together inside the viewport.
-    private let content = Box(GTK_ORIENTATION_VERTICAL)
+    let content = Box(GTK_ORIENTATION_VERTICAL)
     private let footer = Box(GTK_ORIENTATION_HORIZONTAL, spacing: 8)
     let footerSpinner = Spinner()
     let footerLabel = Label()
@@ -51,6 +51,8 @@ public final class GalleryListView {
     private var footerHeight = 52
     private var viewportWidth = 0
     private var viewportHeight = 0
+    /// Where the content (list box and footer) sits in the viewport: at or less than two rows above its top.
+    private var contentY = 0
 
     /// A row was double-clicked or Enter was pressed: the item it shows.
     public var onActivate: (@MainActor (ImageDownload) -> Void)?
@@ -89,7 +91,9 @@ public final class GalleryListView {
 
     private func connectSignals() {
         adjustment.onValueChanged { [weak self] in self?.positionChanged() }
-        viewport.onSizeAllocate { [weak self] width, height in self?.viewportResized(width: width, height: height) }
+        listBox.onSizeAllocate { [weak self] _, _ in self?.rowsAllocated() }
+        footer.onSizeAllocate { [weak self] _, height in self?.footerAllocated(height: height) }
+        viewport.onSizeAllocate { [weak self] width, height in self?.viewportAllocated(width: width, height: height) }
         viewport.onMap { [weak self] in self?.positionChanged() }
         scrollController = EventControllerScroll(on: viewport, flags: GtkEventControllerScrollFlags(
             rawValue: GTK_EVENT_CONTROLLER_SCROLL_VERTICAL.rawValue | GTK_EVENT_CONTROLLER_SCROLL_KINETIC.rawValue))
@@ -179,6 +183,14 @@ public final class GalleryListView {
                              pageIncrement: max(Double(rowHeight), page - Double(rowHeight)), pageSize: page)
     }
 
+    /// GtkLayout gives its children their requested size at their position, but only when it is itself
+    /// allocated anew: a child growing inside it (rows added to the list box) is not laid out again. So the
+    /// content is placed here, after the layout's own pass, every time.
+    private func viewportAllocated(width: Int, height: Int) {
+        viewportResized(width: width, height: height)
+        content.allocate(x: 0, y: contentY, width: viewportWidth, height: content.minimumHeight(forWidth: viewportWidth))
+    }
+
     private func viewportResized(width: Int, height: Int) {
         guard width != viewportWidth || height != viewportHeight else { return }
         let topIndex = Int(adjustment.value) / max(1, rowHeight)
@@ -194,16 +206,32 @@ public final class GalleryListView {
         positionChanged()
     }
 
-    /// Rows are of equal height (a 96 px thumbnail beside two ellipsized lines); one bound row tells it.
+    /// Rows are of equal height (a 96 px thumbnail beside two ellipsized lines); one bound row tells it,
+    /// first from its size request, then from what the list box really gave it (theme and font included).
     private func measureRowHeight() {
         guard !isRowHeightMeasured, viewportWidth > 0, let row = pool.rows.first else { return }
         isRowHeightMeasured = true
-        footerHeight = max(footerHeight, footer.minimumHeight(forWidth: viewportWidth))
-        let measured = max(1, row.row.minimumHeight(forWidth: viewportWidth))
+        setRowHeight(row.row.minimumHeight(forWidth: viewportWidth))
+    }
+
+    private func rowsAllocated() {
+        guard let row = pool.rows.first, row.row.allocatedHeight > 1 else { return }
+        setRowHeight(row.row.allocatedHeight)
+    }
+
+    private func footerAllocated(height: Int) {
+        guard height > 1, height != footerHeight else { return }
+        footerHeight = height
+        configureAdjustment(value: adjustment.value)
+    }
+
+    /// Keeps the item at the top of the view there.
+    private func setRowHeight(_ height: Int) {
+        guard height > 0, height != rowHeight else { return }
         let topIndex = Int(adjustment.value) / rowHeight
-        rowHeight = measured
+        rowHeight = height
         configureAdjustment(value: Double(topIndex * rowHeight))
-        needsAnotherPass = true
+        positionChanged()
     }
 
     // MARK: Binding rows to the view
@@ -237,7 +265,9 @@ public final class GalleryListView {
         }
         // The footer follows the last row, so it is in the list box's company only when that row is.
         footer.isVisible = bound.upperBound == downloads.count
-        viewport.move(content, x: 0, y: bound.lowerBound * rowHeight - Int(value))
+        contentY = bound.lowerBound * rowHeight - Int(value)
+        viewport.move(content, x: 0, y: contentY)
+        viewport.queueAllocate()
         syncSelection(focus: hadFocus)
 
         let visible = visibleRange

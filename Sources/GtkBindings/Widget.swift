@@ -147,6 +147,15 @@ public class Widget {
         return Int(minimum)
     }
 
+    /// Asks GTK to lay the widget's children out again at the next frame, its own size unchanged.
+    public func queueAllocate() { gtk_widget_queue_allocate(widget) }
+
+    /// Gives the widget its place inside its parent; only from the parent's size-allocate handler.
+    public func allocate(x: Int, y: Int, width: Int, height: Int) {
+        var allocation = GtkAllocation(x: Int32(x), y: Int32(y), width: Int32(width), height: Int32(height))
+        gtk_widget_size_allocate(widget, &allocation)
+    }
+
     /// True when the keyboard focus is on this widget or inside it.
     public var containsFocus: Bool {
         guard let toplevel = gtk_widget_get_toplevel(widget), gtk_widget_is_toplevel(toplevel) != 0,
