@@ -29,7 +29,9 @@ public final class Gallery {
     /// The summary or the feed state changed.
     public var onStatusChange: (@MainActor () -> Void)?
 
-    private var seenImages: Set<String> = []
+    /// The identity keys of every item so far, as hashes: 100,000 items' URLs would weigh tens of MB as
+    /// strings (a 64-bit collision between two different URLs is not a practical concern).
+    private var seenImages: Set<Int> = []
     private let downloadContext: ImageDownload.Context
     /// Kept up to date as downloads change state, so that no status update walks every item.
     public private(set) var loadingCount = 0
@@ -47,6 +49,27 @@ public final class Gallery {
         downloadContext = ImageDownload.Context(loader: loader, thumbnailPixelSize: options.thumbnailPixelSize)
         feed.onStateChange = { [weak self] in self?.onStatusChange?() }
         downloadContext.onStateChange = { [weak self] download, old in self?.stateChanged(download, from: old) }
+    }
+
+    /// A gallery being replaced may hold 100,000 items; freeing them all at once would stall the window
+    /// (hundreds of thousands of frees). They go a few thousand per idle moment instead.
+    isolated deinit {
+        Self.releaseGradually(downloads)
+    }
+
+    static let releaseChunk = 5_000
+
+    private static func releaseGradually(_ downloads: [ImageDownload]) {
+        guard downloads.count > releaseChunk else { return }
+        final class Remaining { var downloads: [ImageDownload]; init(_ downloads: [ImageDownload]) { self.downloads = downloads } }
+        let remaining = Remaining(downloads)
+        func next() {
+            MainLoopSource.idle {
+                remaining.downloads.removeLast(min(releaseChunk, remaining.downloads.count))
+                if !remaining.downloads.isEmpty { next() }
+            }
+        }
+        next()
     }
 
     public var source: any GallerySource { feed.source }
@@ -122,7 +145,7 @@ public final class Gallery {
     private func append(_ items: [GalleryItem]) {
         var added: [ImageDownload] = []
         for item in items {
-            let keys = item.identityKeys
+            let keys = Set(item.identityKeys.map(\.hashValue))
             guard seenImages.isDisjoint(with: keys) else {
                 duplicatesSkipped += 1
                 continue

@@ -42,7 +42,8 @@ public final class ImageDownload {
         }
     }
 
-    public let item: GalleryItem
+    /// Packed: a gallery holds one of these per item (see PackedGalleryItem).
+    private let packedItem: PackedGalleryItem
     /// Position in the gallery, from 0.
     public let index: Int
     public private(set) var state: State {
@@ -63,7 +64,7 @@ public final class ImageDownload {
     private var binding: (@MainActor (ImageDownload) -> Void)?
 
     public init(item: GalleryItem, index: Int, context: Context, showSensitive: Bool) {
-        self.item = item
+        packedItem = PackedGalleryItem(item)
         self.index = index
         self.context = context
         if item.thumbnailURL(covering: context.thumbnailPixelSize) == nil {
@@ -79,6 +80,8 @@ public final class ImageDownload {
                   showSensitive: showSensitive)
     }
 
+    /// The item, unpacked for the caller.
+    public var item: GalleryItem { packedItem.item }
     public var thumbnailPixelSize: Int { context.thumbnailPixelSize }
     public var thumbnailURL: String? { item.thumbnailURL(covering: context.thumbnailPixelSize) }
     public var isVisible: Bool { interest == .visible }

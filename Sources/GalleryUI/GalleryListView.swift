@@ -63,7 +63,9 @@ public final class GalleryListView {
         demand = ThumbnailDemand { [weak self] index in self?.download(at: index) }
         kinetic = KineticScroll(widget: viewport, adjustment: adjustment)
 
-        listBox.selectionMode = GTK_SELECTION_BROWSE
+        // Not BROWSE: a browse-mode list box cannot unselect, and when the selected item scrolls away, the
+        // row that showed it (now showing another item) must not stay selected.
+        listBox.selectionMode = GTK_SELECTION_SINGLE
         listBox.activatesOnSingleClick = false
         listBox.canFocus = true
         listBox.addStyleClass("gallery-list")

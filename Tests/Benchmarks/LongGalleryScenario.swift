@@ -53,6 +53,7 @@ enum LongGalleryScenario {
                    "baseline with the window open \(Format.megabytes(baseline)); highest sampled \(Format.megabytes(held.sampledPeak))")
         report.row("threads", "\(threadsAtStart) at the first screen, at most \(held.maxThreads) while paging, \(threadsAtEnd) at the end")
         report.loopRows(held.gaps, title: "while End was held")
+        report.frameRows(held.frames)
         if let searchStall { report.row("new search with \(held.rows) loaded", "worst main-loop gap \(Format.milliseconds(searchStall))") }
 
         let name = items >= 100_000 ? "100k" : "10k"
@@ -80,6 +81,7 @@ enum LongGalleryScenario {
         var maxThreads = 0
         var sampledPeak = 0.0
         var gaps: MainLoopProbe.Summary
+        var frames: FrameWatcher.Summary
     }
 
     /// Presses End every `keyRepeatMilliseconds` until the gallery's last row is on screen, it stalls, or
@@ -91,6 +93,7 @@ enum LongGalleryScenario {
         sampler.start()
         let probe = MainLoopProbe()
         probe.start()
+        app.paints.resetSummary()
         let start = Loop.now()
         var lastGrowth = (rows: app.list.rowCount, time: start)
         // Batches of one second of auto-repeat, one after the other, until the end is reached.
@@ -125,6 +128,6 @@ enum LongGalleryScenario {
         sampler.stop()
         return HeldEnd(seconds: seconds, keys: keys.value, rows: app.list.rowCount, reachedEnd: reachedEnd(), stalled: stalled,
                        footer: app.list.footerText, onScreen: app.list.visibleRange, maxThreads: sampler.maxThreads, sampledPeak: sampler.maxResidentMiB,
-                       gaps: gaps)
+                       gaps: gaps, frames: app.paints.summary)
     }
 }
