@@ -42,11 +42,13 @@ public final class Gallery {
     private var inFlight: [Int: ImageDownload] = [:]
     private var hiddenSensitive: [Int: ImageDownload] = [:]
 
-    public init(source: any GallerySource, client: HTTPClient, loader: ImageLoader, options: Options = .init()) {
+    /// `thumbnails` replaces how thumbnails are loaded (the benchmarks' baselines); by default `loader`.
+    public init(source: any GallerySource, client: HTTPClient, loader: ImageLoader, options: Options = .init(),
+                thumbnails: ImageDownload.Context? = nil) {
         feed = GalleryFeed(source: source, client: client)
         self.loader = loader
         self.options = options
-        downloadContext = ImageDownload.Context(loader: loader, thumbnailPixelSize: options.thumbnailPixelSize)
+        downloadContext = thumbnails ?? ImageDownload.Context(loader: loader, thumbnailPixelSize: options.thumbnailPixelSize)
         feed.onStateChange = { [weak self] in self?.onStatusChange?() }
         downloadContext.onStateChange = { [weak self] download, old in self?.stateChanged(download, from: old) }
     }

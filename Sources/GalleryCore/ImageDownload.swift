@@ -28,17 +28,30 @@ public final class ImageDownload {
         case visible
     }
 
-    /// What every download of one gallery shares, held once instead of once per item.
+    /// What every download of one gallery shares, held once instead of once per item: how thumbnails are
+    /// loaded (the app's ImageLoader; the benchmarks' baselines load them other ways) and at what size.
     @MainActor
     public final class Context {
-        let loader: ImageLoader
+        public typealias Load = @MainActor (_ url: String, _ maxPixelSize: Int, _ priority: LoadPriority,
+                                             _ completion: @escaping ImageLoader.Completion) -> any ThumbnailRequest
         let thumbnailPixelSize: Int
+        let load: Load
+        /// An image already decoded at that size, without loading anything.
+        let cached: @MainActor (_ url: String, _ maxPixelSize: Int) -> DecodedPixbuf?
         /// Told about every state change (old state given), e.g. the gallery's counts.
         var onStateChange: (@MainActor (ImageDownload, State) -> Void)?
 
-        public init(loader: ImageLoader, thumbnailPixelSize: Int) {
-            self.loader = loader
+        public init(thumbnailPixelSize: Int, load: @escaping Load,
+                    cached: @escaping @MainActor (_ url: String, _ maxPixelSize: Int) -> DecodedPixbuf?) {
             self.thumbnailPixelSize = thumbnailPixelSize
+            self.load = load
+            self.cached = cached
+        }
+
+        public convenience init(loader: ImageLoader, thumbnailPixelSize: Int) {
+            self.init(thumbnailPixelSize: thumbnailPixelSize, load: { url, size, priority, completion in
+                loader.load(url, maxPixelSize: size, priority: priority, completion: completion)
+            }, cached: { url, size in loader.cache.image(for: ImageCache.Key(url: url, maxPixelSize: size)) })
         }
     }
 
@@ -59,7 +72,7 @@ public final class ImageDownload {
     private var decodedHeight: Int32 = 0
 
     private let context: Context
-    private var ticket: ImageTicket?
+    private var ticket: (any ThumbnailRequest)?
     /// The bound row's change handler.
     private var binding: (@MainActor (ImageDownload) -> Void)?
 
@@ -97,7 +110,7 @@ public final class ImageDownload {
     public var cachedThumbnail: DecodedPixbuf? {
         if let thumbnail { return thumbnail }
         guard state == .loaded, let url = thumbnailURL else { return nil }
-        return context.loader.cache.image(for: ImageCache.Key(url: url, maxPixelSize: context.thumbnailPixelSize))
+        return context.cached(url, context.thumbnailPixelSize)
     }
 
     // MARK: Binding
@@ -171,8 +184,7 @@ public final class ImageDownload {
         attempts += 1
         state = .loading
         changed()
-        let ticket = context.loader.load(url, maxPixelSize: context.thumbnailPixelSize, priority: priority) {
-            [weak self] result in
+        let ticket = context.load(url, context.thumbnailPixelSize, priority) { [weak self] result in
             guard let self else { return }
             self.ticket = nil
             switch result {
@@ -193,3 +205,14 @@ public final class ImageDownload {
         if state == .loading { self.ticket = ticket }
     }
 }
+
+/// A thumbnail asked for: what a download does with it while it is under way.
+@MainActor
+public protocol ThumbnailRequest: AnyObject {
+    var priority: LoadPriority { get set }
+    /// Nothing was sent for it yet.
+    var isWaitingForConnection: Bool { get }
+    func cancel()
+}
+
+extension ImageTicket: ThumbnailRequest {}

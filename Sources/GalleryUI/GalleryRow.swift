@@ -28,8 +28,8 @@ public final class GalleryRow {
         layOut()
     }
 
-    /// Shows `download`, the `position`-th of `total` items, and follows its changes until `unbind`.
-    func bind(_ download: ImageDownload, total: Int) {
+    /// Shows `download` (one of `total` items) and follows its changes until `unbind`.
+    public func bind(_ download: ImageDownload, total: Int) {
         self.download = download
         download.bind { [weak self] changed in
             guard let self, self.download === changed else { return }
@@ -50,7 +50,7 @@ public final class GalleryRow {
     }
 
     /// Back to the pool: the model hears nothing more from this row, and the row lets go of the pixels.
-    func unbind() {
+    public func unbind() {
         download?.unbind()
         download = nil
         thumbnail.clear()

@@ -27,9 +27,12 @@ enum LongGalleryScenario {
         let server = try DemoServerProcess()
         let app = try AppUnderTest(serverURL: server.baseURL)
         let baseline = Memory.residentMiB()
+        // The same run over 100 items first: the threads it needs are what 100,000 may need, no more.
+        app.window.search(source: .demo, username: "huge-100")
+        try Loop.run(until: { app.visibleRowsAreSettled }, timeout: 30, "the first rows' thumbnails")
+        let small = try holdEnd(app, items: 100, timeout: 30)
         app.window.search(source: .demo, username: user)
         try Loop.run(until: { app.visibleRowsAreSettled }, timeout: 30, "the first rows' thumbnails")
-        let threadsAtStart = ProcessStats.threads()
         let held = try holdEnd(app, items: items, timeout: timeout)
 
         var searchStall: Double?
@@ -51,7 +54,8 @@ enum LongGalleryScenario {
         report.row("time held", Format.number(held.seconds, digits: 1) + " s", "\(held.keys) End presses")
         report.row("resident memory", "peak \(Format.megabytes(ProcessStats.peakResidentMiB()))",
                    "baseline with the window open \(Format.megabytes(baseline)); highest sampled \(Format.megabytes(held.sampledPeak))")
-        report.row("threads", "\(threadsAtStart) at the first screen, at most \(held.maxThreads) while paging, \(threadsAtEnd) at the end")
+        report.row("threads", "at most \(held.maxThreads) while paging, \(threadsAtEnd) at the end",
+                   "the same run over 100 items: at most \(small.maxThreads)")
         report.loopRows(held.gaps, title: "while End was held")
         report.frameRows(held.frames)
         if let searchStall { report.row("new search with \(held.rows) loaded", "worst main-loop gap \(Format.milliseconds(searchStall))") }
@@ -63,7 +67,8 @@ enum LongGalleryScenario {
                     atMost: items >= 100_000 ? Goals.hundredThousandPeakMegabytes : Goals.tenThousandPeakMegabytes, unit: "MiB")
         report.goal("\(name)-p99-gap", measured: held.gaps.p99Milliseconds, atMost: Goals.longScrollP99GapMilliseconds, unit: "ms")
         report.goal("\(name)-worst-gap", measured: held.gaps.worstMilliseconds, atMost: Goals.longScrollWorstGapMilliseconds, unit: "ms")
-        report.goal("\(name)-threads", count: held.maxThreads, equals: threadsAtStart, what: "threads (at most, vs at the first screen)")
+        report.goal("\(name)-threads", count: max(held.maxThreads, small.maxThreads), equals: small.maxThreads,
+                    what: "threads at most (100 items: \(small.maxThreads))")
         if newSearch {
             report.goal("new-search-stall", measured: searchStall ?? .infinity, atMost: Goals.newSearchStallMilliseconds, unit: "ms")
         }

@@ -10,6 +10,8 @@ import Glibc
 //   scroll      a 360-row list scrolled top to bottom: stale fetches, overtaking, settle time, gaps
 //   end10k      End held through a 10,000-item gallery: peak memory, threads, gaps
 //   end100k     the same through 100,000 items, then a new search: its stall
+//   baselines   10,000 items four ways: ours, sync downloads, a thread per image, one row per item
+//   variant     (internal) one baseline run, in a process of its own
 //   serve       (internal) the demo server child process
 let arguments = CommandLine.arguments.dropFirst()
 let status: Int32 = MainActor.assumeIsolated {
@@ -18,6 +20,7 @@ let status: Int32 = MainActor.assumeIsolated {
         return 2
     }
     if name == "serve" { return ServeCommand.run(arguments.dropFirst()) }
+    if name == "variant" { return VariantCommand.run(arguments.dropFirst()) }
     return Bench.run(name)
 }
 exit(status)
@@ -32,6 +35,7 @@ enum Bench {
         ("scroll", ScrollScenario.run),
         ("end10k", LongGalleryScenario.run10k),
         ("end100k", LongGalleryScenario.run100k),
+        ("baselines", BaselineScenario.run),
     ]
 
     static func run(_ name: String) -> Int32 {
