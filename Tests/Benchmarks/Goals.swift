@@ -75,6 +75,9 @@ enum Goals {
     /// While End is held, the main loop must keep up with a 60 Hz display (p99) and never visibly freeze.
     static let longScrollP99GapMilliseconds = 16.0
     static let longScrollWorstGapMilliseconds = 50.0
+    /// A jump (End, a scrollbar drag) to rows never seen, on loopback: the view rests (50 ms), then a
+    /// screenful of thumbnails is fetched and decoded and painted.
+    static let jumpMilliseconds = 150.0
     /// A new search with 100,000 rows loaded clears them at once.
     static let newSearchStallMilliseconds = 50.0
 }

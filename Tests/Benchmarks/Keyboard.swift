@@ -15,7 +15,8 @@ enum Keyboard {
     }
 
     /// Taps `key` (an X keysym name: "End", "Down") `times` times, `delayMilliseconds` apart, from a child
-    /// process; the keys reach the focused window while the caller iterates the main loop.
+    /// process; the keys reach the focused window while the caller iterates the main loop. Keep the result
+    /// until they have: letting it go stops the child.
     static func tap(_ key: String, times: Int = 1, delayMilliseconds: Int = 12) throws(BenchmarkError) -> KeyTaps {
         try KeyTaps(arguments: ["xdotool", "key", "--delay", String(delayMilliseconds)]
             + Array(repeating: key, count: times))

@@ -10,6 +10,7 @@ import Glibc
 //   scroll      a 360-row list scrolled top to bottom: stale fetches, overtaking, settle time, gaps
 //   end10k      End held through a 10,000-item gallery: peak memory, threads, gaps
 //   end100k     the same through 100,000 items, then a new search: its stall
+//   jump        End and scrollbar drags across 10,000 items: time to thumbnails, requests for rows flown past
 //   baselines   10,000 items four ways: ours, sync downloads, a thread per image, one row per item
 //   variant     (internal) one baseline run, in a process of its own
 //   serve       (internal) the demo server child process
@@ -35,6 +36,7 @@ enum Bench {
         ("scroll", ScrollScenario.run),
         ("end10k", LongGalleryScenario.run10k),
         ("end100k", LongGalleryScenario.run100k),
+        ("jump", JumpScenario.run),
         ("baselines", BaselineScenario.run),
     ]
 
