@@ -195,16 +195,14 @@ public final class GalleryListView {
 
     private func viewportResized(width: Int, height: Int) {
         guard width != viewportWidth || height != viewportHeight else { return }
-        let topIndex = Int(adjustment.value) / max(1, rowHeight)
-        let offset = Int(adjustment.value) % max(1, rowHeight)
+        let value = adjustment.value
         if width != viewportWidth {
             viewportWidth = width
             content.setSizeRequest(width: width, height: -1)
-            isRowHeightMeasured = false
         }
         viewportHeight = height
-        // The row at the top stays at the top.
-        configureAdjustment(value: Double(topIndex * rowHeight + offset))
+        // The row at the top stays at the top (GTK clamps the value when the page grows past the end).
+        configureAdjustment(value: value)
         positionChanged()
     }
 
@@ -227,12 +225,12 @@ public final class GalleryListView {
         configureAdjustment(value: adjustment.value)
     }
 
-    /// Keeps the item at the top of the view there.
+    /// Keeps the item at the top of the view there, as far into it as before.
     private func setRowHeight(_ height: Int) {
         guard height > 0, height != rowHeight else { return }
-        let topIndex = Int(adjustment.value) / rowHeight
+        let top = adjustment.value / Double(rowHeight)
         rowHeight = height
-        configureAdjustment(value: Double(topIndex * rowHeight))
+        configureAdjustment(value: top * Double(rowHeight))
         positionChanged()
     }
 

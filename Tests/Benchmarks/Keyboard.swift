@@ -18,7 +18,7 @@ enum Keyboard {
     /// process; the keys reach the focused window while the caller iterates the main loop. Keep the result
     /// until they have: letting it go stops the child.
     static func tap(_ key: String, times: Int = 1, delayMilliseconds: Int = 12) throws(BenchmarkError) -> KeyTaps {
-        try KeyTaps(arguments: ["xdotool", "key", "--delay", String(delayMilliseconds)]
+        try KeyTaps(key: key, arguments: ["xdotool", "key", "--delay", String(delayMilliseconds)]
             + Array(repeating: key, count: times))
     }
 }
@@ -27,14 +27,11 @@ enum Keyboard {
 @MainActor
 final class KeyTaps {
     private let process: OpaquePointer
+    private let key: String
 
-    fileprivate init(arguments: [String]) throws(BenchmarkError) {
-        var argv = arguments.map { UnsafePointer(strdup($0)) } + [nil]
-        defer { argv.forEach { free(UnsafeMutableRawPointer(mutating: $0)) } }
-        var error: UnsafeMutablePointer<GError>?
-        guard let process = g_subprocess_newv(&argv, G_SUBPROCESS_FLAGS_NONE, &error) else {
-            throw BenchmarkError(description: "could not run xdotool (make test-deps): \(GLibError(consuming: error!).message)")
-        }
+    fileprivate init(key: String, arguments: [String]) throws(BenchmarkError) {
+        self.key = key
+        let process = try ChildProcess.spawn(arguments)
         self.process = process
     }
 
@@ -46,7 +43,15 @@ final class KeyTaps {
     /// False once every key was sent (GLib reaps the child in the background).
     var isRunning: Bool { g_subprocess_get_identifier(process) != nil }
 
+    /// Stops the taps; a key the child pressed but did not release yet is released, or the X server would
+    /// keep it down and later presses of it would go nowhere.
     func stop() {
-        if isRunning { g_subprocess_force_exit(process) }
+        guard isRunning else { return }
+        g_subprocess_force_exit(process)
+        g_subprocess_wait(process, nil, nil)
+        if let release = try? ChildProcess.spawn(["xdotool", "keyup", key]) {
+            g_subprocess_wait(release, nil, nil)
+            g_object_unref(UnsafeMutableRawPointer(release))
+        }
     }
 }
