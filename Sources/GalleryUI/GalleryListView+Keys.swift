@@ -50,8 +50,8 @@ extension GalleryListView {
         listBox.selectRow(at: position)
         guard focus else { return }
         if let position, let row = listBox.rowWidget(at: position) {
-            if gtk_widget_has_focus(row) == 0 { gtk_widget_grab_focus(row) }
-        } else if !listBox.hasFocus {
+            if gtk_widget_is_focus(row) == 0 { gtk_widget_grab_focus(row) }
+        } else if !listBox.isFocus {
             listBox.grabFocus()
         }
     }

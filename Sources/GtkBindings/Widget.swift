@@ -84,6 +84,9 @@ public class Widget {
 
     public func grabFocus() { gtk_widget_grab_focus(widget) }
     public var hasFocus: Bool { gtk_widget_has_focus(widget) != 0 }
+    /// The focus widget of its window, whether or not the window is active (`hasFocus` needs both, and
+    /// can stay set on a widget removed while it had the focus).
+    public var isFocus: Bool { gtk_widget_is_focus(widget) != 0 }
     public var canFocus: Bool {
         get { gtk_widget_get_can_focus(widget) != 0 }
         set { gtk_widget_set_can_focus(widget, newValue.gboolean) }

@@ -31,6 +31,7 @@ enum JumpScenario {
         observer.onQueued = { path in if let row = rowOfThumbnail(path) { started.append(row) } }
 
         // End, a real key press, from the first row.
+        try Loop.run(until: { app.listIsShown }, timeout: 10, "the gallery page")
         list.select(0, focus: true)
         Keyboard.focus(app.window.window)
         let before = lastMove.value
