@@ -63,15 +63,7 @@ public final class Gallery {
 
     private static func releaseGradually(_ downloads: [ImageDownload]) {
         guard downloads.count > releaseChunk else { return }
-        final class Remaining { var downloads: [ImageDownload]; init(_ downloads: [ImageDownload]) { self.downloads = downloads } }
-        let remaining = Remaining(downloads)
-        func next() {
-            MainLoopSource.idle {
-                remaining.downloads.removeLast(min(releaseChunk, remaining.downloads.count))
-                if !remaining.downloads.isEmpty { next() }
-            }
-        }
-        next()
+        RetiredDownloads(downloads).releaseNextChunk()
     }
 
     public var source: any GallerySource { feed.source }
@@ -161,5 +153,21 @@ public final class Gallery {
         }
         if !added.isEmpty { onDownloadsAppended?(added) }
         onStatusChange?()
+    }
+}
+
+/// What is left of a replaced gallery's models, released `Gallery.releaseChunk` at a time, one chunk per
+/// idle moment of the main loop.
+@MainActor
+private final class RetiredDownloads {
+    private var downloads: [ImageDownload]
+
+    init(_ downloads: [ImageDownload]) { self.downloads = downloads }
+
+    func releaseNextChunk() {
+        MainLoopSource.idle { [self] in
+            downloads.removeLast(min(Gallery.releaseChunk, downloads.count))
+            if !downloads.isEmpty { releaseNextChunk() }
+        }
     }
 }

@@ -30,7 +30,7 @@ public final class GalleryListView {
     let viewport = Layout()
     let scrollbar: Scrollbar
     /// The list box and the footer, moved together inside the viewport.
-    let content = Box(GTK_ORIENTATION_VERTICAL)
+    private let content = Box(GTK_ORIENTATION_VERTICAL)
     private let footer = Box(GTK_ORIENTATION_HORIZONTAL, spacing: 8)
     let footerSpinner = Spinner()
     let footerLabel = Label()

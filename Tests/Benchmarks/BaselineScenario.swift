@@ -85,7 +85,7 @@ enum VariantCommand {
         let probe = MainLoopProbe()
         probe.start()
         let start = Loop.now()
-        let reached = try subject.holdEnd(items: BaselineScenario.items, timeout: 240)
+        let reached = try subject.holdEnd(items: BaselineScenario.items, timeout: 120)
         let clicks = Box(0)
         let wheel = MainLoopSource.every(milliseconds: BaselineScenario.wheelIntervalMilliseconds) {
             subject.adjustment.value -= pow(max(1, subject.adjustment.pageSize), 2.0 / 3.0)
