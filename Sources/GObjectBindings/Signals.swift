@@ -165,4 +165,3 @@ extension ObjectRef {
                 trampoline: unsafeBitCast(doublePairTrampoline, to: GCallback.self), after: after)
     }
 }
-

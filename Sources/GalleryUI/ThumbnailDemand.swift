@@ -72,9 +72,6 @@ final class ThumbnailDemand {
         }
     }
 
-    /// Indices asked for now, for tests and benchmarks.
-    var wantedIndices: [Int: ImageDownload.Interest] { wanted }
-
     private func ask(visible: Range<Int>, count: Int, value: Double) {
         if let askedAt, value != askedAt { direction = value > askedAt ? 1 : -1 }
         askedAt = visible.isEmpty ? nil : value

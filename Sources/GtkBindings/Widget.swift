@@ -124,7 +124,7 @@ public class Widget {
         return (Int(destX), Int(destY))
     }
 
-    /// Calls `handler` with the widget's new allocation (parent coordinates) each time it is laid out.
+    /// Calls `handler` with the widget's new size each time it is laid out.
     public func onSizeAllocate(_ handler: @escaping @MainActor (_ width: Int, _ height: Int) -> Void) {
         ref.connect("size-allocate") { allocation in
             guard let rectangle = allocation?.as(GdkRectangle.self).pointee else { return }
