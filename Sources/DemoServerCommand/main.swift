@@ -10,7 +10,8 @@ struct DemoServerCommand: ParsableCommand {
         abstract: "Serve the demo galleries in DeviantArt's RSS format on 127.0.0.1.",
         discussion: """
             Prints its base URL as the first line, then serves until SIGINT or SIGTERM. Feeds:
-            BASE/rss.xml?type=deviation&q=gallery:aurora (also atlas, empty, brokenfeed), paged with &offset=N.
+            BASE/rss.xml?type=deviation&q=gallery:aurora (also atlas, empty, brokenfeed, and huge with
+            100,000 items or huge-N with N), paged with &offset=N.
             Any URL takes ?latency=MS and ?bandwidth=BYTES_PER_SEC; image URLs also take
             ?fault=404|500|html|truncate|corrupt|redirect|stall.
             """)

@@ -144,3 +144,24 @@ extension ObjectRef {
                 after: after)
     }
 }
+
+// Shape: void handler(GObject *instance, gdouble first, gdouble second, gpointer user_data) — a scroll
+// controller's `scroll` (dx, dy) and `decelerate` (velocities).
+private typealias DoublePairBox = SignalHandlerBox<(Double, Double), Void>
+
+private let doublePairTrampoline: @convention(c) (gpointer?, gdouble, gdouble, gpointer?) -> Void = {
+    _, first, second, data in
+    let box = DoublePairBox.from(data)
+    MainActor.assumeIsolated { box.handler((first, second)) }
+}
+
+extension ObjectRef {
+    /// Connects a handler for a signal with two double arguments (GtkEventControllerScroll `scroll`, `decelerate`).
+    @MainActor @discardableResult
+    public func connect(
+        _ signal: String, after: Bool = false, _ handler: @escaping @MainActor (Double, Double) -> Void
+    ) -> SignalConnection {
+        connect(signal, box: DoublePairBox { handler($0.0, $0.1) },
+                trampoline: unsafeBitCast(doublePairTrampoline, to: GCallback.self), after: after)
+    }
+}

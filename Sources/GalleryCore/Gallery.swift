@@ -29,13 +29,41 @@ public final class Gallery {
     /// The summary or the feed state changed.
     public var onStatusChange: (@MainActor () -> Void)?
 
-    private var seenImages: Set<String> = []
+    /// The identity keys of every item so far, as hashes: 100,000 items' URLs would weigh tens of MB as
+    /// strings (a 64-bit collision between two different URLs is not a practical concern).
+    private var seenImages: Set<Int> = []
+    private let downloadContext: ImageDownload.Context
+    /// Kept up to date as downloads change state, so that no status update walks every item.
+    public private(set) var loadingCount = 0
+    public private(set) var failedCount = 0
+    public private(set) var loadedCount = 0
+    /// Downloads with a request in flight (what `cancel` must stop) and hidden sensitive ones (what
+    /// `revealSensitive` must show), by index: a few of the gallery's items, never all of them.
+    private var inFlight: [Int: ImageDownload] = [:]
+    private var hiddenSensitive: [Int: ImageDownload] = [:]
 
-    public init(source: any GallerySource, client: HTTPClient, loader: ImageLoader, options: Options = .init()) {
+    /// `thumbnails` replaces how thumbnails are loaded (the benchmarks' baselines); by default `loader`.
+    public init(source: any GallerySource, client: HTTPClient, loader: ImageLoader, options: Options = .init(),
+                thumbnails: ImageDownload.Context? = nil) {
         feed = GalleryFeed(source: source, client: client)
         self.loader = loader
         self.options = options
+        downloadContext = thumbnails ?? ImageDownload.Context(loader: loader, thumbnailPixelSize: options.thumbnailPixelSize)
         feed.onStateChange = { [weak self] in self?.onStatusChange?() }
+        downloadContext.onStateChange = { [weak self] download, old in self?.stateChanged(download, from: old) }
+    }
+
+    /// A gallery being replaced may hold 100,000 items; freeing them all at once would stall the window
+    /// (hundreds of thousands of frees). They go a few thousand per idle moment instead.
+    isolated deinit {
+        Self.releaseGradually(downloads)
+    }
+
+    static let releaseChunk = 5_000
+
+    private static func releaseGradually(_ downloads: [ImageDownload]) {
+        guard downloads.count > releaseChunk else { return }
+        RetiredDownloads(downloads).releaseNextChunk()
     }
 
     public var source: any GallerySource { feed.source }
@@ -54,20 +82,34 @@ public final class Gallery {
     public func cancel() {
         isCancelled = true
         feed.cancel()
-        for download in downloads { download.cancel() }
+        for download in Array(inFlight.values) { download.cancel() }
         onDownloadsAppended = nil
         onStatusChange = nil
     }
 
     public func revealSensitive() {
-        for download in downloads { download.revealSensitive() }
+        for download in Array(hiddenSensitive.values) { download.revealSensitive() }
     }
 
     // MARK: Counts and summary
 
-    public var loadingCount: Int { downloads.count { $0.state == .loading } }
-    public var failedCount: Int { downloads.count { if case .failed = $0.state { true } else { false } } }
-    public var loadedCount: Int { downloads.count { $0.state == .loaded } }
+    private func stateChanged(_ download: ImageDownload, from old: ImageDownload.State) {
+        count(old, -1, download)
+        count(download.state, 1, download)
+        onStatusChange?()
+    }
+
+    private func count(_ state: ImageDownload.State, _ delta: Int, _ download: ImageDownload) {
+        switch state {
+        case .loading:
+            loadingCount += delta
+            inFlight[download.index] = delta > 0 ? download : nil
+        case .failed: failedCount += delta
+        case .loaded: loadedCount += delta
+        case .sensitiveHidden: hiddenSensitive[download.index] = delta > 0 ? download : nil
+        case .notStarted, .noPreview: break
+        }
+    }
 
     /// The header bar's subtitle: "Loading page 2…", "48 images, 3 still loading", "No such user: bob".
     public var summary: String {
@@ -97,20 +139,35 @@ public final class Gallery {
     private func append(_ items: [GalleryItem]) {
         var added: [ImageDownload] = []
         for item in items {
-            let keys = item.identityKeys
+            let keys = Set(item.identityKeys.map(\.hashValue))
             guard seenImages.isDisjoint(with: keys) else {
                 duplicatesSkipped += 1
                 continue
             }
             seenImages.formUnion(keys)
-            let download = ImageDownload(item: item, index: downloads.count, loader: loader,
-                                         thumbnailPixelSize: options.thumbnailPixelSize,
+            let download = ImageDownload(item: item, index: downloads.count, context: downloadContext,
                                          showSensitive: options.showSensitive)
-            download.observe(owner: self) { [weak self] _ in self?.onStatusChange?() }
+            count(download.state, 1, download)
             downloads.append(download)
             added.append(download)
         }
         if !added.isEmpty { onDownloadsAppended?(added) }
         onStatusChange?()
+    }
+}
+
+/// What is left of a replaced gallery's models, released `Gallery.releaseChunk` at a time, one chunk per
+/// idle moment of the main loop.
+@MainActor
+private final class RetiredDownloads {
+    private var downloads: [ImageDownload]
+
+    init(_ downloads: [ImageDownload]) { self.downloads = downloads }
+
+    func releaseNextChunk() {
+        MainLoopSource.idle { [self] in
+            downloads.removeLast(min(Gallery.releaseChunk, downloads.count))
+            if !downloads.isEmpty { releaseNextChunk() }
+        }
     }
 }

@@ -23,8 +23,9 @@ public final class GalleryFeed {
     public private(set) var itemsDelivered = 0
     public var onStateChange: (@MainActor () -> Void)?
 
-    /// Pages, lookups included, before the feed is considered endless.
-    public var maxRequests = 1000
+    /// Pages, lookups included, before the feed is considered endless: far past any real gallery (100,000
+    /// items are 4,167 pages of 24), so only a feed that invents pages forever meets it.
+    public var maxRequests = 100_000
     public var maxPageBytes = 8 * 1_048_576
     /// Longest rate-limit wait the feed sits out by itself; longer ones end the feed with the message.
     public var maxWaitSeconds = 900

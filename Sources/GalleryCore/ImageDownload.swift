@@ -1,7 +1,9 @@
 import GObjectBindings
 
 /// The download model behind one row: one gallery item's thumbnail, from "not shown yet" to loaded or
-/// failed. Created for every item, but it touches the network only once its row is first shown.
+/// failed. There is one per item, so it is small: no widget and no pixels of its own. A recycled row binds
+/// to it while the item is on screen and unbinds when it scrolls away; everything the row shows (state,
+/// error reason, a revealed sensitive item) lives here, so it survives rebinding.
 @MainActor
 public final class ImageDownload {
     public enum State: Equatable, Sendable {
@@ -16,56 +18,144 @@ public final class ImageDownload {
         case noPreview
     }
 
-    public let item: GalleryItem
+    /// How much the list wants the thumbnail now.
+    public enum Interest: UInt8, Sendable {
+        /// Off screen: nothing new is started, and a request still waiting for a connection gives its place up.
+        case none
+        /// A few rows ahead of the view: loaded behind the rows on screen.
+        case prefetch
+        /// On screen, at rest.
+        case visible
+    }
+
+    /// What every download of one gallery shares, held once instead of once per item: how thumbnails are
+    /// loaded (the app's ImageLoader; the benchmarks' baselines load them other ways) and at what size.
+    @MainActor
+    public final class Context {
+        public typealias Load = @MainActor (_ url: String, _ maxPixelSize: Int, _ priority: LoadPriority,
+                                             _ completion: @escaping ImageLoader.Completion) -> any ThumbnailRequest
+        let thumbnailPixelSize: Int
+        let load: Load
+        /// An image already decoded at that size, without loading anything.
+        let cached: @MainActor (_ url: String, _ maxPixelSize: Int) -> DecodedPixbuf?
+        /// Told about every state change (old state given), e.g. the gallery's counts.
+        var onStateChange: (@MainActor (ImageDownload, State) -> Void)?
+
+        public init(thumbnailPixelSize: Int, load: @escaping Load,
+                    cached: @escaping @MainActor (_ url: String, _ maxPixelSize: Int) -> DecodedPixbuf?) {
+            self.thumbnailPixelSize = thumbnailPixelSize
+            self.load = load
+            self.cached = cached
+        }
+
+        public convenience init(loader: ImageLoader, thumbnailPixelSize: Int) {
+            self.init(thumbnailPixelSize: thumbnailPixelSize, load: { url, size, priority, completion in
+                loader.load(url, maxPixelSize: size, priority: priority, completion: completion)
+            }, cached: { url, size in loader.cache.image(for: ImageCache.Key(url: url, maxPixelSize: size)) })
+        }
+    }
+
+    /// Packed: a gallery holds one of these per item (see PackedGalleryItem).
+    private let packedItem: PackedGalleryItem
     /// Position in the gallery, from 0.
     public let index: Int
-    public let thumbnailPixelSize: Int
-    public private(set) var state: State
+    public private(set) var state: State {
+        didSet { if state != oldValue { context.onStateChange?(self, oldValue) } }
+    }
+    /// The decoded thumbnail, only while a row shows it (see `bind`); the loader's cache keeps recent ones.
     public private(set) var thumbnail: DecodedPixbuf?
-    public private(set) var isVisible = false
+    public private(set) var interest: Interest = .none
     /// How many times the thumbnail was requested from the loader (first load plus retries).
     public private(set) var attempts = 0
+    /// The image's own size, known once its thumbnail was decoded.
+    private var decodedWidth: Int32 = 0
+    private var decodedHeight: Int32 = 0
 
-    private let loader: ImageLoader
-    private var ticket: ImageTicket?
-    private var observers = Observers<ImageDownload>()
+    private let context: Context
+    private var ticket: (any ThumbnailRequest)?
+    /// The bound row's change handler.
+    private var binding: (@MainActor (ImageDownload) -> Void)?
 
-    public init(item: GalleryItem, index: Int, loader: ImageLoader, thumbnailPixelSize: Int, showSensitive: Bool) {
-        self.item = item
+    public init(item: GalleryItem, index: Int, context: Context, showSensitive: Bool) {
+        packedItem = PackedGalleryItem(item)
         self.index = index
-        self.loader = loader
-        self.thumbnailPixelSize = thumbnailPixelSize
-        if item.thumbnailURL(covering: thumbnailPixelSize) == nil {
+        self.context = context
+        if item.thumbnailURL(covering: context.thumbnailPixelSize) == nil {
             state = .noPreview
         } else {
             state = item.isSensitive && !showSensitive ? .sensitiveHidden : .notStarted
         }
     }
 
-    public var thumbnailURL: String? { item.thumbnailURL(covering: thumbnailPixelSize) }
-
-    public func observe(owner: AnyObject, _ handler: @escaping @MainActor (ImageDownload) -> Void) {
-        observers.add(owner: owner, handler)
+    public convenience init(item: GalleryItem, index: Int, loader: ImageLoader, thumbnailPixelSize: Int,
+                            showSensitive: Bool) {
+        self.init(item: item, index: index, context: Context(loader: loader, thumbnailPixelSize: thumbnailPixelSize),
+                  showSensitive: showSensitive)
     }
 
-    /// Called as the row enters or leaves the visible part of the list. Becoming visible starts the download.
-    /// A row that leaves the view while its download still waits for a connection gives its place up (a
-    /// fast scroll past a hundred rows must not queue a hundred downloads); it starts again if it comes back.
-    /// A download already under way goes on, behind the rows on screen.
-    public func setVisible(_ visible: Bool) {
-        guard visible != isVisible else { return }
-        isVisible = visible
-        if visible && state == .notStarted {
+    /// The item, unpacked for the caller.
+    public var item: GalleryItem { packedItem.item }
+    public var thumbnailPixelSize: Int { context.thumbnailPixelSize }
+    public var thumbnailURL: String? { item.thumbnailURL(covering: context.thumbnailPixelSize) }
+    public var isVisible: Bool { interest == .visible }
+    public var isBound: Bool { binding != nil }
+
+    /// The original image's size, once its thumbnail was decoded.
+    public var decodedImageSize: (width: Int, height: Int)? {
+        decodedWidth > 0 ? (Int(decodedWidth), Int(decodedHeight)) : nil
+    }
+
+    /// The thumbnail if a row shows it, else the loader's cached copy, without loading anything (the large
+    /// view shows it while the full image loads).
+    public var cachedThumbnail: DecodedPixbuf? {
+        if let thumbnail { return thumbnail }
+        guard state == .loaded, let url = thumbnailURL else { return nil }
+        return context.cached(url, context.thumbnailPixelSize)
+    }
+
+    // MARK: Binding
+
+    /// A row shows this item from now on: `onChange` runs on every change until `unbind`. A thumbnail that
+    /// was loaded before comes back from the loader's cache; if the cache let it go, it loads again once
+    /// the row is at rest on screen.
+    public func bind(_ onChange: @escaping @MainActor (ImageDownload) -> Void) {
+        binding = onChange
+        guard state == .loaded, thumbnail == nil else { return }
+        thumbnail = cachedThumbnail
+        if thumbnail == nil { state = .notStarted }
+    }
+
+    /// The row moved on to another item: it hears nothing more from this one, and the pixels go.
+    public func unbind() {
+        binding = nil
+        thumbnail = nil
+    }
+
+    // MARK: Interest
+
+    /// Called as the row comes to rest on screen, nears it, or leaves. Becoming wanted starts the download.
+    /// A row that leaves while its download still waits for a connection gives its place up (a fast scroll
+    /// past a hundred rows must not queue a hundred downloads); it starts again if it comes back. A download
+    /// already under way goes on, behind the rows on screen.
+    public func setInterest(_ interest: Interest) {
+        guard interest != self.interest else { return }
+        self.interest = interest
+        if interest != .none && state == .notStarted {
             start()
-        } else if !visible, let ticket, ticket.isWaitingForConnection {
+        } else if interest == .none, let ticket, ticket.isWaitingForConnection {
             ticket.cancel()
             self.ticket = nil
             state = .notStarted
-            observers.notify(self)
+            changed()
         } else {
-            ticket?.priority = visible ? .visible : .offscreen
+            ticket?.priority = priority
         }
     }
+
+    /// `setInterest(.visible)` or `.none`.
+    public func setVisible(_ visible: Bool) { setInterest(visible ? .visible : .none) }
+
+    private var priority: LoadPriority { interest == .visible ? .visible : .offscreen }
 
     /// Tries a failed download again (the failure icon was clicked).
     public func retry() {
@@ -77,7 +167,7 @@ public final class ImageDownload {
     public func revealSensitive() {
         guard state == .sensitiveHidden else { return }
         state = .notStarted
-        if isVisible { start() } else { observers.notify(self) }
+        if isVisible { start() } else { changed() }
     }
 
     /// Stops any download in flight; used when the gallery is replaced or the window closes.
@@ -87,25 +177,42 @@ public final class ImageDownload {
         if state == .loading { state = .notStarted }
     }
 
+    private func changed() { binding?(self) }
+
     private func start() {
         guard let url = thumbnailURL else { return }
         attempts += 1
         state = .loading
-        observers.notify(self)
-        ticket = loader.load(url, maxPixelSize: thumbnailPixelSize, priority: isVisible ? .visible : .offscreen) {
-            [weak self] result in
+        changed()
+        let ticket = context.load(url, context.thumbnailPixelSize, priority) { [weak self] result in
             guard let self else { return }
             self.ticket = nil
             switch result {
             case .success(let image):
-                self.thumbnail = image
+                self.decodedWidth = Int32(clamping: image.originalWidth)
+                self.decodedHeight = Int32(clamping: image.originalHeight)
+                // Rows off screen keep no pixels: the cache has them.
+                self.thumbnail = self.isBound ? image : nil
                 self.state = .loaded
             case .failure(let error) where error.isCancelled:
                 self.state = .notStarted
             case .failure(let error):
                 self.state = .failed(reason: error.message)
             }
-            self.observers.notify(self)
+            self.changed()
         }
+        // A cached image completed before `load` returned.
+        if state == .loading { self.ticket = ticket }
     }
 }
+
+/// A thumbnail asked for: what a download does with it while it is under way.
+@MainActor
+public protocol ThumbnailRequest: AnyObject {
+    var priority: LoadPriority { get set }
+    /// Nothing was sent for it yet.
+    var isWaitingForConnection: Bool { get }
+    func cancel()
+}
+
+extension ImageTicket: ThumbnailRequest {}

@@ -14,30 +14,41 @@ public enum DemoFeed {
 
     /// The XML of the page starting at `offset`. A user whose feed is broken gets the document cut off midway.
     public static func render(user: DemoUser, offset: Int, baseURL: String) -> String {
-        let document = renderValid(user: user, offset: max(0, offset), baseURL: baseURL)
+        let offset = max(0, offset)
+        let document = renderValid(user: user.name, page: Array(user.items.dropFirst(offset).prefix(pageSize)),
+                                   offset: offset, total: user.items.count, avatarPath: user.avatarPath,
+                                   published: user.items.first?.published ?? DemoCatalog.newestDate, baseURL: baseURL)
         return user.feedIsBroken ? truncated(document) : document
     }
 
-    private static func renderValid(user: DemoUser, offset: Int, baseURL: String) -> String {
-        let page = user.items.dropFirst(offset).prefix(pageSize)
-        let galleryURL = baseURL + "/\(user.name)/gallery"
+    /// A page of a synthetic gallery, made for the request (see `DemoHugeGallery`); its avatar is atlas's.
+    public static func render(huge gallery: DemoHugeGallery, offset: Int, baseURL: String) -> String {
+        let offset = max(0, offset)
+        return renderValid(user: gallery.name, page: gallery.items(offset: offset, limit: pageSize), offset: offset,
+                           total: gallery.count, avatarPath: "/avatars/atlas.png", published: gallery.item(index: 1).published,
+                           baseURL: baseURL)
+    }
+
+    private static func renderValid(user: String, page: [DemoItem], offset: Int, total: Int, avatarPath: String,
+                                    published: Int, baseURL: String) -> String {
+        let galleryURL = baseURL + "/\(user)/gallery"
         var xml = XMLWriter()
         xml.open("rss", [("version", "2.0"), ("xmlns:media", mediaNamespace), ("xmlns:atom", atomNamespace)])
         xml.open("channel")
-        xml.element("title", text: "DeviantArt: \(user.name)'s gallery")
+        xml.element("title", text: "DeviantArt: \(user)'s gallery")
         xml.element("link", text: galleryURL)
-        xml.element("description", text: "DeviantArt RSS for gallery:\(user.name) (offline demo)")
+        xml.element("description", text: "DeviantArt RSS for gallery:\(user) (offline demo)")
         xml.element("language", text: "en-us")
         xml.element("copyright", text: "Copyright 2024, the demo artists")
-        xml.element("pubDate", text: RFC822Date.format(secondsSince1970: user.items.first?.published ?? DemoCatalog.newestDate))
+        xml.element("pubDate", text: RFC822Date.format(secondsSince1970: published))
         xml.element("generator", text: "GalleryDemoServer")
         xml.element("atom:link", [("rel", "self"), ("type", "application/rss+xml"),
-                                  ("href", baseURL + pagePath(user: user.name, offset: offset))])
-        if offset + pageSize < user.items.count {
+                                  ("href", baseURL + pagePath(user: user, offset: offset))])
+        if offset + pageSize < total {
             xml.element("atom:link", [("rel", "next"), ("type", "application/rss+xml"),
-                                      ("href", baseURL + pagePath(user: user.name, offset: offset + pageSize))])
+                                      ("href", baseURL + pagePath(user: user, offset: offset + pageSize))])
         }
-        for item in page { write(item, galleryURL: galleryURL, baseURL: baseURL, avatarURL: baseURL + user.avatarPath, to: &xml) }
+        for item in page { write(item, galleryURL: galleryURL, baseURL: baseURL, avatarURL: baseURL + avatarPath, to: &xml) }
         return xml.finish()
     }
 

@@ -6,8 +6,10 @@ enum DemoPages {
             return "<li><a href=\"\(XMLEscaping.html(feed))\">\(XMLEscaping.html(user.name))</a> — \(user.items.count) items"
                 + (user.feedIsBroken ? " (malformed feed)" : "") + "</li>"
         }
+        let huge = "<li><a href=\"\(XMLEscaping.html(baseURL + DemoFeed.pagePath(user: "huge")))\">huge</a> — "
+            + "\(DemoHugeGallery.defaultCount) items made on the fly; huge-N has N (up to \(DemoHugeGallery.maxCount))</li>"
         let body = "<p>Offline demo galleries in DeviantArt's RSS format. Default user: "
-            + "\(XMLEscaping.html(catalog.defaultUserName)).</p>\n<ul>\n\(rows.joined(separator: "\n"))\n</ul>"
+            + "\(XMLEscaping.html(catalog.defaultUserName)).</p>\n<ul>\n\((rows + [huge]).joined(separator: "\n"))\n</ul>"
         return .text(HTMLPage.render(title: "Gallery Viewer demo server", body: body),
                      contentType: "text/html; charset=utf-8")
     }

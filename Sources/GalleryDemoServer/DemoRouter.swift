@@ -47,13 +47,19 @@ final class DemoRouter {
             return .html(status: 400, title: "Bad Request", message: "Ask for q=gallery:USERNAME.")
         }
         let name = String(search.dropFirst("gallery:".count))
-        guard let user = catalog.user(named: name) else { return noSuchUser(name) }
         let offsetText = query["offset"] ?? "0"
         guard let offset = Int(offsetText), offset >= 0 else {
             return .html(status: 400, title: "Bad Request", message: "offset must be a number of items, not \(offsetText).")
         }
-        return .text(DemoFeed.render(user: user, offset: offset, baseURL: baseURL),
-                     contentType: "application/rss+xml; charset=utf-8")
+        let xml: String
+        if let user = catalog.user(named: name) {
+            xml = DemoFeed.render(user: user, offset: offset, baseURL: baseURL)
+        } else if let huge = DemoHugeGallery(name: name, catalog: catalog) {
+            xml = DemoFeed.render(huge: huge, offset: offset, baseURL: baseURL)
+        } else {
+            return noSuchUser(name)
+        }
+        return .text(xml, contentType: "application/rss+xml; charset=utf-8")
     }
 
     private func noSuchUser(_ name: String) -> ServerResponse {
@@ -62,14 +68,24 @@ final class DemoRouter {
 
     /// "/art/<slug>-<id>": the id decides, the slug is decoration (as on the real site).
     private func itemPage(_ segment: String) -> ServerResponse {
-        guard let idText = segment.split(separator: "-").last, let id = Int(idText), let item = catalog.item(id: id) else {
+        guard let idText = segment.split(separator: "-").last, let id = Int(idText),
+              let item = catalog.item(id: id) ?? hugeItem(id: id) else {
             return .html(status: 404, title: "Not Found", message: "No deviation \(segment).")
         }
         return DemoPages.item(item, baseURL: baseURL)
     }
 
+    /// A synthetic item's page names it by the id the feed gave it, in the default-size gallery's numbering.
+    private func hugeItem(id: Int) -> DemoItem? {
+        guard let index = DemoHugeGallery.index(ofID: id),
+              let gallery = DemoHugeGallery(name: "huge-\(DemoHugeGallery.maxCount)", catalog: catalog) else { return nil }
+        return gallery.item(index: index)
+    }
+
     private func image(fileName: String, directory: String, query: [String: String], path: String,
                        respond: @escaping @MainActor (ServerResponse) -> Void) {
+        // A synthetic item's file is the catalog file it reuses, under a name of its own.
+        let fileName = DemoHugeGallery.sourceFileName(of: fileName) ?? fileName
         guard let item = itemsByFileName[fileName] else {
             return respond(.html(status: 404, title: "Not Found", message: "No demo image \(fileName)."))
         }

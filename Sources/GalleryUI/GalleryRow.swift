@@ -3,13 +3,15 @@ import GObjectBindings
 import GtkBindings
 import GalleryCore
 
-/// One row of the gallery list, bound to its download model: thumbnail area, title, detail line, spinner.
-/// It observes the model and updates in place; nothing else in the list is touched.
+/// One recycled row of the gallery list: thumbnail area, title, detail line, spinner. The list binds it to
+/// one download model at a time and rebinds it as the view moves; it shows the model's state and keeps none
+/// of its own, so a row rebound mid-download can never show the previous item's image.
 @MainActor
 public final class GalleryRow {
     public static let thumbnailSize = 96
 
-    public let download: ImageDownload
+    /// The item the row shows now; nil while it waits in the pool.
+    public private(set) var download: ImageDownload?
     public let row = ListBoxRow()
     let thumbnailStack = Stack(transition: GTK_STACK_TRANSITION_TYPE_NONE)
     let thumbnail = Image()
@@ -21,12 +23,45 @@ public final class GalleryRow {
     private let badge = Image()
     private let scale: Int
 
-    public init(download: ImageDownload, scale: Int) {
-        self.download = download
+    public init(scale: Int) {
         self.scale = scale
         layOut()
-        download.observe(owner: self) { [weak self] _ in self?.update() }
+    }
+
+    /// Shows `download` (one of `total` items) and follows its changes until `unbind`.
+    public func bind(_ download: ImageDownload, total: Int) {
+        self.download = download
+        download.bind { [weak self] changed in
+            guard let self, self.download === changed else { return }
+            self.update()
+        }
+        let item = download.item
+        titleLabel.text = item.displayTitle
+        if let badgeIcon = Self.badgeIcon(for: item.kind) {
+            badge.setIcon(badgeIcon, pixelSize: 16)
+            badge.tooltip = item.kind == .audio ? "Audio" : item.kind == .video ? "Video" : "Opens in the browser"
+            badge.show()
+        } else {
+            badge.hide()
+        }
+        row.accessibleName = item.displayTitle
+        describePosition(total: total)
         update()
+    }
+
+    /// Back to the pool: the model hears nothing more from this row, and the row lets go of the pixels.
+    public func unbind() {
+        download?.unbind()
+        download = nil
+        thumbnail.clear()
+        spinner.isSpinning = false
+    }
+
+    /// "Image 5,001 of 100,000": where the item sits in the whole gallery, which a screen reader cannot
+    /// tell from a list box holding only the rows on screen.
+    func describePosition(total: Int) {
+        guard let download else { return }
+        row.accessibleDescription = "Item \(download.index + 1) of \(total)"
     }
 
     private func layOut() {
@@ -42,14 +77,14 @@ public final class GalleryRow {
         retryButton.setChild(Image(iconName: "dialog-error-symbolic", pixelSize: 32))
         retryButton.isFlat = true
         retryButton.addStyleClass("retry-button")
-        retryButton.onClicked { [weak self] in self?.download.retry() }
+        retryButton.onClicked { [weak self] in self?.download?.retry() }
         thumbnailStack.add(retryButton, name: "failed")
 
         revealButton.setChild(Image(iconName: "view-reveal-symbolic", pixelSize: 32))
         revealButton.isFlat = true
         revealButton.tooltip = "Sensitive content. Click to show it."
         revealButton.accessibleName = "Show sensitive image"
-        revealButton.onClicked { [weak self] in self?.download.revealSensitive() }
+        revealButton.onClicked { [weak self] in self?.download?.revealSensitive() }
         thumbnailStack.add(revealButton, name: "sensitive")
         content.append(thumbnailStack)
 
@@ -74,19 +109,11 @@ public final class GalleryRow {
         content.showAll()
         spinner.hide()
         badge.hide()
-
-        let item = download.item
-        titleLabel.text = item.displayTitle
-        if let badgeIcon = Self.badgeIcon(for: item.kind) {
-            badge.setIcon(badgeIcon, pixelSize: 16)
-            badge.tooltip = item.kind == .audio ? "Audio" : item.kind == .video ? "Video" : "Opens in the browser"
-            badge.show()
-        }
-        row.accessibleName = item.displayTitle
     }
 
-    /// Applies the model's state; runs on every change of this row's download.
+    /// Applies the model's state; runs on every change of the bound download.
     func update() {
+        guard let download else { return }
         let item = download.item
         spinner.isSpinning = download.state == .loading
         removeErrorStyle()
@@ -96,8 +123,12 @@ public final class GalleryRow {
             detailLabel.text = detailText
             row.tooltip = item.altText
         case .loaded:
-            if let image = download.thumbnail { thumbnail.setPixbuf(image.pixbuf, scale: scale) }
-            thumbnailStack.visibleChildName = "image"
+            if let image = download.thumbnail {
+                thumbnail.setPixbuf(image.pixbuf, scale: scale)
+                thumbnailStack.visibleChildName = "image"
+            } else {
+                showPlaceholder("image-x-generic-symbolic")
+            }
             detailLabel.text = detailText
             row.tooltip = item.altText
         case .failed(let reason):
@@ -131,12 +162,13 @@ public final class GalleryRow {
 
     /// "quiet-harbour.jpg · 1600 × 1200"
     private var detailText: String {
+        guard let download else { return "" }
         let item = download.item
         var parts = [item.fileName]
         if let width = item.width, let height = item.height, width > 0, height > 0 {
             parts.append("\(width) × \(height)")
-        } else if let image = download.thumbnail, item.kind == .image {
-            parts.append("\(image.originalWidth) × \(image.originalHeight)")
+        } else if let size = download.decodedImageSize, item.kind == .image {
+            parts.append("\(size.width) × \(size.height)")
         }
         return parts.joined(separator: " · ")
     }

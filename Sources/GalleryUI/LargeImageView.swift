@@ -80,7 +80,7 @@ public final class LargeImageView {
     public func show(_ download: ImageDownload, maxPixelSize: Int) {
         stop()
         self.download = download
-        shownPixbuf = download.thumbnail?.pixbuf
+        shownPixbuf = download.cachedThumbnail?.pixbuf
         isShowingFullImage = false
         fullImageSize = nil
         failure = nil

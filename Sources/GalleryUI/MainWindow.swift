@@ -36,7 +36,7 @@ public final class MainWindow {
         window.addStyleClass("gallery-window")
 
         stack.add(statusPage.container, name: "status")
-        stack.add(listView.scrolledWindow, name: "gallery")
+        stack.add(listView.container, name: "gallery")
         stack.add(largeView.container, name: "viewer")
         window.setChild(stack)
         stack.showAll()
@@ -133,7 +133,7 @@ public final class MainWindow {
         header.setViewerMode(false)
         backAction.isEnabled = false
         neighbourActions.forEach { $0.isEnabled = false }
-        if let index = largeView.download?.index { listView.listBox.selectRow(at: index) }
+        if let index = largeView.download?.index { listView.select(index, focus: true) }
         updateTitles()
     }
 

@@ -37,6 +37,11 @@ public final class Image: Widget {
     /// Which kind of content it shows now (GTK_IMAGE_EMPTY, GTK_IMAGE_PIXBUF, GTK_IMAGE_ICON_NAME…).
     public var storageType: GtkImageType { gtk_image_get_storage_type(image) }
 
+    /// The pixbuf shown, when it was set as one (scale 1).
+    public var pixbuf: OpaquePointer? {
+        storageType == GTK_IMAGE_PIXBUF ? gtk_image_get_pixbuf(image) : nil
+    }
+
     public var iconName: String? {
         guard storageType == GTK_IMAGE_ICON_NAME else { return nil }
         var name: UnsafePointer<gchar>?

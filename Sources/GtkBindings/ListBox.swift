@@ -1,8 +1,8 @@
 import CGtk
 import GObjectBindings
 
-/// A GtkListBox bound to a ListStore: GTK creates one row per model item through `createRow`, and adds or
-/// removes rows as the store changes, without rebuilding the others.
+/// A GtkListBox whose rows the caller adds and removes (the gallery list recycles a small pool of them).
+/// Rows are addressed by their position in the box.
 @MainActor
 public final class ListBox: Widget {
     public init() {
@@ -10,28 +10,6 @@ public final class ListBox: Widget {
     }
 
     private var listBox: UnsafeMutablePointer<GtkListBox> { widget.raw.as(GtkListBox.self) }
-
-    /// `createRow` gets the Swift object carried by the store item and returns the row widget to show.
-    public func bind(to store: ListStore, createRow: @escaping @MainActor (AnyObject) -> Widget) {
-        let box = Unmanaged.passRetained(RowFactory(createRow)).toOpaque()
-        gtk_list_box_bind_model(listBox, store.ref.opaque, { item, data in
-            let factory = Unmanaged<RowFactory>.fromOpaque(data!).takeUnretainedValue()
-            nonisolated(unsafe) let item = item
-            // Pointers are not Sendable; the address crosses assumeIsolated's boundary as an integer.
-            let address = MainActor.assumeIsolated { () -> UInt in
-                guard let value = ListStore.value(ofItem: item) else { return UInt(bitPattern: gtk_label_new("")) }
-                // The list box expects a full (or floating) reference and releases it after inserting the
-                // row; the wrapper's own reference goes away with the wrapper.
-                return UInt(bitPattern: g_object_ref(factory.create(value).widget))
-            }
-            return UnsafeMutablePointer<GtkWidget>(bitPattern: address)
-        }, box, releaseBoxNotify)
-    }
-
-    private final class RowFactory: @unchecked Sendable {
-        let create: @MainActor (AnyObject) -> Widget
-        init(_ create: @escaping @MainActor (AnyObject) -> Widget) { self.create = create }
-    }
 
     public var selectionMode: GtkSelectionMode {
         get { gtk_list_box_get_selection_mode(listBox) }
@@ -44,7 +22,16 @@ public final class ListBox: Widget {
         set { gtk_list_box_set_activate_on_single_click(listBox, newValue.gboolean) }
     }
 
-    /// The index of the row at `y` (list box coordinates), if any.
+    /// Inserts `row` (a ListBoxRow) at `position`; past the end appends.
+    public func insert(_ row: ListBoxRow, at position: Int) {
+        gtk_list_box_insert(listBox, row.widget, Int32(position))
+    }
+
+    public func remove(_ row: ListBoxRow) {
+        gtk_container_remove(widget.raw.as(GtkContainer.self), row.widget)
+    }
+
+    /// The position of the row at `y` (list box coordinates), if any.
     public func rowIndex(atY y: Int) -> Int? {
         guard let row = gtk_list_box_get_row_at_y(listBox, Int32(y)) else { return nil }
         return Int(gtk_list_box_row_get_index(row))
@@ -54,18 +41,13 @@ public final class ListBox: Widget {
         gtk_list_box_get_row_at_index(listBox, Int32(index))?.raw.as(GtkWidget.self)
     }
 
-    /// Allocation of the row at `index` in list box coordinates.
-    public func rowFrame(at index: Int) -> (y: Int, height: Int)? {
-        guard let row = rowWidget(at: index) else { return nil }
-        var allocation = GtkAllocation()
-        gtk_widget_get_allocation(row, &allocation)
-        return (Int(allocation.y), Int(allocation.height))
-    }
-
-    public func selectRow(at index: Int) {
-        guard let row = gtk_list_box_get_row_at_index(listBox, Int32(index)) else { return }
-        gtk_list_box_select_row(listBox, row)
-        gtk_widget_grab_focus(row.raw.as(GtkWidget.self))
+    /// Selects the row at `position` (without moving the focus); nil unselects.
+    public func selectRow(at position: Int?) {
+        if let position, let row = gtk_list_box_get_row_at_index(listBox, Int32(position)) {
+            if gtk_list_box_get_selected_row(listBox) != row { gtk_list_box_select_row(listBox, row) }
+        } else if gtk_list_box_get_selected_row(listBox) != nil {
+            gtk_list_box_unselect_all(listBox)
+        }
     }
 
     public var selectedIndex: Int? {
@@ -81,9 +63,11 @@ public final class ListBox: Widget {
         }
     }
 
-    /// Shown instead of rows while the model is empty.
-    public func setPlaceholder(_ placeholder: Widget) {
-        gtk_list_box_set_placeholder(listBox, placeholder.widget)
+    /// The selection changed (a click, or `selectRow`): the selected row's position, or nil.
+    public func onRowSelected(_ handler: @escaping @MainActor (_ index: Int?) -> Void) {
+        ref.connect("row-selected") { row in
+            handler(row.map { Int(gtk_list_box_row_get_index($0.as(GtkListBoxRow.self))) })
+        }
     }
 
     /// Emits `row-activated` for the row at `index`, as Enter on a selected row would.
@@ -101,4 +85,10 @@ public final class ListBoxRow: Bin {
     }
 
     public var index: Int { Int(gtk_list_box_row_get_index(widget.raw.as(GtkListBoxRow.self))) }
+
+    /// The text assistive technologies read after the name ("Image 12 of 60").
+    public var accessibleDescription: String? {
+        get { string(atk_object_get_description(gtk_widget_get_accessible(widget))) }
+        set { atk_object_set_description(gtk_widget_get_accessible(widget), newValue ?? "") }
+    }
 }

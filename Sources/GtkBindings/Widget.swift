@@ -84,6 +84,9 @@ public class Widget {
 
     public func grabFocus() { gtk_widget_grab_focus(widget) }
     public var hasFocus: Bool { gtk_widget_has_focus(widget) != 0 }
+    /// The focus widget of its window, whether or not the window is active (`hasFocus` needs both, and
+    /// can stay set on a widget removed while it had the focus).
+    public var isFocus: Bool { gtk_widget_is_focus(widget) != 0 }
     public var canFocus: Bool {
         get { gtk_widget_get_can_focus(widget) != 0 }
         set { gtk_widget_set_can_focus(widget, newValue.gboolean) }
@@ -119,6 +122,48 @@ public class Widget {
             return nil
         }
         return (Int(destX), Int(destY))
+    }
+
+    /// Calls `handler` with the widget's new size each time it is laid out.
+    public func onSizeAllocate(_ handler: @escaping @MainActor (_ width: Int, _ height: Int) -> Void) {
+        ref.connect("size-allocate") { allocation in
+            guard let rectangle = allocation?.as(GdkRectangle.self).pointee else { return }
+            handler(Int(rectangle.width), Int(rectangle.height))
+        }
+    }
+
+    /// Calls `handler` when the widget is mapped (shown on screen with all its ancestors).
+    public func onMap(_ handler: @escaping @MainActor () -> Void) {
+        ref.connect("map", handler)
+    }
+
+    /// Asks for more kinds of events (GDK_SCROLL_MASK…) on the widget's window; call before it is realized.
+    public func addEvents(_ mask: GdkEventMask) {
+        gtk_widget_add_events(widget, Int32(bitPattern: mask.rawValue))
+    }
+
+    /// The least height the widget needs at `width` (what a GtkListBox gives each of its rows).
+    public func minimumHeight(forWidth width: Int) -> Int {
+        var minimum: Int32 = 0
+        var natural: Int32 = 0
+        gtk_widget_get_preferred_height_for_width(widget, Int32(width), &minimum, &natural)
+        return Int(minimum)
+    }
+
+    /// Asks GTK to lay the widget's children out again at the next frame, its own size unchanged.
+    public func queueAllocate() { gtk_widget_queue_allocate(widget) }
+
+    /// Gives the widget its place inside its parent; only from the parent's size-allocate handler.
+    public func allocate(x: Int, y: Int, width: Int, height: Int) {
+        var allocation = GtkAllocation(x: Int32(x), y: Int32(y), width: Int32(width), height: Int32(height))
+        gtk_widget_size_allocate(widget, &allocation)
+    }
+
+    /// True when the keyboard focus is on this widget or inside it.
+    public var containsFocus: Bool {
+        guard let toplevel = gtk_widget_get_toplevel(widget), gtk_widget_is_toplevel(toplevel) != 0,
+              let focus = gtk_window_get_focus(toplevel.raw.as(GtkWindow.self)) else { return false }
+        return focus == widget || gtk_widget_is_ancestor(focus, widget) != 0
     }
 
     /// Calls `handler` when the widget is destroyed (before it is finalized).

@@ -67,6 +67,14 @@ final class AppUnderTest {
         }, timeout: timeout, "loading all \(expected) rows of \(user)")
     }
 
+    /// The gallery page is the one the window's stack shows, and no crossfade is running: a search shows
+    /// "Loading…" first, and the page faded out is hidden (with the keyboard focus in it) when the fade ends.
+    var listIsShown: Bool {
+        guard let parent = gtk_widget_get_parent(list.container.widget) else { return false }
+        let stack = parent.raw.as(GtkStack.self)
+        return gtk_stack_get_visible_child(stack) == list.container.widget && gtk_stack_get_transition_running(stack) == 0
+    }
+
     /// True when every row in the viewport shows its final picture (thumbnail, error, or badge).
     var visibleRowsAreSettled: Bool {
         let range = list.visibleRange

@@ -64,4 +64,20 @@ enum Goals {
     /// From the last scroll step to the bottom rows painted, at 100 ms latency: fetches in flight finish
     /// (≤ 100 ms), then seven rows in two rounds (200 ms). Measured 225–310 ms; 4.4 s with a FIFO scheduler.
     static let scrollSettleMilliseconds = 600.0
+
+    // MARK: 6. Long galleries (issue 7)
+
+    /// End held to the last page of 10,000 items: the issue's goal. Memory must follow the screen, not the
+    /// gallery: the window's baseline (~90 MiB) plus the thumbnail cache plus a compact model per item.
+    static let tenThousandPeakMegabytes = 200.0
+    /// The same for 100,000 items: ten times the models, the same screen.
+    static let hundredThousandPeakMegabytes = 250.0
+    /// While End is held, the main loop must keep up with a 60 Hz display (p99) and never visibly freeze.
+    static let longScrollP99GapMilliseconds = 16.0
+    static let longScrollWorstGapMilliseconds = 50.0
+    /// A jump (End, a scrollbar drag) to rows never seen, on loopback: the view rests (50 ms), then a
+    /// screenful of thumbnails is fetched and decoded and painted.
+    static let jumpMilliseconds = 150.0
+    /// A new search with 100,000 rows loaded clears them at once.
+    static let newSearchStallMilliseconds = 50.0
 }

@@ -83,7 +83,7 @@ enum MemoryScenario {
         report.row("baseline: window open, nothing loaded", Format.megabytes(baseline))
         report.row("A. 360 atlas thumbnails in a Gallery", Format.megabytes(thumbnails),
                    "+\(Format.megabytes(thumbnails - baseline)); decoded pixels in the cache \(Format.megabytes(thumbnailPixels))")
-        report.row("B. + the window showing 360 rows", Format.megabytes(rows), "+\(Format.megabytes(rows - thumbnails))")
+        report.row("B. + the window on those 360 items", Format.megabytes(rows), "+\(Format.megabytes(rows - thumbnails)); a screenful of recycled rows")
         report.section("C. \(bigDownloads.count) large aurora images in the large view, one after another (decoded ≤ 1280 px)")
         report.row("before the first", Format.megabytes(beforeLarge), "cache \(Format.megabytes(beforeLargeCache))")
         report.row("after each", firstRound.map { Format.number($0, digits: 0) }.joined(separator: " "), "MiB")

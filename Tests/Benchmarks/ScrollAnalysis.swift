@@ -21,6 +21,8 @@ final class ScrollAnalysis {
     private(set) var inversionExamples: [String] = []
     /// Rows never marked visible whose fetch started anyway.
     private(set) var neverVisible = 0
+    /// Rows just ahead of the view, fetched on purpose at low priority.
+    private(set) var prefetches = 0
 
     init(downloads: [ImageDownload], thumbnailPaths: [String: Int]) {
         self.downloads = downloads
@@ -35,6 +37,7 @@ final class ScrollAnalysis {
         let download = downloads[row]
         if settled { fetchesAfterSettled += 1 } else { fetchesUntilSettled += 1 }
         guard !download.isVisible else { return }
+        if download.interest == .prefetch { return prefetches += 1 }
         guard download.attempts > 0 else {
             neverVisible += 1
             return

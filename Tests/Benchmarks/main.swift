@@ -8,6 +8,11 @@ import Glibc
 //   throughput  100 and 360 thumbnails through the ImageLoader: wall time, connections, requests
 //   memory      resident memory: 360 thumbnails, 360 rows, a dozen large images, then many more
 //   scroll      a 360-row list scrolled top to bottom: stale fetches, overtaking, settle time, gaps
+//   end10k      End held through a 10,000-item gallery: peak memory, threads, gaps
+//   end100k     the same through 100,000 items, then a new search: its stall
+//   jump        End and scrollbar drags across 10,000 items: time to thumbnails, requests for rows flown past
+//   baselines   10,000 items four ways: ours, sync downloads, a thread per image, one row per item
+//   variant     (internal) one baseline run, in a process of its own
 //   serve       (internal) the demo server child process
 let arguments = CommandLine.arguments.dropFirst()
 let status: Int32 = MainActor.assumeIsolated {
@@ -16,6 +21,7 @@ let status: Int32 = MainActor.assumeIsolated {
         return 2
     }
     if name == "serve" { return ServeCommand.run(arguments.dropFirst()) }
+    if name == "variant" { return VariantCommand.run(arguments.dropFirst()) }
     return Bench.run(name)
 }
 exit(status)
@@ -28,6 +34,10 @@ enum Bench {
         ("throughput", ThroughputScenario.run),
         ("memory", MemoryScenario.run),
         ("scroll", ScrollScenario.run),
+        ("end10k", LongGalleryScenario.run10k),
+        ("end100k", LongGalleryScenario.run100k),
+        ("jump", JumpScenario.run),
+        ("baselines", BaselineScenario.run),
     ]
 
     static func run(_ name: String) -> Int32 {

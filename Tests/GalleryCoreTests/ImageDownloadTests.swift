@@ -47,4 +47,66 @@ final class ImageDownloadTests: GLibTestCase {
             XCTAssertTrue(iterateMainLoop(until: { passed.first!.state == .loaded }, timeout: 10))
         }
     }
+
+    func testABoundRowHoldsThePixelsAndTheCacheBringsThemBack() throws {
+        try MainActor.assumeIsolated {
+            let server = try startDemoServer()
+            // Room for one 96 px thumbnail.
+            let loader = ImageLoader(client: HTTPClient(), cache: ImageCache(capacityBytes: 30_000))
+            let rows = Self.downloads(4, server: server, loader: loader)
+            var changes = 0
+            rows[0].bind { _ in changes += 1 }
+            rows[0].setVisible(true)
+            XCTAssertTrue(iterateMainLoop(until: { rows[0].state == .loaded }, timeout: 10))
+            XCTAssertNotNil(rows[0].thumbnail, "the bound row shows it")
+            XCTAssertNotNil(rows[0].decodedImageSize)
+            XCTAssertEqual(changes, 2, "loading, loaded")
+
+            rows[0].unbind()
+            rows[0].setVisible(false)
+            XCTAssertNil(rows[0].thumbnail, "no pixels for a row off screen")
+            XCTAssertEqual(rows[0].state, .loaded)
+            rows[0].bind { _ in changes += 1 }
+            XCTAssertNotNil(rows[0].thumbnail, "back from the cache, at once")
+            XCTAssertEqual(rows[0].attempts, 1, "not requested again")
+            rows[0].unbind()
+
+            // Unbound and loaded elsewhere meanwhile: it keeps nothing, the rows after it push it out of the cache.
+            for row in rows.dropFirst() { row.setVisible(true) }
+            XCTAssertTrue(iterateMainLoop(until: { rows.dropFirst().allSatisfy { $0.state == .loaded } }, timeout: 10))
+            XCTAssertTrue(rows.dropFirst().allSatisfy { $0.thumbnail == nil })
+            rows[0].bind { _ in }
+            XCTAssertEqual(rows[0].state, .notStarted, "the cache let it go: it loads again when shown")
+            rows[0].setVisible(true)
+            XCTAssertTrue(iterateMainLoop(until: { rows[0].state == .loaded }, timeout: 10))
+            XCTAssertEqual(rows[0].attempts, 2)
+            XCTAssertNotNil(rows[0].thumbnail)
+        }
+    }
+
+    func testPrefetchLoadsBehindTheRowsOnScreen() throws {
+        try MainActor.assumeIsolated {
+            let server = try startDemoServer(.init(latencyMilliseconds: 100))
+            let client = HTTPClient()
+            var started: [String] = []
+            client.onRequestStarted = { started.append($0) }
+            let loader = ImageLoader(client: client)
+            let rows = Self.downloads(12, server: server, loader: loader)
+            for row in rows.suffix(6) { row.setInterest(.prefetch) }
+            for row in rows.prefix(6) { row.setInterest(.visible) }
+            XCTAssertEqual(loader.activeFetchCount, 5, "the first five prefetches took the free connections")
+            XCTAssertTrue(iterateMainLoop(until: { rows.allSatisfy { $0.state == .loaded } }, timeout: 10))
+            let order = rows.map { started.firstIndex(of: $0.thumbnailURL!)! }
+            XCTAssertLessThan(order.prefix(6).max()!, order[11], "every row on screen before the last prefetch: \(order)")
+
+            let fresh = ImageLoader(client: HTTPClient())
+            let others = Self.downloads(11, server: server, loader: fresh)
+            others.prefix(5).forEach { $0.setVisible(true) }
+            others.suffix(6).forEach { $0.setInterest(.prefetch) }
+            XCTAssertEqual(fresh.waitingFetchCount, 6)
+            others.suffix(6).forEach { $0.setInterest(.none) }
+            XCTAssertEqual(fresh.waitingFetchCount, 0, "prefetches no longer wanted give their places up")
+            XCTAssertTrue(others.suffix(6).allSatisfy { $0.state == .notStarted })
+        }
+    }
 }

@@ -197,4 +197,33 @@ final class DemoFeedTests: XCTestCase {
             XCTAssertEqual(try fetchOrFail(server.baseURL + "/images/../demo/users.json", session: session).status, 404)
         }
     }
+    func testHugeGalleriesOfAnySizeAreMadeOnTheFly() throws {
+        try MainActor.assumeIsolated {
+            let server = try DemoFixture.startServer()
+            defer { server.stop() }
+            let session = makeTestSession()
+            let small = try Self.walkFeed(server, user: "huge-50", session: session)
+            XCTAssertEqual(small.map(\.items.count), [24, 24, 2])
+            let items = small.flatMap(\.items)
+            let urls = items.compactMap { $0.content?.url } + items.flatMap { $0.thumbnails.map(\.url) }
+            XCTAssertEqual(Set(urls).count, 150, "every item has URLs of its own")
+            XCTAssertEqual(items.first?.fields["title"], "\(try XCTUnwrap(DemoFixture.catalog().user(named: "atlas")?.items.first?.title)) #1")
+
+            // The last page of the default 100,000, without paging through the rest.
+            let last = try FeedReader.parse(try fetchOrFail(server.feedURL(user: "huge", offset: 99_984), session: session).body)
+            XCTAssertEqual(last.items.count, 16)
+            XCTAssertNil(last.links["next"])
+            XCTAssertEqual(last.items.last?.fields["title"]?.hasSuffix(" #100000"), true)
+            let thumbnail = try XCTUnwrap(last.items.last?.thumbnails.first)
+            let image = try fetchOrFail(thumbnail.url, session: session)
+            XCTAssertEqual(image.status, 200, thumbnail.url)
+            XCTAssertEqual(try decodeImage(image.body).get().width, thumbnail.width, "atlas's picture under a URL of its own")
+            XCTAssertEqual(try fetchOrFail(try XCTUnwrap(last.items.last?.fields["link"]), session: session).status, 200)
+
+            for name in ["huge-0", "huge-1000001", "huge-x", "huge-07", "hugely"] {
+                XCTAssertEqual(try fetchOrFail(server.feedURL(user: name), session: session).status, 404, name)
+            }
+            XCTAssertEqual(try fetchOrFail(server.baseURL + "/thumbs/150/huge-0000001-nothing.jpg", session: session).status, 404)
+        }
+    }
 }

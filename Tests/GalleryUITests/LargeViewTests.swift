@@ -16,9 +16,9 @@ final class LargeViewTests: GLibTestCase {
             XCTAssertTrue(ui.waitForRows(24))
             XCTAssertTrue(iterateMainLoop(until: { ui.download(0).state == .loaded }, timeout: 10))
             ui.scroll(toRow: 3)
-            let scrolledTo = ui.list.scrolledWindow.verticalAdjustment.value
+            let scrolledTo = ui.list.adjustment.value
 
-            ui.list.listBox.activateRow(at: 3)  // what a double-click or Enter does
+            ui.activate(3)  // what a double-click or Enter does
             XCTAssertTrue(ui.window.isLargeViewOpen)
             let view = ui.window.largeView
             XCTAssertEqual(view.download?.index, 3)
@@ -39,9 +39,9 @@ final class LargeViewTests: GLibTestCase {
             XCTAssertFalse(ui.window.isLargeViewOpen)
             XCTAssertEqual(ui.window.window.title, "Gallery Viewer")
             iterateMainLoop(for: 0.2)
-            XCTAssertEqual(ui.list.scrolledWindow.verticalAdjustment.value, scrolledTo, accuracy: 1,
+            XCTAssertEqual(ui.list.adjustment.value, scrolledTo, accuracy: 1,
                            "back at the same scroll position")
-            XCTAssertEqual(ui.list.listBox.selectedIndex, 4, "the image last viewed is selected")
+            XCTAssertEqual(ui.list.selectedIndex, 4, "the image last viewed is selected")
         }
     }
 
@@ -54,7 +54,7 @@ final class LargeViewTests: GLibTestCase {
             iterateMainLoop(until: { ui.window.gallery?.loadingCount == 0 }, timeout: 30)
             let requestsBefore = ui.server.requestCount
 
-            ui.list.listBox.activateRow(at: 0)  // a 4000 px JPEG at 100 KB/s: seconds to arrive
+            ui.activate(0)  // a 4000 px JPEG at 100 KB/s: seconds to arrive
             let view = ui.window.largeView
             XCTAssertTrue(iterateMainLoop(until: { ui.server.requestCount > requestsBefore }, timeout: 5))
             XCTAssertTrue(view.spinner.isSpinning)

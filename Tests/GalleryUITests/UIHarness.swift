@@ -74,16 +74,80 @@ final class UIHarness {
     func download(_ index: Int) -> ImageDownload { list.download(at: index)! }
     func row(_ index: Int) -> GalleryRow { list.row(for: download(index))! }
 
-    /// Scrolls so that row `index` is at the top of the viewport (as far as the list allows), once GTK has
-    /// laid the row out, and lets the visibility pass run.
+    /// Scrolls so that row `index` is at the top of the viewport (as far as the list allows) and lets the
+    /// rows on screen come to rest (their thumbnails are asked for then).
     func scroll(toRow index: Int) {
-        XCTAssertTrue(iterateMainLoop(until: { (self.list.listBox.rowFrame(at: index)?.height ?? 0) > 1 }, timeout: 5),
-                      "row \(index) was never laid out")
-        let frame = list.listBox.rowFrame(at: index)!
-        list.scrolledWindow.verticalAdjustment.value = Double(frame.y)
+        list.scroll(toRow: index)
         XCTAssertTrue(iterateMainLoop(until: { self.list.visibleRange.contains(index) }, timeout: 5),
                       "row \(index) did not come into view")
+        iterateMainLoop(for: Double(ThumbnailDemand.restMilliseconds) / 1000 + 0.05)
+    }
+
+    /// Activates the row showing item `index`, as a double-click or Enter on it does.
+    func activate(_ index: Int) {
+        guard let position = list.pool.position(ofIndex: index) else { return XCTFail("item \(index) has no row") }
+        list.listBox.activateRow(at: position)
     }
 
     func thumbnailRequests() -> [String] { server.requestLog.filter { $0.contains("/thumbs/") } }
+
+    /// Presses and releases `keyval` through the window, as the keyboard does: the window's accelerators
+    /// first, then the focused widget and its parents.
+    func press(_ keyval: Int32, _ modifiers: GdkModifierType = GdkModifierType(rawValue: 0)) {
+        guard let gdkWindow = gtk_widget_get_window(window.window.widget) else { return XCTFail("no GdkWindow") }
+        let display = gdk_display_get_default()
+        for type in [GDK_KEY_PRESS, GDK_KEY_RELEASE] {
+            let event = gdk_event_new(type)!
+            event.pointee.key.window = gdkWindow
+            g_object_ref(UnsafeMutableRawPointer(gdkWindow))
+            event.pointee.key.send_event = 1
+            event.pointee.key.state = modifiers.rawValue
+            event.pointee.key.keyval = guint(keyval)
+            // Key bindings (the list box's own, GTK's accelerators) match on the hardware keycode.
+            var keys: UnsafeMutablePointer<GdkKeymapKey>?
+            var count: Int32 = 0
+            if gdk_keymap_get_entries_for_keyval(gdk_keymap_get_for_display(display), guint(keyval), &keys, &count) != 0,
+               let keys {
+                event.pointee.key.hardware_keycode = guint16(keys[0].keycode)
+                event.pointee.key.group = guint8(keys[0].group)
+                g_free(keys)
+            }
+            gdk_event_set_device(event, gdk_seat_get_keyboard(gdk_display_get_default_seat(display)))
+            gtk_main_do_event(event)
+            gdk_event_free(event)
+        }
+        iterateMainLoop(for: 0.02)
+    }
+
+    /// A mouse-wheel click down (or up) over the list.
+    func wheel(down: Bool = true) {
+        guard let binWindow = gtk_layout_get_bin_window(list.viewport.widget.raw.as(GtkLayout.self)) else {
+            return XCTFail("the list is not realized")
+        }
+        let event = gdk_event_new(GDK_SCROLL)!
+        event.pointee.scroll.window = binWindow
+        g_object_ref(UnsafeMutableRawPointer(binWindow))
+        event.pointee.scroll.send_event = 1
+        event.pointee.scroll.direction = down ? GDK_SCROLL_DOWN : GDK_SCROLL_UP
+        event.pointee.scroll.x = 200
+        event.pointee.scroll.y = 200
+        gdk_event_set_device(event, gdk_seat_get_pointer(gdk_display_get_default_seat(gdk_display_get_default())))
+        gtk_main_do_event(event)
+        gdk_event_free(event)
+        iterateMainLoop(for: 0.02)
+    }
+
+    /// Pages the current gallery to its end (as scrolling to the bottom again and again would).
+    func loadAllPages(timeout: Double = 30) {
+        XCTAssertTrue(iterateMainLoop(until: {
+            guard let gallery = self.window.gallery else { return false }
+            if gallery.canLoadMore { gallery.loadMore() }
+            return gallery.feed.state == .finished
+        }, timeout: timeout), "the gallery did not load to its end")
+    }
+
+    /// The widget with the keyboard focus.
+    var focusWidget: UnsafeMutablePointer<GtkWidget>? {
+        gtk_window_get_focus(window.window.widget.raw.as(GtkWindow.self))
+    }
 }

@@ -1,0 +1,97 @@
+import CGtk
+import GObjectBindings
+import GalleryCore
+
+/// Decides which thumbnails the list asks for, and when, so that loading follows the eye:
+/// - rows at rest on screen first (`.visible` priority);
+/// - then a few rows ahead in the direction of travel, at low priority (`.prefetch`);
+/// - nothing for rows the view flies past: when it moved a whole screen or more since rows were last asked
+///   for (a fling, a scrollbar drag, End), every request still waiting gives its place up, and the rows on
+///   screen are asked for once the view has stayed within a screen of one place for `restMilliseconds`.
+///
+/// A scroll that keeps some rows in view (wheel clicks, arrow keys, Page Down, a gentle swipe) asks for the
+/// rows entering at once, and lets the rows that left give their waiting places up.
+@MainActor
+final class ThumbnailDemand {
+    static let restMilliseconds: UInt32 = 50
+    /// Rows ahead of the view that are loaded before they are needed.
+    static let prefetchRows = 3
+
+    private let downloadAt: @MainActor (Int) -> ImageDownload?
+    private var wanted: [Int: ImageDownload.Interest] = [:]
+    /// Where the view was when rows were last asked for; nil while flying or off screen.
+    private var askedAt: Double?
+    /// Where the view was when it last moved a screen while flying; nil when not flying.
+    private var flyingFrom: Double?
+    private var direction = 1
+    private var restTimer: MainLoopSource?
+
+    init(downloadAt: @escaping @MainActor (Int) -> ImageDownload?) {
+        self.downloadAt = downloadAt
+    }
+
+    /// The view now shows `visible` (empty when not on screen) of `count` rows, its top at `value` pixels.
+    /// `current` tells the same when the rest timer fires.
+    func viewChanged(visible: Range<Int>, count: Int, value: Double, pageSize: Double,
+                     current: @escaping @MainActor () -> (visible: Range<Int>, count: Int, value: Double)) {
+        let screen = max(1, pageSize)
+        if let flyingFrom {
+            // Still flying while it keeps covering a screen; once it stays within one for `restMilliseconds`,
+            // it is at rest.
+            if abs(value - flyingFrom) >= screen { fly(from: flyingFrom, to: value, current) }
+        } else if let askedAt, abs(value - askedAt) >= screen {
+            setWanted([:])
+            fly(from: askedAt, to: value, current)
+        } else {
+            ask(visible: visible, count: count, value: value)
+        }
+    }
+
+    /// Forgets every row (a new gallery, or none).
+    func reset() {
+        restTimer?.cancel()
+        restTimer = nil
+        setWanted([:])
+        askedAt = nil
+        flyingFrom = nil
+        direction = 1
+    }
+
+    private func fly(from start: Double, to value: Double,
+                     _ current: @escaping @MainActor () -> (visible: Range<Int>, count: Int, value: Double)) {
+        direction = value >= start ? 1 : -1
+        askedAt = nil
+        flyingFrom = value
+        restTimer?.cancel()
+        restTimer = MainLoopSource.after(milliseconds: Self.restMilliseconds) { [weak self] in
+            guard let self else { return }
+            self.restTimer = nil
+            self.flyingFrom = nil
+            let now = current()
+            self.ask(visible: now.visible, count: now.count, value: now.value)
+        }
+    }
+
+    private func ask(visible: Range<Int>, count: Int, value: Double) {
+        if let askedAt, value != askedAt { direction = value > askedAt ? 1 : -1 }
+        askedAt = visible.isEmpty ? nil : value
+        var next: [Int: ImageDownload.Interest] = [:]
+        guard !visible.isEmpty else { return setWanted(next) }
+        let ahead = direction > 0
+            ? visible.upperBound..<min(count, visible.upperBound + Self.prefetchRows)
+            : max(0, visible.lowerBound - Self.prefetchRows)..<visible.lowerBound
+        for index in ahead { next[index] = .prefetch }
+        for index in visible { next[index] = .visible }
+        setWanted(next)
+    }
+
+    private func setWanted(_ next: [Int: ImageDownload.Interest]) {
+        // Rows given up first, so that their waiting places go before new ones are taken.
+        for (index, _) in wanted where next[index] == nil { downloadAt(index)?.setInterest(.none) }
+        // Visible rows before prefetched ones, in order, so the scheduler sees the screen first.
+        for (index, interest) in next.sorted(by: { ($0.value.rawValue, -$0.key) > ($1.value.rawValue, -$1.key) }) {
+            downloadAt(index)?.setInterest(interest)
+        }
+        wanted = next
+    }
+}

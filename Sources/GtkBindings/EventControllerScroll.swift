@@ -1,0 +1,31 @@
+import CGtk
+import GObjectBindings
+
+/// Mouse-wheel and touchpad scrolling over a widget (GTK 3.24's GtkEventControllerScroll). Wheel clicks
+/// arrive as deltas of ±1; touchpads as fractions of that, then — with `.kinetic` — the finger's velocity
+/// when it lifts, for the caller to decelerate from.
+@MainActor
+public final class EventControllerScroll {
+    private let ref: ObjectRef
+
+    /// In GTK 3 the widget does not own its controllers: this object keeps it alive.
+    public init(on widget: Widget, flags: GtkEventControllerScrollFlags) {
+        widget.addEvents(GdkEventMask(rawValue: GDK_SCROLL_MASK.rawValue | GDK_SMOOTH_SCROLL_MASK.rawValue))
+        ref = ObjectRef(gtk_event_controller_scroll_new(widget.widget, flags).raw, transfer: .full)
+    }
+
+    /// A scroll by (dx, dy) in wheel clicks.
+    public func onScroll(_ handler: @escaping @MainActor (_ dx: Double, _ dy: Double) -> Void) {
+        ref.connect("scroll") { (dx: Double, dy: Double) in handler(dx, dy) }
+    }
+
+    /// A touchpad scroll began (fingers down): any deceleration under way should stop.
+    public func onScrollBegin(_ handler: @escaping @MainActor () -> Void) {
+        ref.connect("scroll-begin", handler)
+    }
+
+    /// Fingers lifted with this velocity, in wheel clicks per second.
+    public func onDecelerate(_ handler: @escaping @MainActor (_ velocityX: Double, _ velocityY: Double) -> Void) {
+        ref.connect("decelerate") { (vx: Double, vy: Double) in handler(vx, vy) }
+    }
+}

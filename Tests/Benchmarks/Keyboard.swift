@@ -1,0 +1,57 @@
+import CGtk
+import GObjectBindings
+import GtkBindings
+
+/// Keys as a user's keyboard sends them: `xdotool` injects them through XTest, so they travel the app's
+/// real path (X event → GtkWindow → accelerators → the focused widget's handlers and key bindings).
+/// GDK's own gdk_test_simulate_key cannot be used: it sends core events, which GTK's XInput2 windows ignore.
+@MainActor
+enum Keyboard {
+    /// Gives `window` the X input focus (bare Xvfb has no window manager to do it) and lets it arrive.
+    static func focus(_ window: Widget) {
+        guard let gdkWindow = gtk_widget_get_window(window.widget) else { return }
+        gdk_window_focus(gdkWindow, UInt32(GDK_CURRENT_TIME))
+        Loop.run(for: 0.2)
+    }
+
+    /// Taps `key` (an X keysym name: "End", "Down") `times` times, `delayMilliseconds` apart, from a child
+    /// process; the keys reach the focused window while the caller iterates the main loop. Keep the result
+    /// until they have: letting it go stops the child.
+    static func tap(_ key: String, times: Int = 1, delayMilliseconds: Int = 12) throws(BenchmarkError) -> KeyTaps {
+        try KeyTaps(key: key, arguments: ["xdotool", "key", "--delay", String(delayMilliseconds)]
+            + Array(repeating: key, count: times))
+    }
+}
+
+/// An `xdotool key …` child process.
+@MainActor
+final class KeyTaps {
+    private let process: OpaquePointer
+    private let key: String
+
+    fileprivate init(key: String, arguments: [String]) throws(BenchmarkError) {
+        self.key = key
+        let process = try ChildProcess.spawn(arguments)
+        self.process = process
+    }
+
+    isolated deinit {
+        stop()
+        g_object_unref(UnsafeMutableRawPointer(process))
+    }
+
+    /// False once every key was sent (GLib reaps the child in the background).
+    var isRunning: Bool { g_subprocess_get_identifier(process) != nil }
+
+    /// Stops the taps; a key the child pressed but did not release yet is released, or the X server would
+    /// keep it down and later presses of it would go nowhere.
+    func stop() {
+        guard isRunning else { return }
+        g_subprocess_force_exit(process)
+        g_subprocess_wait(process, nil, nil)
+        if let release = try? ChildProcess.spawn(["xdotool", "keyup", key]) {
+            g_subprocess_wait(release, nil, nil)
+            g_object_unref(UnsafeMutableRawPointer(release))
+        }
+    }
+}

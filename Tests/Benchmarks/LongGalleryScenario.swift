@@ -1,0 +1,142 @@
+import CGtk
+import GObjectBindings
+import GtkBindings
+import GalleryCore
+
+/// Issue 7: galleries of 10,000 and 100,000 items (the demo server's synthetic users huge-10000 and huge),
+/// End held from the first row until the last page is on screen, as a user holding the key would: X key
+/// events at the keyboard's auto-repeat rate into the real window. Measured: peak resident memory, threads,
+/// main-loop gaps while it pages, and — with 100,000 loaded — the stall of a new search.
+@MainActor
+enum LongGalleryScenario {
+    /// GNOME's default auto-repeat: 30 keys a second.
+    static let keyRepeatMilliseconds: UInt32 = 33
+    /// End still held but no new row for this long: the list stopped paging.
+    static let stallSeconds = 20.0
+
+    static func run10k(_ report: Report) throws(BenchmarkError) {
+        try run(report, user: "huge-10000", items: 10_000, timeout: 240, newSearch: false)
+    }
+
+    static func run100k(_ report: Report) throws(BenchmarkError) {
+        try run(report, user: "huge", items: 100_000, timeout: 900, newSearch: true)
+    }
+
+    private static func run(_ report: Report, user: String, items: Int, timeout: Double,
+                            newSearch: Bool) throws(BenchmarkError) {
+        let server = try DemoServerProcess()
+        let app = try AppUnderTest(serverURL: server.baseURL)
+        let baseline = Memory.residentMiB()
+        // The same run over 100 items first: the threads it needs are what 100,000 may need, no more.
+        app.window.search(source: .demo, username: "huge-100")
+        try Loop.run(until: { app.visibleRowsAreSettled }, timeout: 30, "the first rows' thumbnails")
+        let small = try holdEnd(app, items: 100, timeout: 30)
+        app.window.search(source: .demo, username: user)
+        try Loop.run(until: { app.visibleRowsAreSettled }, timeout: 30, "the first rows' thumbnails")
+        let held = try holdEnd(app, items: items, timeout: timeout)
+
+        var searchStall: Double?
+        if newSearch {
+            let probe = MainLoopProbe()
+            probe.start()
+            app.window.search(source: .demo, username: "aurora")
+            Loop.run(for: 1)
+            searchStall = probe.stop().worstMilliseconds
+        }
+        app.close()
+        _ = try server.stop()
+
+        report.section("\(user): End held from the first row, one key every \(keyRepeatMilliseconds) ms, 0 ms latency")
+        report.row("rows when End was let go", "\(held.rows) of \(items)",
+                   held.reachedEnd ? "last row on screen" : held.stalled ? "STALLED: no new row for \(Format.number(stallSeconds, digits: 0)) s" : "timed out")
+        report.row("rows on screen then", "\(held.onScreen.lowerBound)…\(held.onScreen.upperBound - 1)", "footer: “\(held.footer)”")
+        report.row("time held", Format.number(held.seconds, digits: 1) + " s", "\(held.keys) End presses")
+        report.row("resident memory", "peak \(Format.megabytes(ProcessStats.peakResidentMiB()))",
+                   "baseline with the window open \(Format.megabytes(baseline)); highest sampled \(Format.megabytes(held.sampledPeak))")
+        report.row("threads", "\(held.threadsAtRest) at rest at the end, at most \(held.maxThreads) while paging",
+                   "100 items: \(small.threadsAtRest) at rest, at most \(small.maxThreads) (GLib's worker pool, capped)")
+        report.loopRows(held.gaps, title: "while End was held")
+        report.frameRows(held.frames)
+        if let searchStall { report.row("new search with \(held.rows) loaded", "worst main-loop gap \(Format.milliseconds(searchStall))") }
+
+        let name = items >= 100_000 ? "100k" : "10k"
+        report.goal("\(name)-reaches-end", count: held.reachedEnd ? held.rows : min(held.rows, items - 1), equals: items,
+                    what: "rows with the last on screen")
+        report.goal("\(name)-peak-rss", measured: ProcessStats.peakResidentMiB(),
+                    atMost: items >= 100_000 ? Goals.hundredThousandPeakMegabytes : Goals.tenThousandPeakMegabytes, unit: "MiB")
+        report.goal("\(name)-p99-gap", measured: held.gaps.p99Milliseconds, atMost: Goals.longScrollP99GapMilliseconds, unit: "ms")
+        report.goal("\(name)-worst-gap", measured: held.gaps.worstMilliseconds, atMost: Goals.longScrollWorstGapMilliseconds, unit: "ms")
+        report.goal("\(name)-threads", count: held.threadsAtRest, equals: small.threadsAtRest,
+                    what: "threads at rest at the end (100 items: \(small.threadsAtRest))")
+        if newSearch {
+            report.goal("new-search-stall", measured: searchStall ?? .infinity, atMost: Goals.newSearchStallMilliseconds, unit: "ms")
+        }
+    }
+
+    struct HeldEnd {
+        var seconds = 0.0
+        var keys = 0
+        var rows = 0
+        var reachedEnd = false
+        var stalled = false
+        var footer = ""
+        /// The rows on screen when End was let go.
+        var onScreen: Range<Int> = 0..<0
+        var maxThreads = 0
+        /// Once the last screen's thumbnails are in.
+        var threadsAtRest = 0
+        var sampledPeak = 0.0
+        var gaps: MainLoopProbe.Summary
+        var frames: FrameWatcher.Summary
+    }
+
+    /// Presses End every `keyRepeatMilliseconds` until the gallery's last row is on screen, it stalls, or
+    /// `timeout` passes.
+    static func holdEnd(_ app: AppUnderTest, items: Int, timeout: Double) throws(BenchmarkError) -> HeldEnd {
+        try Loop.run(until: { app.listIsShown }, timeout: 10, "the gallery page")
+        app.list.select(0, focus: true)
+        Keyboard.focus(app.window.window)
+        let sampler = ProcessSampler()
+        sampler.start()
+        let probe = MainLoopProbe()
+        probe.start()
+        app.paints.resetSummary()
+        let start = Loop.now()
+        var lastGrowth = (rows: app.list.rowCount, time: start)
+        // Batches of one second of auto-repeat, one after the other, until the end is reached.
+        let batch = Int(1000 / keyRepeatMilliseconds)
+        let taps = Box(try Keyboard.tap("End", times: batch, delayMilliseconds: Int(keyRepeatMilliseconds)))
+        let keys = Box(batch)
+        let refill = MainLoopSource.every(milliseconds: 50) {
+            if !taps.value.isRunning, let next = try? Keyboard.tap("End", times: batch, delayMilliseconds: Int(keyRepeatMilliseconds)) {
+                taps.value = next
+                keys.value += batch
+            }
+            return true
+        }
+        let reachedEnd = {
+            app.window.gallery?.feed.state == .finished && app.list.rowCount == items
+                && app.list.visibleRange.contains(items - 1)
+        }
+        var stalled = false
+        try? Loop.run(until: {
+            if reachedEnd() { return true }
+            let now = Loop.now()
+            if app.list.rowCount != lastGrowth.rows { lastGrowth = (app.list.rowCount, now) }
+            stalled = Double(now - lastGrowth.time) / 1_000_000 > stallSeconds
+            return stalled
+        }, timeout: timeout, "End held to the last row")
+        refill.cancel()
+        taps.value.stop()
+        let seconds = Loop.milliseconds(since: start) / 1000
+        // Let the last screen settle before reading the footer.
+        try? Loop.run(until: { app.visibleRowsAreSettled }, timeout: 10, "the last rows' thumbnails")
+        let gaps = probe.stop()
+        sampler.stop()
+        Loop.run(for: 0.5)
+        return HeldEnd(seconds: seconds, keys: keys.value, rows: app.list.rowCount, reachedEnd: reachedEnd(), stalled: stalled,
+                       footer: app.list.footerText, onScreen: app.list.visibleRange, maxThreads: sampler.maxThreads,
+                       threadsAtRest: ProcessStats.threads(), sampledPeak: sampler.maxResidentMiB,
+                       gaps: gaps, frames: app.paints.summary)
+    }
+}

@@ -1,0 +1,34 @@
+import XCTest
+@testable import GalleryCore
+
+final class PackedGalleryItemTests: XCTestCase {
+    private static let full: GalleryItem = {
+        var item = GalleryItem(
+            id: "guid-1", title: "Café Ωmega 🌊", kind: .video,
+            thumbnails: [.init(url: "https://a.example/t/150.jpg", width: 150, height: 100),
+                         .init(url: "https://a.example/t/x", width: nil, height: -3)],
+            fullImageURL: "https://a.example/full.jpg", pageURL: "https://a.example/p/1", author: "aurora",
+            altText: "A long description\nwith a line break", isSensitive: true, width: 4000, height: Int.max)
+        item.suggestedFileName = "original.mp4"
+        return item
+    }()
+
+    func testEveryFieldSurvivesPacking() {
+        XCTAssertEqual(PackedGalleryItem(Self.full).item, Self.full)
+        let sparse = GalleryItem(id: "", title: "", kind: .image, fullImageURL: nil)
+        XCTAssertEqual(PackedGalleryItem(sparse).item, sparse, "empty strings, no thumbnails, every optional nil")
+    }
+
+    /// Packing names every field; a new one must be packed too, or rows would silently lose it.
+    func testEveryFieldIsPacked() {
+        XCTAssertEqual(Mirror(reflecting: Self.full).children.count, 12,
+                       "GalleryItem gained or lost a field: update PackedGalleryItem, then this count")
+    }
+
+    func testAPackedItemIsSmall() {
+        let packed = PackedGalleryItem(Self.full)
+        let text = [Self.full.id, Self.full.title, Self.full.fullImageURL!, Self.full.pageURL!, Self.full.author!,
+                    Self.full.altText!, Self.full.suggestedFileName!, "video"] + Self.full.thumbnails.map(\.url)
+        XCTAssertLessThan(packed.byteCount, text.map(\.utf8.count).reduce(0, +) + 48, "text plus a few bytes of framing")
+    }
+}

@@ -1,0 +1,236 @@
+import CGtk
+import GObjectBindings
+import GtkBindings
+import GalleryCore
+import GalleryDemoServer
+import TestSupport
+import XCTest
+@testable import GalleryUI
+
+/// The recycled list: a handful of rows bound and rebound to the gallery's models as the view moves, and
+/// everything a list does still working across the whole gallery.
+final class RecycledListTests: GLibTestCase {
+    func testTheKeysWalkTheWholeGalleryAndEndAsksForMore() throws {
+        try MainActor.assumeIsolated {
+            let ui = try UIHarness(server: .init(latencyMilliseconds: 200))
+            defer { ui.close() }
+            ui.search("atlas")
+            XCTAssertTrue(ui.waitForRows(24))
+            ui.list.select(0, focus: true)
+            for _ in 0..<3 { ui.press(GDK_KEY_Down) }
+            XCTAssertEqual(ui.list.selectedIndex, 3)
+            XCTAssertEqual(ui.focusWidget, ui.row(3).row.widget, "the keyboard focus follows the selection")
+            ui.press(GDK_KEY_Page_Down)
+            let paged = try XCTUnwrap(ui.list.selectedIndex)
+            XCTAssertGreaterThan(paged, 6, "a page is most of a screenful")
+            XCTAssertTrue(ui.list.visibleRange.contains(paged))
+
+            ui.press(GDK_KEY_End)
+            XCTAssertEqual(ui.list.selectedIndex, 23, "End: the last item loaded")
+            XCTAssertEqual(ui.list.adjustment.value, ui.list.adjustment.maximumValue, "at the very bottom")
+            XCTAssertEqual(ui.window.gallery?.feed.state, .loading(page: 2), "End asks for the next page")
+            XCTAssertTrue(iterateMainLoop(until: { ui.list.rowCount == 48 }, timeout: 10))
+            XCTAssertEqual(ui.list.selectedIndex, 23)
+            XCTAssertTrue(ui.list.visibleRange.contains(23), "the page arrived below; the view did not move")
+            ui.press(GDK_KEY_End)
+            XCTAssertEqual(ui.list.selectedIndex, 47)
+
+            ui.press(GDK_KEY_Home, GDK_CONTROL_MASK)
+            XCTAssertEqual(ui.list.selectedIndex, 0)
+            XCTAssertEqual(ui.list.adjustment.value, 0)
+            ui.press(GDK_KEY_Up)
+            XCTAssertEqual(ui.list.selectedIndex, 0, "Up on the first row stays there")
+            XCTAssertEqual(ui.focusWidget, ui.row(0).row.widget)
+            XCTAssertLessThanOrEqual(ui.list.boundRows.count, ui.list.visibleRange.count + 2, "a screenful of rows, not 48")
+        }
+    }
+
+    func testEndHeldPagesToTheLastItemAndTheFooterSaysSo() throws {
+        try MainActor.assumeIsolated {
+            let ui = try UIHarness()
+            defer { ui.close() }
+            ui.search("huge-100")
+            XCTAssertTrue(ui.waitForRows(24))
+            ui.list.select(0, focus: true)
+            XCTAssertTrue(iterateMainLoop(until: {
+                ui.press(GDK_KEY_End)
+                return ui.window.gallery?.feed.state == .finished
+            }, timeout: 20))
+            ui.press(GDK_KEY_End)
+            XCTAssertEqual(ui.list.rowCount, 100)
+            XCTAssertEqual(ui.list.selectedIndex, 99)
+            XCTAssertTrue(ui.list.visibleRange.contains(99))
+            XCTAssertEqual(ui.list.footerText, "End of gallery · 100 images")
+            XCTAssertTrue(ui.list.footerLabel.isMapped, "the footer is on screen, under the last row")
+        }
+    }
+
+    func testSelectionAndFocusSurviveRebinding() throws {
+        try MainActor.assumeIsolated {
+            let ui = try UIHarness()
+            defer { ui.close() }
+            ui.search("atlas")
+            XCTAssertTrue(ui.waitForRows(24))
+            ui.loadAllPages()
+            ui.list.select(2, focus: true)
+            XCTAssertEqual(ui.focusWidget, ui.row(2).row.widget)
+
+            ui.scroll(toRow: 200)  // the rows of items 0…2 were rebound to items near 200
+            XCTAssertNil(ui.list.row(for: ui.download(2)))
+            XCTAssertEqual(ui.list.selectedIndex, 2, "the selection is the model's, not a row's")
+            XCTAssertNil(ui.list.listBox.selectedIndex, "no row on screen shows the selected item")
+            XCTAssertEqual(ui.focusWidget, ui.list.listBox.widget, "the focus stays in the list")
+
+            ui.press(GDK_KEY_Down)
+            XCTAssertEqual(ui.list.selectedIndex, 3, "the keys go on from the selection")
+            XCTAssertTrue(ui.list.visibleRange.contains(3), "and bring it back into view")
+            XCTAssertEqual(ui.focusWidget, ui.row(3).row.widget)
+            let position = try XCTUnwrap(ui.list.pool.position(ofIndex: 3))
+            XCTAssertEqual(ui.list.listBox.selectedIndex, position)
+
+            ui.wheel()  // a wheel click moves the view, not the selection
+            XCTAssertEqual(ui.list.selectedIndex, 3)
+            XCTAssertEqual(ui.list.listBox.selectedIndex, ui.list.pool.position(ofIndex: 3))
+        }
+    }
+
+    func testARowReboundMidDownloadShowsItsOwnItemOnly() throws {
+        try MainActor.assumeIsolated {
+            let ui = try UIHarness(server: .init(latencyMilliseconds: 400))
+            defer { ui.close() }
+            ui.search("atlas")
+            XCTAssertTrue(ui.waitForRows(24))
+            let first = ui.download(0)
+            let row = ui.row(0)
+            XCTAssertEqual(first.state, .loading)
+
+            ui.scroll(toRow: 14)  // a jump: every row is rebound, item 0's download goes on
+            XCTAssertFalse(row.download === first, "the row shows another item now")
+            XCTAssertTrue(iterateMainLoop(until: { first.state == .loaded }, timeout: 10))
+            XCTAssertNil(first.thumbnail, "an item off screen keeps no pixels")
+            let firstPixels = try XCTUnwrap(first.cachedThumbnail?.pixbuf.pointer, "the cache has it")
+
+            XCTAssertTrue(iterateMainLoop(until: { ui.list.visibleRange.allSatisfy { ui.download($0).state == .loaded } },
+                                          timeout: 10))
+            for bound in ui.list.boundRows {
+                XCTAssertNotEqual(bound.thumbnail.pixbuf, firstPixels, "item 0's image in a row showing item \(bound.download!.index)")
+                if let own = bound.download?.thumbnail {
+                    XCTAssertEqual(bound.thumbnail.pixbuf, own.pixbuf.pointer, "row of item \(bound.download!.index)")
+                } else {
+                    XCTAssertEqual(bound.thumbnail.iconName, "image-x-generic-symbolic", "a placeholder until its own image")
+                }
+            }
+        }
+    }
+
+    func testThumbnailsLeaveRowsThatScrollAwayAndComeBackFromTheCache() throws {
+        try MainActor.assumeIsolated {
+            let ui = try UIHarness()
+            defer { ui.close() }
+            ui.search("atlas")
+            XCTAssertTrue(ui.waitForRows(24))
+            XCTAssertTrue(iterateMainLoop(until: { ui.download(0).state == .loaded }, timeout: 10))
+            XCTAssertNotNil(ui.download(0).thumbnail)
+            let path = String(try XCTUnwrap(ui.download(0).thumbnailURL).dropFirst(ui.server.baseURL.count))
+
+            ui.scroll(toRow: 16)
+            XCTAssertNil(ui.download(0).thumbnail, "unbound: the model lets go of the pixels")
+            XCTAssertEqual(ui.download(0).state, .loaded, "and remembers it loaded")
+
+            ui.scroll(toRow: 0)
+            XCTAssertNotNil(ui.download(0).thumbnail, "back on screen at once, from the cache")
+            XCTAssertEqual(ui.row(0).thumbnail.pixbuf, ui.download(0).thumbnail?.pixbuf.pointer)
+            XCTAssertEqual(ui.server.requestLog.filter { $0 == path }.count, 1, "not downloaded again")
+        }
+    }
+
+    func testTheLargeViewOpensTheItemUnderThePointerAfterScrolling() throws {
+        try MainActor.assumeIsolated {
+            let ui = try UIHarness()
+            defer { ui.close() }
+            ui.search("atlas")
+            XCTAssertTrue(ui.waitForRows(24))
+            ui.loadAllPages()
+            ui.list.adjustment.value = 200.5 * Double(ui.list.rowHeight)
+            iterateMainLoop(for: 0.2)
+            let expected = Int(ui.list.adjustment.value + 300) / ui.list.rowHeight
+            let row = try XCTUnwrap(ui.list.row(atViewportY: 300))
+            XCTAssertEqual(row.download?.index, expected)
+            gtk_widget_activate(row.row.widget)  // what a double-click on it does
+            XCTAssertTrue(ui.window.isLargeViewOpen)
+            XCTAssertEqual(ui.window.largeView.download?.index, expected)
+
+            // Right, again and again: far past the rows the list has.
+            for _ in 0..<30 { ui.window.showNeighbour(1) }
+            XCTAssertEqual(ui.window.largeView.download?.index, expected + 30)
+            ui.window.closeLargeView()
+            XCTAssertEqual(ui.list.selectedIndex, expected + 30, "the image last viewed is selected")
+            XCTAssertTrue(ui.list.visibleRange.contains(expected + 30), "and scrolled into view")
+        }
+    }
+
+    func testReturningFromTheLargeViewRestoresTheExactPosition() throws {
+        try MainActor.assumeIsolated {
+            let ui = try UIHarness()
+            defer { ui.close() }
+            ui.search("atlas")
+            XCTAssertTrue(ui.waitForRows(24))
+            ui.loadAllPages()
+            ui.list.adjustment.value = 12_345.5
+            iterateMainLoop(for: 0.2)
+            let index = ui.list.visibleRange.lowerBound + 2
+            ui.activate(index)
+            XCTAssertEqual(ui.window.largeView.download?.index, index)
+            ui.window.showNeighbour(1)  // still on screen in the list
+            ui.window.closeLargeView()
+            iterateMainLoop(for: 0.2)
+            XCTAssertEqual(ui.list.adjustment.value, 12_345.5, "not a pixel moved")
+            XCTAssertEqual(ui.list.selectedIndex, index + 1)
+            XCTAssertEqual(ui.focusWidget, ui.row(index + 1).row.widget)
+        }
+    }
+
+    func testRowsNameTheirItemAndItsPlaceInTheGallery() throws {
+        try MainActor.assumeIsolated {
+            let ui = try UIHarness()
+            defer { ui.close() }
+            ui.search("atlas")
+            XCTAssertTrue(ui.waitForRows(24))
+            let row = ui.row(1)
+            XCTAssertEqual(row.row.accessibleName, ui.download(1).item.displayTitle)
+            XCTAssertEqual(row.row.accessibleDescription, "Item 2 of 24")
+            XCTAssertEqual(atk_object_get_role(gtk_widget_get_accessible(row.row.widget)), ATK_ROLE_LIST_ITEM)
+            XCTAssertEqual(ui.list.listBox.accessibleName, "Gallery of atlas")
+            ui.scroll(toRow: 23)
+            XCTAssertTrue(iterateMainLoop(until: { ui.list.rowCount == 48 }, timeout: 10))
+            XCTAssertEqual(ui.row(23).row.accessibleDescription, "Item 24 of 48", "the total follows the pages")
+        }
+    }
+
+    func testTheWheelScrollsAndAFlickGlidesToAStop() throws {
+        try MainActor.assumeIsolated {
+            let ui = try UIHarness()
+            defer { ui.close() }
+            ui.search("atlas")
+            XCTAssertTrue(ui.waitForRows(24))
+            ui.list.select(0, focus: true)
+            let page = ui.list.adjustment.pageSize
+            ui.wheel()
+            XCTAssertEqual(ui.list.adjustment.value, KineticScroll.wheelStep(pageSize: page), accuracy: 0.5)
+            ui.wheel(down: false)
+            XCTAssertEqual(ui.list.adjustment.value, 0)
+
+            ui.list.kinetic.decelerate(velocity: 30)  // a touchpad flick: 30 wheel clicks a second
+            XCTAssertTrue(ui.list.kinetic.isGliding)
+            XCTAssertTrue(iterateMainLoop(until: { !ui.list.kinetic.isGliding }, timeout: 5), "the glide ends by itself")
+            let glided = ui.list.adjustment.value
+            XCTAssertGreaterThan(glided, KineticScroll.wheelStep(pageSize: page) * 3)
+            iterateMainLoop(for: 0.1)
+            XCTAssertEqual(ui.list.adjustment.value, glided, "and stays stopped")
+
+            ui.list.kinetic.decelerate(velocity: 30)
+            ui.press(GDK_KEY_Down)
+            XCTAssertFalse(ui.list.kinetic.isGliding, "a key stops it")
+        }
+    }
+}
