@@ -64,4 +64,11 @@ enum Goals {
     /// From the last scroll step to the bottom rows painted, at 100 ms latency: fetches in flight finish
     /// (≤ 100 ms), then seven rows in two rounds (200 ms). Measured 225–310 ms; 4.4 s with a FIFO scheduler.
     static let scrollSettleMilliseconds = 600.0
+
+    // MARK: 6. Hostile input
+
+    /// The bound for the whole app while a gallery of decompression bombs, huge bodies and broken
+    /// feeds loads: refused from their headers, such images cost nothing; what remains is the window
+    /// (≈ 90 MiB), the caches and the ordinary images.
+    static let hostilePeakMegabytes = 400.0
 }

@@ -8,6 +8,7 @@ import Glibc
 //   throughput  100 and 360 thumbnails through the ImageLoader: wall time, connections, requests
 //   memory      resident memory: 360 thumbnails, 360 rows, a dozen large images, then many more
 //   scroll      a 360-row list scrolled top to bottom: stale fetches, overtaking, settle time, gaps
+//   hostile     the hostile server's gallery and feeds: peak memory, worst gap, every row and feed ending
 //   serve       (internal) the demo server child process
 let arguments = CommandLine.arguments.dropFirst()
 let status: Int32 = MainActor.assumeIsolated {
@@ -28,6 +29,7 @@ enum Bench {
         ("throughput", ThroughputScenario.run),
         ("memory", MemoryScenario.run),
         ("scroll", ScrollScenario.run),
+        ("hostile", HostileScenario.run),
     ]
 
     static func run(_ name: String) -> Int32 {
