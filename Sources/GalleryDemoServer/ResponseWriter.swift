@@ -100,11 +100,18 @@ public final class ResponseWriter {
     }
 
     /// One generated chunk in flight at a time: the next is made when libsoup has written the last, so a
-    /// client that reads slowly (or stops) holds the server to one chunk of memory.
+    /// client that reads slowly (or stops) holds the server to one chunk of memory. It is made from an idle
+    /// callback, not inside libsoup's write callback: a server in the same process as its client (the tests)
+    /// would otherwise write chunk after chunk without ever letting the client read.
     private func writeStream(_ stream: ServerResponse.Stream) {
         nextChunk = stream.makeChunks()
         message.beginStreamingBody(contentType: response.contentType, contentLength: stream.contentLength)
-        message.onWroteChunk { [self] in appendNextChunk(declaredLength: stream.contentLength) }
+        message.onWroteChunk { [self] in
+            timer = MainLoopSource.idle { [self] in
+                timer = nil
+                appendNextChunk(declaredLength: stream.contentLength)
+            }
+        }
         appendNextChunk(declaredLength: stream.contentLength)
     }
 
