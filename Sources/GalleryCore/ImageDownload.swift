@@ -36,7 +36,8 @@ public final class ImageDownload {
         self.loader = loader
         self.thumbnailPixelSize = thumbnailPixelSize
         if item.thumbnailURL(covering: thumbnailPixelSize) == nil {
-            state = .noPreview
+            // The feed named a picture, but by a URL the app does not fetch: say so instead of a blank.
+            state = item.mediaURLRejected ? .failed(reason: HTTPError.notAWebAddress.message) : .noPreview
         } else {
             state = item.isSensitive && !showSensitive ? .sensitiveHidden : .notStarted
         }
