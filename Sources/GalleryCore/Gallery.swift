@@ -9,10 +9,12 @@ public final class Gallery {
         /// Longer side of the decoded thumbnails, in device pixels.
         public var thumbnailPixelSize: Int
         public var showSensitive: Bool
+        public var feedLimits: GalleryFeed.Limits
 
-        public init(thumbnailPixelSize: Int = 96, showSensitive: Bool = false) {
+        public init(thumbnailPixelSize: Int = 96, showSensitive: Bool = false, feedLimits: GalleryFeed.Limits = .init()) {
             self.thumbnailPixelSize = thumbnailPixelSize
             self.showSensitive = showSensitive
+            self.feedLimits = feedLimits
         }
     }
 
@@ -32,7 +34,7 @@ public final class Gallery {
     private var seenImages: Set<String> = []
 
     public init(source: any GallerySource, client: HTTPClient, loader: ImageLoader, options: Options = .init()) {
-        feed = GalleryFeed(source: source, client: client)
+        feed = GalleryFeed(source: source, client: client, limits: options.feedLimits)
         self.loader = loader
         self.options = options
         feed.onStateChange = { [weak self] in self?.onStatusChange?() }

@@ -1,10 +1,35 @@
 import GObjectBindings
 
 /// Fetches a gallery's pages one at a time and hands their items over. Guards against feeds that never end
-/// (a repeated or endless "next" link), honours rate limits by waiting, and turns every failure into a
-/// `GalleryError` for the window.
+/// (a repeated or endless "next" link, pages without items), honours rate limits by waiting — a bounded number
+/// of times, backing off — and turns every failure into a `GalleryError` for the window. Pages are parsed on a
+/// GTask worker thread: a hostile reply can take a parser a while, never the main loop.
 @MainActor
 public final class GalleryFeed {
+    /// What a server's replies cannot push past.
+    public struct Limits: Sendable {
+        public var maxPageBytes: Int
+        /// Longest rate-limit wait the feed sits out by itself; a longer Retry-After ends the feed with the message.
+        public var maxWaitSeconds: Int
+        /// Rate-limit answers in a row that are waited out; the next one ends the feed with the message.
+        public var maxRateLimitRetries: Int
+        /// The first retry waits about this long (with jitter), each further one twice as long, and never less
+        /// than the server's Retry-After: a `Retry-After: 0` does not make the app hammer the server.
+        public var backoffMilliseconds: Int
+        /// Replies in a row without items (and not a lookup's) before the feed stops: a server whose every page
+        /// is empty but links to another would otherwise be followed without end.
+        public var maxEmptyReplies: Int
+
+        public init(maxPageBytes: Int = 8 * 1_048_576, maxWaitSeconds: Int = 900, maxRateLimitRetries: Int = 5,
+                    backoffMilliseconds: Int = 2000, maxEmptyReplies: Int = 5) {
+            self.maxPageBytes = maxPageBytes
+            self.maxWaitSeconds = maxWaitSeconds
+            self.maxRateLimitRetries = maxRateLimitRetries
+            self.backoffMilliseconds = backoffMilliseconds
+            self.maxEmptyReplies = maxEmptyReplies
+        }
+    }
+
     public enum State: Equatable, Sendable {
         /// More pages may follow; nothing in flight.
         case idle
@@ -25,19 +50,21 @@ public final class GalleryFeed {
 
     /// Pages, lookups included, before the feed is considered endless.
     public var maxRequests = 1000
-    public var maxPageBytes = 8 * 1_048_576
-    /// Longest rate-limit wait the feed sits out by itself; longer ones end the feed with the message.
-    public var maxWaitSeconds = 900
+    public var limits: Limits
 
     private let client: HTTPClient
     private var next: PageRequest?
     private var requestedURLs: Set<String> = []
+    /// The request or parse in flight; cancelling it (or replacing it) makes its result be ignored.
     private var cancellable: Cancellable?
     private var retryTimer: MainLoopSource?
+    private var rateLimitsInARow = 0
+    private var emptyRepliesInARow = 0
 
-    public init(source: any GallerySource, client: HTTPClient) {
+    public init(source: any GallerySource, client: HTTPClient, limits: Limits = .init()) {
         self.source = source
         self.client = client
+        self.limits = limits
         next = source.firstRequest()
     }
 
@@ -78,7 +105,7 @@ public final class GalleryFeed {
         next = nil
     }
 
-    private var serviceName: String { source.kind.displayName }
+    private var serviceName: String { source.serviceName }
 
     private func send(_ request: PageRequest, deliver: @escaping @MainActor ([GalleryItem]) -> Void) {
         guard requestedURLs.count < maxRequests else { return state = .failed(.pagingLoop(service: serviceName)) }
@@ -86,7 +113,7 @@ public final class GalleryFeed {
         state = .loading(page: pagesLoaded + 1)
         let cancellable = Cancellable()
         self.cancellable = cancellable
-        let httpRequest = HTTPRequest(url: request.url, headers: request.headers, maxBodyBytes: maxPageBytes)
+        let httpRequest = HTTPRequest(url: request.url, headers: request.headers, maxBodyBytes: limits.maxPageBytes)
         client.fetch(httpRequest, cancellable: cancellable) { [weak self] result in
             guard let self, self.cancellable === cancellable else { return }
             self.cancellable = nil
@@ -105,23 +132,47 @@ public final class GalleryFeed {
         }
     }
 
+    /// Parses on a worker thread; the state stays `.loading` meanwhile, and `cancel()` drops the result.
     private func handle(_ response: HTTPResponse, of request: PageRequest,
                         deliver: @escaping @MainActor ([GalleryItem]) -> Void) {
+        let source = self.source
+        let cancellable = Cancellable()
+        self.cancellable = cancellable
+        WorkerTask.run(cancellable: cancellable, {
+            Result { () throws(GalleryError) in try source.parse(response, of: request) }
+        }, completion: { [weak self] parsed in
+            guard let self, self.cancellable === cancellable else { return }
+            self.cancellable = nil
+            self.apply(parsed, of: request, deliver: deliver)
+        })
+    }
+
+    private func apply(_ parsed: Result<PageResult, GalleryError>, of request: PageRequest,
+                       deliver: @escaping @MainActor ([GalleryItem]) -> Void) {
         let result: PageResult
-        do {
-            result = try source.parse(response, of: request)
-        } catch .rateLimited(let service, let seconds) {
+        switch parsed {
+        case .failure(.rateLimited(let service, let seconds)):
             return waitAndRetry(request, service: service, seconds: seconds, deliver: deliver)
-        } catch {
+        case .failure(let error):
             return state = .failed(error)
+        case .success(let page):
+            result = page
         }
+        rateLimitsInARow = 0
         // A "next" link back to a page already requested would page forever: stop after this page.
         let loops = result.next.map { requestedURLs.contains($0.url) } ?? false
         next = loops ? nil : result.next
         if result.items.isEmpty, let following = next {
-            // Lookups and pages whose items were all filtered out: go on without waiting for a scroll.
+            // Lookups and pages whose items were all filtered out: go on without waiting for a scroll — but
+            // not forever.
+            emptyRepliesInARow += 1
+            guard emptyRepliesInARow < limits.maxEmptyReplies else {
+                next = nil
+                return state = .failed(.emptyPages(service: serviceName, count: emptyRepliesInARow))
+            }
             return send(following, deliver: deliver)
         }
+        emptyRepliesInARow = 0
         pagesLoaded += 1
         itemsDelivered += result.items.count
         if loops {
@@ -134,15 +185,23 @@ public final class GalleryFeed {
         if !result.items.isEmpty { deliver(result.items) }
     }
 
+    /// Waits before asking again: at least the server's Retry-After, at least an exponential backoff with
+    /// jitter (so many clients told "0" do not come back in step), and only `maxRateLimitRetries` times in a
+    /// row; a wait longer than `maxWaitSeconds` is not waited out at all.
     private func waitAndRetry(_ request: PageRequest, service: String, seconds: Int?,
                               deliver: @escaping @MainActor ([GalleryItem]) -> Void) {
-        let wait = seconds ?? 60
-        guard wait <= maxWaitSeconds else {
-            return state = .failed(.rateLimited(service: service, retryAfterSeconds: wait))
+        rateLimitsInARow += 1
+        let backoff = Double(limits.backoffMilliseconds) * Double(1 << min(rateLimitsInARow - 1, 20))
+        let jittered = backoff * Double.random(in: 0.5...1.0)
+        let milliseconds = max(Double(seconds ?? 0) * 1000, jittered)
+        guard rateLimitsInARow <= limits.maxRateLimitRetries, milliseconds <= Double(limits.maxWaitSeconds) * 1000 else {
+            // No wait is announced: the feed is not trying again by itself.
+            return state = .failed(.rateLimited(service: service, retryAfterSeconds: nil))
         }
+        let wait = Int((milliseconds / 1000).rounded(.up))
         requestedURLs.remove(request.url)
         state = .waiting(page: pagesLoaded + 1, seconds: wait)
-        retryTimer = MainLoopSource.after(milliseconds: UInt32(max(1, wait)) * 1000) { [weak self] in
+        retryTimer = MainLoopSource.after(milliseconds: UInt32(max(1, milliseconds))) { [weak self] in
             guard let self, case .waiting = self.state else { return }
             self.retryTimer = nil
             self.send(request, deliver: deliver)

@@ -51,7 +51,8 @@ enum HostileFeeds {
         return xml.finish()
     }
 
-    static func document(_ feed: HostileFeed, baseURL: String, offset: Int) -> String {
+    /// The document of `feed`; `url` is the URL it was asked for (a self-loop links back to it exactly).
+    static func document(_ feed: HostileFeed, baseURL: String, offset: Int, url: String) -> String {
         switch feed {
         case .gallery: return gallery(baseURL: baseURL)
         case .billionLaughs:
@@ -62,8 +63,7 @@ enum HostileFeeds {
             return "<?xml version=\"1.0\"?><!DOCTYPE rss [\(entities)]>"
                 + "<rss version=\"2.0\"><channel><title>&lol9;</title></channel></rss>"
         case .selfLoop:
-            return page(items: [item(baseURL, "loop", title: "Looping")],
-                        next: baseURL + "/rss.xml?type=deviation&q=gallery:\(feed.rawValue)")
+            return page(items: [item(baseURL, "loop", title: "Looping")], next: url)
         case .emptyPages:
             return page(items: [], next: baseURL + "/rss.xml?type=deviation&q=gallery:\(feed.rawValue)&offset=\(offset + 1)")
         case .truncated:

@@ -29,16 +29,17 @@ public final class HostileServer {
     public func imageURL(_ image: HostileImage) -> String { baseURL + image.path }
 
     private func handle(_ message: Soup.ServerMessage) {
-        ResponseWriter.send(response(path: message.path, query: message.query), to: message)
+        let url = baseURL + message.path + (message.rawQuery.map { "?" + $0 } ?? "")
+        ResponseWriter.send(response(path: message.path, query: message.query, url: url), to: message)
     }
 
-    private func response(path: String, query: [String: String]) -> ServerResponse {
+    private func response(path: String, query: [String: String], url: String) -> ServerResponse {
         if path == "/rss.xml" {
             let name = query["q"].map { String($0.dropFirst("gallery:".count)) } ?? ""
             guard let feed = HostileFeed(rawValue: name) else {
                 return .html(status: 404, title: "No such user", message: "No such user: \(name).")
             }
-            return feedResponse(feed, offset: Int(query["offset"] ?? "") ?? 0)
+            return feedResponse(feed, offset: Int(query["offset"] ?? "") ?? 0, url: url)
         }
         if path.hasPrefix("/img/") {
             guard let image = HostileImage(rawValue: String(path.dropFirst("/img/".count))) else {
@@ -60,7 +61,7 @@ public final class HostileServer {
         return .html(status: 404, title: "Not Found", message: "Nothing lives at \(path).")
     }
 
-    private func feedResponse(_ feed: HostileFeed, offset: Int) -> ServerResponse {
+    private func feedResponse(_ feed: HostileFeed, offset: Int, url: String) -> ServerResponse {
         switch feed {
         case .rateLimited:
             var response = ServerResponse.text("Slow down", status: 429)
@@ -69,9 +70,10 @@ public final class HostileServer {
         case .rateLimitedBare:
             return .text("Slow down", status: 429)
         case .html:
-            return .text(HostileFeeds.document(feed, baseURL: baseURL, offset: offset), contentType: "text/html; charset=utf-8")
+            return .text(HostileFeeds.document(feed, baseURL: baseURL, offset: offset, url: url),
+                         contentType: "text/html; charset=utf-8")
         default:
-            return .text(HostileFeeds.document(feed, baseURL: baseURL, offset: offset),
+            return .text(HostileFeeds.document(feed, baseURL: baseURL, offset: offset, url: url),
                          contentType: "application/rss+xml; charset=utf-8")
         }
     }

@@ -29,7 +29,8 @@ final class UIHarness {
         client = HTTPClient(configuration: configuration)
         loader = ImageLoader(client: client)
         let baseURL = server.baseURL
-        let services = GalleryServices(client: client, loader: loader) { kind, username throws(GalleryError) in
+        let services = GalleryServices(client: client, loader: loader, feedLimits: fastFeedLimits) {
+            kind, username throws(GalleryError) in
             try kind.makeSource(username: username,
                                 endpointOverride: kind == .demo ? baseURL : endpoints[kind] ?? "http://127.0.0.1:9")
         }
