@@ -13,8 +13,9 @@ final class GalleryViewerApplication {
     private let client = HTTPClient()
     private lazy var loader = ImageLoader(client: client)
     private let sources: SourceFactory
-    /// The last search of the previous launch, read once.
+    /// The last search of the previous launch, read once; each new one is saved by `recentSearches`.
     private let recent = RecentSearch.load()
+    private let recentSearches = RecentSearchStore()
     /// The command line wins; else the last search's source; DeviantArt on a first launch.
     private let initialSource: SourceKind
     private var window: MainWindow?
@@ -59,8 +60,8 @@ final class GalleryViewerApplication {
         }
         let window = MainWindow(application: application, services: services)
         self.window = window
-        window.onSearch = { source, username in
-            try? RecentSearch(source: source, username: username).save()
+        window.onSearch = { [recentSearches] source, username in
+            recentSearches.save(RecentSearch(source: source, username: username))
         }
         window.present()
 

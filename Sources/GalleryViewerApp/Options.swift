@@ -37,14 +37,21 @@ struct Options: ParsableCommand {
     mutating func validate() throws {
         if json && !list { throw ValidationError("--json only works with --list.") }
         if list && (username ?? "").isEmpty { throw ValidationError("--list needs a USERNAME.") }
-        if let endpoint, URLText.origin(of: endpoint) == nil {
+        if let endpoint, !URLText.isWebAddress(endpoint) {
             throw ValidationError("--endpoint must be an http:// or https:// address, like http://127.0.0.1:8080.")
+        }
+        // A typo here must not silently send the app to the real service instead.
+        if endpoint == nil, let value = Self.environmentEndpoint, !URLText.isWebAddress(value) {
+            throw ValidationError("GALLERY_VIEWER_ENDPOINT must be an http:// or https:// address, like "
+                                  + "http://127.0.0.1:8080, not “\(DisplayText.clean(value, limit: 100))”.")
         }
     }
 
     /// The override from --endpoint, else from GALLERY_VIEWER_ENDPOINT.
-    var endpointOverride: String? {
-        if let endpoint { return endpoint }
+    var endpointOverride: String? { endpoint ?? Self.environmentEndpoint }
+
+    /// GALLERY_VIEWER_ENDPOINT, when set and not empty.
+    private static var environmentEndpoint: String? {
         guard let value = getenv("GALLERY_VIEWER_ENDPOINT").map({ String(cString: $0) }), !value.isEmpty else {
             return nil
         }
