@@ -82,6 +82,9 @@ public enum HostileFeed: String, CaseIterable, Sendable {
     /// Titles with terminal escape sequences, tabs and newlines.
     case controlCharacters = "control-characters"
 
+    /// The `<link>`s of the gallery's odd-URL items: none may ever reach the browser.
+    public static let oddPageLinks = ["file:///etc/passwd", "smb://fileserver/share/secret.png", "javascript:alert(1)"]
+
     /// The Mastodon account (`zeros@any.host`) whose statuses are 3.5 million zeros.
     public static let mastodonZerosAccount = "zeros"
     public static let mastodonZerosID = "100"

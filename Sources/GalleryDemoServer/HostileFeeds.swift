@@ -1,4 +1,5 @@
 /// The documents of `HostileFeed`: DeviantArt-style RSS gone wrong, and a Mastodon statuses reply of zeros.
+@MainActor
 enum HostileFeeds {
     /// Thumbnail URLs of the odd-scheme items: (title, url). The relative ones must resolve against the feed
     /// and load; the others must become "Not a web address" rows.
@@ -15,9 +16,6 @@ enum HostileFeeds {
         ]
     }
 
-    /// Page links (`<link>`) that must never reach the browser.
-    static let oddPageLinks = ["file:///etc/passwd", "smb://fileserver/share/secret.png", "javascript:alert(1)"]
-
     static func gallery(baseURL: String) -> String {
         var xml = channelStart(title: "Hostile gallery")
         for image in HostileImage.allCases {
@@ -33,7 +31,7 @@ enum HostileFeeds {
         for (index, odd) in oddThumbnails(baseURL: baseURL).enumerated() {
             xml.open("item")
             xml.element("title", text: "Odd URL: \(odd.title)")
-            xml.element("link", text: oddPageLinks[index % oddPageLinks.count])
+            xml.element("link", text: HostileFeed.oddPageLinks[index % HostileFeed.oddPageLinks.count])
             xml.element("guid", text: "odd-\(index)")
             xml.element("media:thumbnail", [("url", odd.url), ("width", "150"), ("height", "100")])
             xml.close()
@@ -45,7 +43,8 @@ enum HostileFeeds {
         xml.element("guid", text: "huge-with-rendition")
         xml.element("media:thumbnail", [("url", baseURL + "/img/valid?rendition=150"), ("width", "150"), ("height", "100")])
         xml.element("media:thumbnail", [("url", baseURL + "/img/valid?rendition=1920"), ("width", "1920"), ("height", "1280")])
-        xml.element("media:content", [("url", baseURL + HostileImage.pngBomb.path), ("medium", "image"),
+        // Its own URL for the same bomb: the same URL would make it the png-bomb row's duplicate.
+        xml.element("media:content", [("url", baseURL + HostileImage.pngBomb.path + "?original"), ("medium", "image"),
                                       ("width", "30000"), ("height", "30000")])
         xml.close()
         return xml.finish()
@@ -70,10 +69,11 @@ enum HostileFeeds {
             let whole = page(items: (0..<10).map { item(baseURL, "cut-\($0)", title: "Cut \($0)") }, next: nil)
             return String(whole.prefix(whole.count / 2))
         case .hugeTitle:
-            return page(items: [item(baseURL, "huge", title: String(repeating: "A", count: 20 * 1_048_576))], next: nil)
+            return cached(feed) { page(items: [item("", "huge", escapedTitle: String(repeating: "A", count: 20 * 1_048_576))], next: nil) }
         case .longTitle:
-            return page(items: [item(baseURL, "long", title: String(repeating: "Long title ", count: 6 * 1_048_576 / 11))],
-                        next: nil)
+            return cached(feed) {
+                page(items: [item("", "long", escapedTitle: String(repeating: "Long title ", count: 6 * 1_048_576 / 11))], next: nil)
+            }
         case .deepNesting:
             let depth = 100_000
             return "<rss version=\"2.0\"><channel>" + String(repeating: "<a>", count: depth)
@@ -81,9 +81,11 @@ enum HostileFeeds {
         case .html:
             return HTMLPage.render(title: "Welcome", body: "<p>This is a web page, not a feed.</p>")
         case .manyItems:
-            var text = channelHead(title: "Many items")
-            for index in 0..<100_000 { text += "<item><media:thumbnail url=\"/img/valid?n=\(index)\"/></item>\n" }
-            return text + "</channel></rss>\n"
+            return cached(feed) {
+                var text = channelHead(title: "Many items")
+                for index in 0..<100_000 { text += "<item><media:thumbnail url=\"/img/valid?n=\(index)\"/></item>\n" }
+                return text + "</channel></rss>\n"
+            }
         case .rateLimited, .rateLimitedBare:
             return ""  // answered with a status; see HostileServer
         case .sameFileNames:
@@ -103,7 +105,30 @@ enum HostileFeeds {
 
     /// `[0,0,0,…]`: a 7 MB JSON array of 3.5 million "posts" that are not objects.
     static var mastodonZeros: String {
-        "[" + String(repeating: "0,", count: 3_500_000 - 1) + "0]"
+        if let zeros = cachedZeros { return zeros }
+        let zeros = "[" + String(repeating: "0,", count: 3_500_000 - 1) + "0]"
+        cachedZeros = zeros
+        return zeros
+    }
+
+    /// The documents that take long to build (megabytes each) are built once per process: a server in the
+    /// test process would otherwise keep its client waiting past the client's timeouts.
+    @MainActor private static var documents: [HostileFeed: String] = [:]
+    @MainActor private static var cachedZeros: String?
+
+    @MainActor
+    private static func cached(_ feed: HostileFeed, _ build: () -> String) -> String {
+        if let document = documents[feed] { return document }
+        let document = build()
+        documents[feed] = document
+        return document
+    }
+
+    /// Builds everything slow now, before a client waits for it.
+    @MainActor
+    static func prepare() {
+        _ = mastodonZeros
+        for feed in [HostileFeed.hugeTitle, .longTitle, .manyItems] { _ = document(feed, baseURL: "", offset: 0, url: "") }
     }
 
     // MARK: Building blocks

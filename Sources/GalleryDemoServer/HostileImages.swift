@@ -40,6 +40,11 @@ public enum HostileImages {
     private static var smallBytes: Bytes?
     private static var noiseBytes: Bytes?
 
+    /// Builds every image now (the PNG bomb takes a moment to compress), before a client waits for one.
+    static func prepare() {
+        for image in [pngBomb, jpegBomb, gifBomb, gifFramesBomb, bmpBomb, small, noise] { _ = image.count }
+    }
+
     private static func cached(_ slot: inout Bytes?, _ make: () -> Bytes) -> Bytes {
         if let bytes = slot { return bytes }
         let bytes = make()

@@ -12,8 +12,11 @@ public final class HostileServer {
 
     public init() {}
 
-    /// Listens on 127.0.0.1:`port` (0 picks a free port).
+    /// Listens on 127.0.0.1:`port` (0 picks a free port). The bombs and the megabyte documents are built
+    /// first (once per process), so no response waits for them.
     public func start(port: UInt16 = 0) throws(GLibError) {
+        HostileImages.prepare()
+        HostileFeeds.prepare()
         try http.start(port: port) { [weak self] message in self?.handle(message) }
     }
 
@@ -42,6 +45,7 @@ public final class HostileServer {
             return feedResponse(feed, offset: Int(query["offset"] ?? "") ?? 0, url: url)
         }
         if path.hasPrefix("/img/") {
+            // "/img/NAME?anything" is NAME too: the same bomb under a URL of its own.
             guard let image = HostileImage(rawValue: String(path.dropFirst("/img/".count))) else {
                 return .html(status: 404, title: "Not Found", message: "No hostile image \(path).")
             }

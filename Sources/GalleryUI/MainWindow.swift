@@ -249,7 +249,7 @@ public final class MainWindow {
 
     /// Only absolute http(s) URLs leave the app — checked here again, whatever a source let through: a
     /// `file:`, `smb:` or `javascript:` URL would open a local file, a network share or a handler.
-    private func openInBrowser(_ url: String) {
+    func openInBrowser(_ url: String) {
         guard URLText.isWebAddress(url) else {
             return window.showMessage("Not a web address", secondary: "The app opens only http and https links.")
         }
