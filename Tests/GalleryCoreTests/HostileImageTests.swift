@@ -16,19 +16,6 @@ final class HostileImageTests: GLibTestCase {
         return ImageLoader(client: client, limits: .init(maxImageBytes: maxImageBytes, decode: decode))
     }
 
-    @MainActor
-    private static func load(_ url: String, with loader: ImageLoader, maxPixelSize: Int? = 96,
-                             timeout: Double = 20) -> Result<DecodedPixbuf, ImageLoadError>? {
-        var result: Result<DecodedPixbuf, ImageLoadError>?
-        loader.load(url, maxPixelSize: maxPixelSize, priority: .visible) { result = $0 }
-        iterateMainLoop(until: { result != nil }, timeout: timeout)
-        return result
-    }
-
-    private static func failure(_ result: Result<DecodedPixbuf, ImageLoadError>?) -> ImageLoadError? {
-        if case .failure(let error)? = result { error } else { nil }
-    }
-
     func testDecompressionBombsAreRefusedFromTheirHeaders() throws {
         try MainActor.assumeIsolated {
             let server = HostileServer()
@@ -43,13 +30,13 @@ final class HostileImageTests: GLibTestCase {
             ]
             for (image, error, message) in expected {
                 for size in [96, 4096] as [Int?] {  // thumbnails and the large view
-                    let failure = Self.failure(Self.load(server.imageURL(image), with: loader, maxPixelSize: size))
+                    let failure = loadImage(server.imageURL(image), with: loader, maxPixelSize: size).failureValue()
                     XCTAssertEqual(failure, error, "\(image) at \(String(describing: size))")
                     XCTAssertEqual(failure?.message, message)
                 }
             }
             XCTAssertEqual(loader.decoder.bytesInUse, 0)
-            XCTAssertNotNil(try Self.load(server.imageURL(.octetStream), with: loader)?.get(),
+            XCTAssertNotNil(try loadImage(server.imageURL(.octetStream), with: loader)?.get(),
                             "a valid image sent as octet-stream loads: the bytes decide")
         }
     }
@@ -108,8 +95,8 @@ final class HostileImageTests: GLibTestCase {
                 XCTAssertNil(result, "\(url): completed inside load, before its caller could look")
                 XCTAssertTrue(ticket.isPending)
                 XCTAssertTrue(iterateMainLoop(until: { result != nil }, timeout: 5), "\(url) never completed")
-                XCTAssertEqual(Self.failure(result), .http(.notAWebAddress), url)
-                XCTAssertEqual(Self.failure(result)?.message, "Not a web address")
+                XCTAssertEqual(result.failureValue(), .http(.notAWebAddress), url)
+                XCTAssertEqual(result.failureValue()?.message, "Not a web address")
             }
             XCTAssertEqual(loader.unfinishedJobCount, 0, "no job left behind")
             XCTAssertEqual(loader.activeFetchCount, 0, "no connection slot held")
@@ -137,12 +124,12 @@ final class HostileImageTests: GLibTestCase {
             ]
             for (image, error) in expected {
                 let started = g_get_monotonic_time()
-                XCTAssertEqual(Self.failure(Self.load(server.imageURL(image), with: loader)), error, "\(image)")
+                XCTAssertEqual(loadImage(server.imageURL(image), with: loader).failureValue(), error, "\(image)")
                 let seconds = Double(g_get_monotonic_time() - started) / 1_000_000
                 XCTAssertLessThan(seconds, 15, "\(image) ended only after \(seconds) s")
             }
             for image in [HostileImage.corrupt, .empty, .redirectLoop, .redirectToFile, .reset] {
-                let failure = Self.failure(Self.load(server.imageURL(image), with: loader))
+                let failure = loadImage(server.imageURL(image), with: loader).failureValue()
                 XCTAssertNotNil(failure, "\(image) loaded")
                 XCTAssertFalse(failure?.message.isEmpty ?? true)
             }
@@ -157,8 +144,4 @@ final class HostileImageTests: GLibTestCase {
 /// The first 33 bytes of a PNG (signature and an 8 × 8 IHDR), with nothing after them.
 private func pngHeaderOnly() -> [UInt8] {
     Array(try! Pixbuf.filled(width: 8, height: 8, rgba: 0).encoded(as: "png").array.prefix(33))
-}
-
-extension Result {
-    var failureValue: Failure? { if case .failure(let error) = self { error } else { nil } }
 }
