@@ -16,17 +16,21 @@ public final class GalleryFeed {
         /// The first retry waits about this long (with jitter), each further one twice as long, and never less
         /// than the server's Retry-After: a `Retry-After: 0` does not make the app hammer the server.
         public var backoffMilliseconds: Int
-        /// Replies in a row without items (and not a lookup's) before the feed stops: a server whose every page
-        /// is empty but links to another would otherwise be followed without end.
+        /// Replies in a row without items (a lookup's counts too) before the feed stops: a server whose every
+        /// page is empty but links to another would otherwise be followed without end.
         public var maxEmptyReplies: Int
+        /// Items handed over per main-loop turn: more than a real page (DeviantArt's 60), few enough that
+        /// making their rows stays well under a frame's worth of work each time.
+        public var maxItemsPerDelivery: Int
 
         public init(maxPageBytes: Int = 8 * 1_048_576, maxWaitSeconds: Int = 900, maxRateLimitRetries: Int = 5,
-                    backoffMilliseconds: Int = 2000, maxEmptyReplies: Int = 5) {
+                    backoffMilliseconds: Int = 2000, maxEmptyReplies: Int = 5, maxItemsPerDelivery: Int = 64) {
             self.maxPageBytes = maxPageBytes
             self.maxWaitSeconds = maxWaitSeconds
             self.maxRateLimitRetries = maxRateLimitRetries
             self.backoffMilliseconds = backoffMilliseconds
             self.maxEmptyReplies = maxEmptyReplies
+            self.maxItemsPerDelivery = maxItemsPerDelivery
         }
     }
 
@@ -58,6 +62,7 @@ public final class GalleryFeed {
     /// The request or parse in flight; cancelling it (or replacing it) makes its result be ignored.
     private var cancellable: Cancellable?
     private var retryTimer: MainLoopSource?
+    private var deliveryTimer: MainLoopSource?
     private var rateLimitsInARow = 0
     private var emptyRepliesInARow = 0
 
@@ -100,6 +105,8 @@ public final class GalleryFeed {
         cancellable = nil
         retryTimer?.cancel()
         retryTimer = nil
+        deliveryTimer?.cancel()
+        deliveryTimer = nil
         onStateChange = nil
         if case .loading = state { state = .idle }
         next = nil
@@ -175,14 +182,33 @@ public final class GalleryFeed {
         emptyRepliesInARow = 0
         pagesLoaded += 1
         itemsDelivered += result.items.count
+        let end: State
         if loops {
-            state = .failed(.pagingLoop(service: serviceName))
+            end = .failed(.pagingLoop(service: serviceName))
         } else if itemsDelivered == 0 && next == nil {
-            state = .failed(.emptyGallery(username: source.username))
+            end = .failed(.emptyGallery(username: source.username))
         } else {
-            state = next == nil ? .finished : .idle
+            end = next == nil ? .finished : .idle
         }
-        if !result.items.isEmpty { deliver(result.items) }
+        deliverInSlices(result.items[...], then: end, deliver: deliver)
+    }
+
+    /// Hands a page's items over at most `maxItemsPerDelivery` per main-loop turn — each becomes a row, and
+    /// a reply of a thousand items must not become one long freeze — then enters `end`. The feed stays
+    /// `.loading` until the last slice.
+    private func deliverInSlices(_ items: ArraySlice<GalleryItem>, then end: State,
+                                 deliver: @escaping @MainActor ([GalleryItem]) -> Void) {
+        guard items.count > limits.maxItemsPerDelivery else {
+            state = end
+            if !items.isEmpty { deliver(Array(items)) }
+            return
+        }
+        deliver(Array(items.prefix(limits.maxItemsPerDelivery)))
+        // At idle priority: GTK lays out and paints the rows just made before the next slice comes.
+        deliveryTimer = MainLoopSource.idle { [weak self] in
+            self?.deliveryTimer = nil
+            self?.deliverInSlices(items.dropFirst(self?.limits.maxItemsPerDelivery ?? 0), then: end, deliver: deliver)
+        }
     }
 
     /// Waits before asking again: at least the server's Retry-After, at least an exponential backoff with

@@ -15,8 +15,9 @@ public final class HTTPClient {
         /// Seconds a request may go without any progress (connect, headers or body) before it fails.
         public var ioTimeoutSeconds: Int
         /// The throughput floor: a request that receives less than this per second, averaged over each
-        /// `throughputWindowSeconds`, fails (see `TransferWatchdog`). 2 KiB/s lets a 20 MB original through in
-        /// under three hours on the worst line, and stops a drip of 64 bytes every half second after one window.
+        /// `throughputWindowSeconds`, fails (see `TransferWatchdog`). At 2 KiB/s any line that moves more still
+        /// gets a 20 MB original through, however long it takes; a drip of 64 bytes every half second ends after
+        /// one window.
         public var minimumBytesPerSecond: Int
         public var throughputWindowSeconds: Int
 

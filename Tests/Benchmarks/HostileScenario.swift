@@ -112,6 +112,7 @@ enum HostileScenario {
             }
         }, timeout: feedTimeoutSeconds, "the search for \(user)")) != nil
         let seconds = Loop.milliseconds(since: start) / 1000
+        Loop.drain()  // the subtitle is updated from an idle callback
         let text = app.window.header.bar.subtitle ?? ""
         return (seconds, ended, String((ended ? text : "no end: " + text).prefix(90)))
     }

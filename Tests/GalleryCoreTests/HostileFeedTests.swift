@@ -84,6 +84,8 @@ final class HostileFeedTests: GLibTestCase {
             let many = try Self.run(.manyItems, on: server)
             XCTAssertEqual(many.feed.state, .finished)
             XCTAssertEqual(many.pages.joined().count, MediaRSSParser.maxItems, "100,000 items in a reply; the first 1000 kept")
+            XCTAssertTrue(many.pages.allSatisfy { $0.count <= fastFeedLimits.maxItemsPerDelivery },
+                          "handed over a slice per main-loop turn: \(many.pages.map(\.count))")
             XCTAssertTrue(many.pages.joined().allSatisfy { $0.thumbnails.first?.url.hasPrefix(server.baseURL) == true },
                           "relative thumbnail URLs are resolved against the feed")
 
