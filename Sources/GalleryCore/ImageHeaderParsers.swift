@@ -21,7 +21,8 @@ enum ImageHeaderParsers {
     static func jpeg(_ reader: inout ByteReader) -> Result<ImageHeader, ImageProbeError> {
         reader.position = 2
         while let first = reader.uint8() {
-            guard first == 0xFF else { return .failure(.malformed("JPEG with a broken marker")) }
+            // Stray bytes between segments: libjpeg skips them (with a warning), so does this.
+            guard first == 0xFF else { continue }
             var marker: Int = 0xFF
             while marker == 0xFF {  // fill bytes
                 guard let next = reader.uint8() else { return .failure(.malformed("JPEG cut off")) }

@@ -23,8 +23,17 @@ enum HostileScenario {
         let baseline = Memory.residentMiB()
         probe.start()
 
+        // Which step the worst gap so far came in: the probe's worst is read after each one.
+        var worstStep = ""
+        var worstSoFar = 0.0
+        let noteWorst = { (step: String) in
+            let worst = probe.summary.worstMilliseconds
+            if worst > worstSoFar { (worstSoFar, worstStep) = (worst, step) }
+        }
         let rows = try loadGallery(app)
+        noteWorst("the hostile gallery's rows")
         let large = openLargeViews(app)
+        noteWorst("the large views")
         var feedLines: [(name: String, seconds: Double, outcome: String)] = []
         var feedsEnded = 0
         let searches = HostileFeed.allCases.filter { $0 != .gallery }.map { (SourceKind.demo, $0.rawValue) }
@@ -33,6 +42,7 @@ enum HostileScenario {
             let outcome = search(app, source: source, user: user)
             feedLines.append((user, outcome.seconds, outcome.text))
             if outcome.ended { feedsEnded += 1 }
+            noteWorst("the search for \(user) (replacing the gallery before it)")
         }
         let gaps = probe.stop()
         app.close()
@@ -51,6 +61,7 @@ enum HostileScenario {
         report.row("resident before", Format.megabytes(baseline))
         report.row("peak resident (VmHWM)", Format.megabytes(peak))
         report.loopRows(gaps, title: "the whole scenario")
+        report.row("worst gap during", worstStep)
         report.goal("peak-rss", measured: peak, atMost: Goals.hostilePeakMegabytes, unit: "MiB")
         report.goal("worst-gap", measured: gaps.worstMilliseconds, atMost: Goals.worstGapMilliseconds, unit: "ms")
         report.goal("rows-settled", count: rows.settled, equals: rows.total, what: "rows with an image or an error")
