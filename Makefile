@@ -63,7 +63,7 @@ BUILD_AS := $(if $(and $(SUDO_USER),$(filter-out root,$(SUDO_USER))),sudo -u $(S
 .NOTPARALLEL:
 .DEFAULT_GOAL := build
 .PHONY: help deps test-deps build build-tests release demo-data run test test-resources test-unit test-e2e test-a11y \
-        demo-data-release check-install bench install uninstall clean distclean
+        demo-data-release check-install bench fuzz install uninstall clean distclean
 
 help:
 	@echo "Targets:"
@@ -77,10 +77,12 @@ help:
 	@echo "  test-a11y      the window's accessibility tree over AT-SPI (Tests/Accessibility/run.sh)"
 	@echo "  check-install  install into a temp DESTDIR and check the tree and the static linking"
 	@echo "  bench          speed and memory goals: Tests/Benchmarks/run.sh, release build, under Xvfb; fails on a miss"
+	@echo "  fuzz           libFuzzer + AddressSanitizer on every network parser, FUZZ_SECONDS each (Tests/Fuzz/run.sh)"
 	@echo "  install        release build installed under \$$(DESTDIR)\$$(PREFIX); uninstall removes it"
 	@echo "  clean          build products, demo images, stamps;  distclean  all of .build"
 	@echo "Variables: PREFIX=$(PREFIX) DESTDIR=$(DESTDIR) BINDIR DATADIR SWIFT=$(SWIFT) SWIFT_FLAGS BUILD_DIR=$(BUILD_DIR)"
 	@echo "           DEMO_USER=$(DEMO_USER) RUN_ARGS='$(RUN_ARGS)' SKIP_INSTALL_CHECK=$(SKIP_INSTALL_CHECK) BENCH_ARGS=$(BENCH_ARGS)"
+	@echo "           FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_ARGS=$(FUZZ_ARGS)"
 
 # --- set-up -------------------------------------------------------------------------------------------------
 
@@ -174,6 +176,15 @@ check-install: test-deps
 BENCH_ARGS ?=
 bench: test-deps release demo-data-release
 	SWIFT=$(SWIFT) BUILD_DIR=$(BUILD_DIR) SWIFT_FLAGS="$(SWIFT_FLAGS)" bash Tests/Benchmarks/run.sh $(BENCH_ARGS)
+
+# libFuzzer with AddressSanitizer on every parser the network feeds (Tests/Fuzz/run.sh): not part of `make test`.
+# FUZZ_SECONDS per target (default 60: five minutes for the five targets); FUZZ_ARGS picks targets, e.g.
+# FUZZ_ARGS=FuzzImageHeader. Built in .build-fuzz, apart from the normal build; a crash fails the run and leaves
+# its input in .build-fuzz/findings/TARGET.
+FUZZ_SECONDS ?= 60
+FUZZ_ARGS ?=
+fuzz: deps
+	SWIFT=$(SWIFT) FUZZ_SECONDS=$(FUZZ_SECONDS) bash Tests/Fuzz/run.sh $(FUZZ_ARGS)
 
 # --- install ------------------------------------------------------------------------------------------------
 

@@ -35,23 +35,23 @@ let package = Package(
         .target(
             name: "GalleryCore",
             dependencies: [
-                "GObjectBindings",
+                "GObjectBindings", "CGtk",
                 .product(name: "Collections", package: "swift-collections"),
             ]),
-        .target(name: "GalleryUI", dependencies: ["GalleryCore", "GtkBindings"]),
+        .target(name: "GalleryUI", dependencies: ["GalleryCore", "GtkBindings", "GObjectBindings", "CGtk"]),
         .target(
             name: "GalleryDemoServer",
-            dependencies: ["GObjectBindings", .product(name: "Collections", package: "swift-collections")]),
+            dependencies: ["GObjectBindings", "CGtk", .product(name: "Collections", package: "swift-collections")]),
         .executableTarget(
             name: "GalleryViewerApp",
             dependencies: [
-                "GalleryUI", "GalleryCore", "GalleryDemoServer",
+                "GalleryUI", "GalleryCore", "GalleryDemoServer", "GtkBindings", "GObjectBindings", "CGtk",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
             name: "DemoServerCommand",
             dependencies: [
-                "GalleryDemoServer",
+                "GalleryDemoServer", "CGtk",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
@@ -72,11 +72,31 @@ let package = Package(
             path: "Tests/Benchmarks",
             exclude: ["run.sh"]),
 
-        .target(name: "TestSupport", dependencies: ["GObjectBindings", "GalleryCore", "GalleryDemoServer"], path: "Tests/TestSupport"),
-        .testTarget(name: "GObjectBindingsTests", dependencies: ["GObjectBindings", "TestSupport"]),
-        .testTarget(name: "GalleryCoreTests", dependencies: ["GalleryCore", "GalleryDemoServer", "TestSupport"]),
-        .testTarget(name: "GalleryDemoServerTests", dependencies: ["GalleryDemoServer", "TestSupport"]),
-        .testTarget(name: "GalleryUITests", dependencies: ["GalleryUI", "GalleryCore", "GalleryDemoServer", "TestSupport"]),
+        .target(name: "TestSupport", dependencies: ["GObjectBindings", "GalleryCore", "GalleryDemoServer", "CGtk"],
+                path: "Tests/TestSupport"),
+        .testTarget(name: "GObjectBindingsTests", dependencies: ["GObjectBindings", "TestSupport", "CGtk"]),
+        .testTarget(name: "GalleryCoreTests",
+                    dependencies: ["GalleryCore", "GalleryDemoServer", "GObjectBindings", "TestSupport", "CGtk"]),
+        .testTarget(name: "GalleryDemoServerTests",
+                    dependencies: ["GalleryDemoServer", "GObjectBindings", "TestSupport", "CGtk"]),
+        .testTarget(name: "GalleryUITests",
+                    dependencies: ["GalleryUI", "GalleryCore", "GalleryDemoServer", "GtkBindings", "GObjectBindings",
+                                   "TestSupport", "CGtk"]),
     ],
     swiftLanguageModes: [.v6]
 )
+
+// `make fuzz` (Tests/Fuzz/run.sh): libFuzzer targets, one per parser the network feeds. They exist only with
+// GALLERY_FUZZ=1 and are built with -sanitize=fuzzer,address in a scratch directory of their own, so neither
+// `swift build` nor `make test` ever builds them. Each main.swift hands its input callback to libFuzzer's
+// LLVMFuzzerRunDriver (declared by CLibFuzzer), since SwiftPM gives every executable a main of its own.
+if Context.environment["GALLERY_FUZZ"] == "1" {
+    package.targets += [
+        .target(name: "CLibFuzzer", path: "Tests/Fuzz/CLibFuzzer"),
+        .target(name: "FuzzSupport", dependencies: ["GalleryCore", "CLibFuzzer"], path: "Tests/Fuzz/FuzzSupport"),
+    ]
+    for name in ["FuzzMediaRSS", "FuzzMastodonJSON", "FuzzLinkHeader", "FuzzCommonsJSON", "FuzzImageHeader"] {
+        package.targets.append(.executableTarget(name: name, dependencies: ["GalleryCore", "GObjectBindings", "FuzzSupport"],
+                                                 path: "Tests/Fuzz/\(name)"))
+    }
+}

@@ -14,6 +14,8 @@ struct DemoServerCommand: ParsableCommand {
             100,000 items or huge-N with N), paged with &offset=N.
             Any URL takes ?latency=MS and ?bandwidth=BYTES_PER_SEC; image URLs also take
             ?fault=404|500|html|truncate|corrupt|redirect|stall.
+            With --hostile, serves the hostile server instead: feeds and images that misbehave on purpose
+            (BASE/rss.xml?type=deviation&q=gallery:hostile, billion-laughs, empty-pages, …; see README).
             """)
 
     @Option(help: "Port on 127.0.0.1 (0 picks a free one).")
@@ -24,6 +26,9 @@ struct DemoServerCommand: ParsableCommand {
 
     @Option(help: "Body rate limit in bytes per second (0: unlimited).")
     var bandwidth: Int = 0
+
+    @Flag(help: "Serve the hostile test server (bombs, drips, broken feeds) instead of the demo gallery.")
+    var hostile = false
 
     @Option(help: "Data directory holding demo/users.json and demo/images (default: found automatically).")
     var data: String?
@@ -38,6 +43,7 @@ struct DemoServerCommand: ParsableCommand {
 
     func run() throws {
         try MainActor.assumeIsolated {
+            if hostile { return try runHostile() }
             guard let dataDirectory = data ?? DemoGalleryLocation.defaultDataDirectory() else {
                 throw DemoServerError.noDataDirectory(searched: DemoGalleryLocation.candidates())
             }
@@ -50,20 +56,38 @@ struct DemoServerCommand: ParsableCommand {
             logToStandardError("serving \(server.catalog.users.count) demo users from \(dataDirectory); "
                                + "feed: \(server.feedURL(user: server.catalog.defaultUserName))")
 
-            let loop = g_main_loop_new(nil, 0)
-            defer { g_main_loop_unref(loop) }
-            for signal in [SIGINT, SIGTERM] {
-                g_unix_signal_add(signal, { loop in
-                    g_main_loop_quit(OpaquePointer(loop))
-                    return 0  // G_SOURCE_REMOVE
-                }, UnsafeMutableRawPointer(loop))
-            }
-            g_main_loop_run(loop)
+            runUntilSignalled()
             server.stop()
             if logRequests { server.requestLog.forEach { logToStandardError("request \($0)") } }
             logToStandardError("stopped after \(server.requestCount) requests on \(server.acceptedConnections) connections")
         }
     }
+
+    @MainActor
+    private func runHostile() throws {
+        let server = HostileServer()
+        try server.start(port: port)
+        print(server.baseURL)
+        fflush(nil)
+        logToStandardError("serving the hostile server; try: gallery-viewer --source demo --endpoint \(server.baseURL) hostile")
+        runUntilSignalled()
+        server.stop()
+        logToStandardError("stopped after \(server.requestCount) requests")
+    }
+}
+
+/// Runs the GLib main loop until SIGINT or SIGTERM.
+@MainActor
+private func runUntilSignalled() {
+    let loop = g_main_loop_new(nil, 0)
+    defer { g_main_loop_unref(loop) }
+    for signal in [SIGINT, SIGTERM] {
+        g_unix_signal_add(signal, { loop in
+            g_main_loop_quit(OpaquePointer(loop))
+            return 0  // G_SOURCE_REMOVE
+        }, UnsafeMutableRawPointer(loop))
+    }
+    g_main_loop_run(loop)
 }
 
 /// Diagnostics go to stderr, so stdout carries only the base URL.

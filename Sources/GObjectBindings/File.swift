@@ -25,7 +25,7 @@ public final class File {
     public func loadContents(cancellable: Cancellable? = nil,
                              completion: @escaping @MainActor (Result<Bytes, GLibError>) -> Void) {
         // The callback captures `self`, so this wrapper (and its GFile reference) lives until it ran.
-        let callback = AsyncCallback { _, result in
+        AsyncCallback { _, result in
             let file = self.ref.opaque
             var contents: UnsafeMutablePointer<CChar>?
             var length: gsize = 0
@@ -37,7 +37,25 @@ public final class File {
             } catch {
                 completion(.failure(error))
             }
-        }
-        g_file_load_contents_async(ref.opaque, cancellable?.pointer, callback.function, callback.userData)
+        }.pass { g_file_load_contents_async(ref.opaque, cancellable?.pointer, $0, $1) }
+    }
+
+    /// Replaces the file's contents without blocking: GIO writes a temporary file next to it and renames it
+    /// over the old one, so a crash mid-write leaves the old file, never half a new one. With `private`, a new
+    /// file is readable by its owner only (0600). `completion` runs on the main loop.
+    @MainActor
+    public func replaceContents(_ bytes: Bytes, private: Bool = false, cancellable: Cancellable? = nil,
+                                completion: @escaping @MainActor (GLibError?) -> Void) {
+        let flags = GFileCreateFlags(rawValue: G_FILE_CREATE_REPLACE_DESTINATION.rawValue
+                                     | (`private` ? G_FILE_CREATE_PRIVATE.rawValue : 0))
+        AsyncCallback { _, result in
+            let file = self.ref.opaque
+            do throws(GLibError) {
+                _ = try GLibError.check { error in g_file_replace_contents_finish(file, result, nil, error) }
+                completion(nil)
+            } catch {
+                completion(error)
+            }
+        }.pass { g_file_replace_contents_bytes_async(ref.opaque, bytes.pointer, nil, 0, flags, cancellable?.pointer, $0, $1) }
     }
 }

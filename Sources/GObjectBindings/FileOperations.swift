@@ -23,7 +23,7 @@ extension File {
                 completion(.failure(error))
             }
         }
-        g_file_delete_async(ref.opaque, G_PRIORITY_DEFAULT, nil, callback.function, callback.userData)
+        callback.pass { g_file_delete_async(ref.opaque, G_PRIORITY_DEFAULT, nil, $0, $1) }
     }
 
     /// Renames (moves) the file to `destination`, replacing a file there. Within one directory this is a
@@ -40,8 +40,8 @@ extension File {
                 }
             }
         }
-        g_file_move_async(ref.opaque, destination.ref.opaque, G_FILE_COPY_OVERWRITE, G_PRIORITY_DEFAULT, nil,
-                          nil, nil, callback.function, callback.userData)
+        callback.pass { g_file_move_async(ref.opaque, destination.ref.opaque, G_FILE_COPY_OVERWRITE, G_PRIORITY_DEFAULT, nil,
+                                          nil, nil, $0, $1) }
     }
 
     /// Lists this directory: name, size and type of each entry (symbolic links are not followed). Entries
@@ -60,9 +60,9 @@ extension File {
                 completion(.failure(error))
             }
         }
-        g_file_enumerate_children_async(ref.opaque, "standard::name,standard::size,standard::type",
-                                        G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, G_PRIORITY_DEFAULT, cancellable?.pointer,
-                                        callback.function, callback.userData)
+        callback.pass { g_file_enumerate_children_async(ref.opaque, "standard::name,standard::size,standard::type",
+                                                        G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, G_PRIORITY_DEFAULT, cancellable?.pointer,
+                                                        $0, $1) }
     }
 }
 
@@ -110,7 +110,7 @@ private final class DirectoryLister {
                 self.completion(.failure(error))
             }
         }
-        g_file_enumerator_next_files_async(enumerator.typed(), batchSize, G_PRIORITY_DEFAULT, cancellable?.pointer,
-                                           callback.function, callback.userData)
+        callback.pass { g_file_enumerator_next_files_async(enumerator.typed(), batchSize, G_PRIORITY_DEFAULT, cancellable?.pointer,
+                                                           $0, $1) }
     }
 }

@@ -38,11 +38,11 @@ public final class FileOutputStream {
         }
         switch mode {
         case .create:
-            g_file_create_async(file.ref.opaque, G_FILE_CREATE_NONE, G_PRIORITY_DEFAULT, cancellable.pointer,
-                                callback.function, callback.userData)
+            callback.pass { g_file_create_async(file.ref.opaque, G_FILE_CREATE_NONE, G_PRIORITY_DEFAULT, cancellable.pointer,
+                                                $0, $1) }
         case .append:
-            g_file_append_to_async(file.ref.opaque, G_FILE_CREATE_NONE, G_PRIORITY_DEFAULT, cancellable.pointer,
-                                   callback.function, callback.userData)
+            callback.pass { g_file_append_to_async(file.ref.opaque, G_FILE_CREATE_NONE, G_PRIORITY_DEFAULT, cancellable.pointer,
+                                                   $0, $1) }
         }
     }
 
@@ -63,9 +63,11 @@ public final class FileOutputStream {
                 }
             }
         }
-        bytes.withUnsafeBytes { buffer in
-            g_output_stream_write_all_async(stream, buffer.baseAddress, gsize(buffer.count), G_PRIORITY_DEFAULT,
-                                            cancellable.pointer, callback.function, callback.userData)
+        callback.pass { function, data in
+            bytes.withUnsafeBytes { buffer in
+                g_output_stream_write_all_async(stream, buffer.baseAddress, gsize(buffer.count), G_PRIORITY_DEFAULT,
+                                                cancellable.pointer, function, data)
+            }
         }
     }
 
@@ -84,6 +86,6 @@ public final class FileOutputStream {
                 }
             }
         }
-        g_output_stream_close_async(stream, G_PRIORITY_DEFAULT, nil, callback.function, callback.userData)
+        callback.pass { g_output_stream_close_async(stream, G_PRIORITY_DEFAULT, nil, $0, $1) }
     }
 }

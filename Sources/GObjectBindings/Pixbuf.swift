@@ -24,6 +24,11 @@ public final class Pixbuf: @unchecked Sendable {
         return pixbuf
     }
 
+    /// Lets `body` write the pixel data (rows `rowStride` bytes apart), for images made in code.
+    public func withMutablePixels<R>(_ body: (UnsafeMutablePointer<UInt8>, _ rowStride: Int) -> R) -> R {
+        body(gdk_pixbuf_get_pixels(pointer), Int(gdk_pixbuf_get_rowstride(pointer)))
+    }
+
     /// Encodes to PNG or JPEG bytes (`type` is gdk-pixbuf's format name: "png", "jpeg").
     public func encoded(as type: String, options: [(String, String)] = []) throws(GLibError) -> Bytes {
         var buffer: UnsafeMutablePointer<gchar>?

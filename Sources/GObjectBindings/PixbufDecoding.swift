@@ -13,18 +13,43 @@ public struct DecodedPixbuf: Sendable {
     }
 }
 
+/// Why `PixbufDecoding.decode` gave no image.
+public enum PixbufDecodingError: Error, Equatable, Sendable {
+    /// The loader reported a size other than the one expected, or one over the pixel limit; it was stopped
+    /// before allocating anything for it.
+    case refused(width: Int, height: Int)
+    /// No loader of that type is installed (e.g. "webp" without webp-pixbuf-loader).
+    case noLoader(String)
+    /// The loader's own error: corrupt or cut-off data, cancelled.
+    case failed(GLibError)
+
+    public var isCancelled: Bool { if case .failed(let error) = self { error.isCancelled } else { false } }
+}
+
 /// Synchronous decoding with GdkPixbufLoader, for GTask worker threads (see `WorkerTask`); never call it on
 /// the main loop with big images.
 ///
 /// The loader is told the target size as soon as the image header is parsed (`size-prepared`), so large
 /// images are downsampled while decoding (JPEG scales in the DCT) instead of being decoded at full size
-/// first. The format comes from the bytes themselves, not from the URL or the Content-Type.
+/// first. The same signal is the last line of defence against decompression bombs: a size that is not the
+/// one the caller read from the header, or is over `maxPixels`, sets the size to 0 × 0, which every loader
+/// takes as "stop, allocate nothing".
 public enum PixbufDecoding {
-    /// - Parameter maxPixelSize: bound for the longer side; nil keeps the original size.
-    public static func decode(_ bytes: Bytes, maxPixelSize: Int?,
-                              cancellable: Cancellable?) -> Result<DecodedPixbuf, GLibError> {
-        let sizing = Sizing(maxPixelSize: maxPixelSize)
-        let loader = gdk_pixbuf_loader_new()!
+    /// - Parameters:
+    ///   - loaderType: gdk-pixbuf's loader name ("png", "jpeg"): the loader whose format the caller checked.
+    ///     Nil lets gdk-pixbuf pick one from the bytes (only for data the app made itself).
+    ///   - maxPixelSize: bound for the longer side; nil keeps the original size.
+    ///   - expectedSize: the size the caller read from the header; the loader must see the same.
+    ///   - maxPixels: the largest area the loader may go on with.
+    public static func decode(_ bytes: Bytes, loaderType: String? = nil, maxPixelSize: Int?,
+                              expectedSize: (width: Int, height: Int)? = nil, maxPixels: Int? = nil,
+                              cancellable: Cancellable?) -> Result<DecodedPixbuf, PixbufDecodingError> {
+        let sizing = Sizing(maxPixelSize: maxPixelSize, expectedSize: expectedSize, maxPixels: maxPixels)
+        var failure: UnsafeMutablePointer<GError>?
+        guard let loader = loaderType.map({ gdk_pixbuf_loader_new_with_type($0, &failure) }) ?? gdk_pixbuf_loader_new() else {
+            if let failure { g_error_free(failure) }
+            return .failure(.noLoader(loaderType ?? "?"))
+        }
         let loaderObject = UnsafeMutableRawPointer(loader)
         defer { g_object_unref(loaderObject) }
         let handler = g_signal_connect_data(
@@ -35,7 +60,6 @@ public enum PixbufDecoding {
             withExtendedLifetime(sizing) {}
         }
 
-        var failure: UnsafeMutablePointer<GError>?
         var writeFailed = false
         let chunkSize = 256 * 1024
         bytes.withUnsafeBytes { buffer in
@@ -52,25 +76,27 @@ public enum PixbufDecoding {
                     writeFailed = true
                     return
                 }
+                // Refused: the loader has been told to stop; nothing more goes in.
+                if sizing.refused { return }
                 offset += length
             }
         }
         // A failed write has already closed the loader (closing it again is a critical); otherwise it must be
-        // closed, also when cancelled, or it complains when finalized.
+        // closed, also when cancelled or refused, or it complains when finalized.
         if !writeFailed {
-            if failure == nil {
+            if failure == nil && !sizing.refused {
                 gdk_pixbuf_loader_close(loader, &failure)
             } else {
                 gdk_pixbuf_loader_close(loader, nil)
             }
         }
-        if let failure { return .failure(GLibError(consuming: failure)) }
-
-        guard let decoded = gdk_pixbuf_loader_get_pixbuf(loader) else {
-            return .failure(GLibError(domain: gdk_pixbuf_error_quark(),
-                                      code: Int32(GDK_PIXBUF_ERROR_CORRUPT_IMAGE.rawValue),
-                                      message: "The data did not contain an image"))
+        if sizing.refused {
+            if let failure { g_error_free(failure) }
+            return .failure(.refused(width: sizing.width, height: sizing.height))
         }
+        if let failure { return .failure(.failed(GLibError(consuming: failure))) }
+
+        guard let decoded = gdk_pixbuf_loader_get_pixbuf(loader) else { return .failure(.failed(unreadable)) }
         // Photos often store their rotation in EXIF; apply it so they are shown upright.
         let oriented = Pixbuf(owning: gdk_pixbuf_apply_embedded_orientation(decoded))
         let rotated = (oriented.width > oriented.height) != (sizing.width > sizing.height)
@@ -79,12 +105,32 @@ public enum PixbufDecoding {
                                       originalHeight: rotated ? sizing.width : sizing.height))
     }
 
+    private static var unreadable: GLibError {
+        GLibError(domain: gdk_pixbuf_error_quark(), code: Int32(GDK_PIXBUF_ERROR_CORRUPT_IMAGE.rawValue),
+                  message: "The data did not contain an image")
+    }
+
     /// Written by `size-prepared` during `gdk_pixbuf_loader_write`, on the decoding thread only.
     private final class Sizing {
         let maxPixelSize: Int?
+        let expectedSize: (width: Int, height: Int)?
+        let maxPixels: Int?
         var width = 0
         var height = 0
-        init(maxPixelSize: Int?) { self.maxPixelSize = maxPixelSize }
+        var refused = false
+
+        init(maxPixelSize: Int?, expectedSize: (width: Int, height: Int)?, maxPixels: Int?) {
+            self.maxPixelSize = maxPixelSize
+            self.expectedSize = expectedSize
+            self.maxPixels = maxPixels
+        }
+
+        func isAcceptable(width: Int, height: Int) -> Bool {
+            if let expectedSize, expectedSize != (width, height) { return false }
+            guard let maxPixels else { return true }
+            let (area, overflow) = width.multipliedReportingOverflow(by: height)
+            return !overflow && area <= maxPixels
+        }
     }
 
     private static let sizePrepared: @convention(c) (UnsafeMutablePointer<GdkPixbufLoader>?, Int32, Int32, gpointer?) -> Void = {
@@ -92,6 +138,11 @@ public enum PixbufDecoding {
         let sizing = Unmanaged<Sizing>.fromOpaque(data!).takeUnretainedValue()
         sizing.width = Int(width)
         sizing.height = Int(height)
+        guard sizing.isAcceptable(width: Int(width), height: Int(height)) else {
+            sizing.refused = true
+            gdk_pixbuf_loader_set_size(loader, 0, 0)
+            return
+        }
         guard let bound = sizing.maxPixelSize, max(width, height) > bound, width > 0, height > 0 else { return }
         let scale = Double(bound) / Double(max(width, height))
         gdk_pixbuf_loader_set_size(loader, max(1, Int32((Double(width) * scale).rounded())),

@@ -11,16 +11,14 @@ public final class ReadableStream {
     public func read(maxBytes: Int, cancellable: Cancellable,
                      completion: @escaping @MainActor (Result<Bytes, GLibError>) -> Void) {
         let stream: UnsafeMutablePointer<GInputStream> = ref.typed()
-        let callback = AsyncCallback { _, result in
+        AsyncCallback { _, result in
             do throws(GLibError) {
                 let bytes = try GLibError.check { error in g_input_stream_read_bytes_finish(stream, result, error) }
                 completion(.success(Bytes(owning: bytes!)))
             } catch {
                 completion(.failure(error))
             }
-        }
-        g_input_stream_read_bytes_async(stream, gsize(maxBytes), G_PRIORITY_DEFAULT, cancellable.pointer,
-                                        callback.function, callback.userData)
+        }.pass { g_input_stream_read_bytes_async(stream, gsize(maxBytes), G_PRIORITY_DEFAULT, cancellable.pointer, $0, $1) }
     }
 
     /// Closes the stream without waiting; libsoup drops the connection if the body was not read to the end.

@@ -24,38 +24,50 @@ public let releaseBoxNotify: GDestroyNotify = { data in
     Unmanaged<AnyObject>.fromOpaque(data!).release()
 }
 
-private typealias VoidBox = SignalHandlerBox<Void, Void>
-private typealias PointerBox = SignalHandlerBox<UnsafeMutableRawPointer?, Void>
-private typealias PointerPairBox = SignalHandlerBox<(UnsafeMutableRawPointer?, UnsafeMutableRawPointer?), Void>
-private typealias EventBox = SignalHandlerBox<UnsafeMutableRawPointer?, Bool>
+/// The object that emitted a signal, as every handler can receive it: a handler that needs its own object (an
+/// action setting its state) takes it from here instead of capturing its Swift wrapper, which may be gone.
+/// Valid for the duration of the call (transfer none); take an `ObjectRef` to keep it.
+public struct SignalEmitter: @unchecked Sendable {
+    public let pointer: UnsafeMutableRawPointer
+    public var opaque: OpaquePointer { OpaquePointer(pointer) }
+    public func typed<T>(_: T.Type = T.self) -> UnsafeMutablePointer<T> { pointer.as(T.self) }
+}
+
+private typealias VoidBox = SignalHandlerBox<SignalEmitter, Void>
+private typealias PointerBox = SignalHandlerBox<(SignalEmitter, UnsafeMutableRawPointer?), Void>
+private typealias PointerPairBox = SignalHandlerBox<(SignalEmitter, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?), Void>
+private typealias EventBox = SignalHandlerBox<(SignalEmitter, UnsafeMutableRawPointer?), Bool>
+
+// Every trampoline passes the instance on: GLib always calls a handler with the emitting object first.
 
 // Shape: void handler(GObject *instance, gpointer user_data)
-private let voidTrampoline: @convention(c) (gpointer?, gpointer?) -> Void = { _, data in
+private let voidTrampoline: @convention(c) (gpointer?, gpointer?) -> Void = { instance, data in
     let box = VoidBox.from(data)
-    MainActor.assumeIsolated { box.handler(()) }
+    let emitter = SignalEmitter(pointer: instance!)
+    MainActor.assumeIsolated { box.handler(emitter) }
 }
 
 // Shape: void handler(GObject *instance, gpointer argument, gpointer user_data)
-private let pointerTrampoline: @convention(c) (gpointer?, gpointer?, gpointer?) -> Void = { _, argument, data in
+private let pointerTrampoline: @convention(c) (gpointer?, gpointer?, gpointer?) -> Void = { instance, argument, data in
     let box = PointerBox.from(data)
-    nonisolated(unsafe) let argument = argument
-    MainActor.assumeIsolated { box.handler(argument) }
+    nonisolated(unsafe) let arguments = (SignalEmitter(pointer: instance!), argument)
+    MainActor.assumeIsolated { box.handler(arguments) }
 }
 
 // Shape: void handler(GObject *instance, gpointer first, gpointer second, gpointer user_data)
 private let pointerPairTrampoline: @convention(c) (gpointer?, gpointer?, gpointer?, gpointer?) -> Void = {
-    _, first, second, data in
+    instance, first, second, data in
     let box = PointerPairBox.from(data)
-    nonisolated(unsafe) let arguments = (first, second)
+    nonisolated(unsafe) let arguments = (SignalEmitter(pointer: instance!), first, second)
     MainActor.assumeIsolated { box.handler(arguments) }
 }
 
 // Shape: gboolean handler(GObject *instance, gpointer event, gpointer user_data) — the *-event signals and
 // GtkWidget::draw; returning true stops further handlers.
-private let eventTrampoline: @convention(c) (gpointer?, gpointer?, gpointer?) -> gboolean = { _, event, data in
+private let eventTrampoline: @convention(c) (gpointer?, gpointer?, gpointer?) -> gboolean = { instance, event, data in
     let box = EventBox.from(data)
-    nonisolated(unsafe) let event = event
-    return MainActor.assumeIsolated { box.handler(event) }.gboolean
+    nonisolated(unsafe) let arguments = (SignalEmitter(pointer: instance!), event)
+    return MainActor.assumeIsolated { box.handler(arguments) }.gboolean
 }
 
 private let releaseHandlerBox: GClosureNotify = { data, _ in
@@ -109,8 +121,7 @@ extension ObjectRef {
     public func connect(
         _ signal: String, after: Bool = false, _ handler: @escaping @MainActor () -> Void
     ) -> SignalConnection {
-        connect(signal, box: VoidBox { handler() }, trampoline: unsafeBitCast(voidTrampoline, to: GCallback.self),
-                after: after)
+        connectWithEmitter(signal, after: after) { (_: SignalEmitter) in handler() }
     }
 
     /// Connects a handler for a signal with one pointer argument (`row-activated`, `size-allocate`).
@@ -119,8 +130,7 @@ extension ObjectRef {
         _ signal: String, after: Bool = false,
         _ handler: @escaping @MainActor (UnsafeMutableRawPointer?) -> Void
     ) -> SignalConnection {
-        connect(signal, box: PointerBox(handler), trampoline: unsafeBitCast(pointerTrampoline, to: GCallback.self),
-                after: after)
+        connectWithEmitter(signal, after: after) { (_: SignalEmitter, argument: UnsafeMutableRawPointer?) in handler(argument) }
     }
 
     /// Connects a handler for a signal with two pointer arguments (SoupServer `request-started`).
@@ -129,7 +139,7 @@ extension ObjectRef {
         _ signal: String, after: Bool = false,
         _ handler: @escaping @MainActor (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void
     ) -> SignalConnection {
-        connect(signal, box: PointerPairBox { handler($0.0, $0.1) },
+        connect(signal, box: PointerPairBox { handler($0.1, $0.2) },
                 trampoline: unsafeBitCast(pointerPairTrampoline, to: GCallback.self), after: after)
     }
 
@@ -140,8 +150,40 @@ extension ObjectRef {
         _ signal: String, after: Bool = false,
         _ handler: @escaping @MainActor (UnsafeMutableRawPointer?) -> Bool
     ) -> SignalConnection {
-        connect(signal, box: EventBox(handler), trampoline: unsafeBitCast(eventTrampoline, to: GCallback.self),
+        connect(signal, box: EventBox { handler($0.1) }, trampoline: unsafeBitCast(eventTrampoline, to: GCallback.self),
                 after: after)
+    }
+
+    // The same shapes with the emitting object passed first. A distinct name rather than overloads, so that a
+    // closure whose parameter types are left to inference never has two candidates.
+
+    /// Connects a handler that receives the emitting object, for a signal without arguments.
+    @MainActor @discardableResult
+    public func connectWithEmitter(
+        _ signal: String, after: Bool = false, _ handler: @escaping @MainActor (SignalEmitter) -> Void
+    ) -> SignalConnection {
+        connect(signal, box: VoidBox(handler), trampoline: unsafeBitCast(voidTrampoline, to: GCallback.self), after: after)
+    }
+
+    /// Connects a handler that receives the emitting object, for a signal with one pointer argument
+    /// (GSimpleAction `change-state`: the requested GVariant).
+    @MainActor @discardableResult
+    public func connectWithEmitter(
+        _ signal: String, after: Bool = false,
+        _ handler: @escaping @MainActor (SignalEmitter, UnsafeMutableRawPointer?) -> Void
+    ) -> SignalConnection {
+        connect(signal, box: PointerBox { handler($0.0, $0.1) },
+                trampoline: unsafeBitCast(pointerTrampoline, to: GCallback.self), after: after)
+    }
+
+    /// Connects a gboolean-returning handler that receives the emitting object (`draw`, `*-event`).
+    @MainActor @discardableResult
+    public func connectEventWithEmitter(
+        _ signal: String, after: Bool = false,
+        _ handler: @escaping @MainActor (SignalEmitter, UnsafeMutableRawPointer?) -> Bool
+    ) -> SignalConnection {
+        connect(signal, box: EventBox { handler($0.0, $0.1) },
+                trampoline: unsafeBitCast(eventTrampoline, to: GCallback.self), after: after)
     }
 }
 

@@ -16,8 +16,10 @@ extension Soup {
 
         public var statusCode: UInt32 { message.pointee.status_code }
 
+        /// The server's reason phrase; the standard one when it sent none, or the "Unknown Error" an older
+        /// libsoup server sends for codes it does not know.
         public var reasonPhrase: String {
-            string(message.pointee.reason_phrase).flatMap { $0.isEmpty ? nil : $0 }
+            string(message.pointee.reason_phrase).flatMap { $0.isEmpty || $0 == "Unknown Error" ? nil : $0 }
                 ?? Soup.reasonPhrase(for: statusCode)
         }
 

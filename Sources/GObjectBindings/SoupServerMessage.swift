@@ -77,7 +77,7 @@ extension Soup {
 
         public func setStatus(_ code: UInt32) {
             guard !isFinished else { return }
-            soup_message_set_status(message, guint(code))
+            soup_message_set_status_full(message, guint(code), Soup.reasonPhrase(for: code))
         }
 
         /// Sets a response header, replacing earlier values of it.

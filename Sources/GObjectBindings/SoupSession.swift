@@ -45,7 +45,7 @@ extension Soup {
         public func send(_ message: Message, cancellable: Cancellable,
                          completion: @escaping @MainActor (Result<ReadableStream, GLibError>) -> Void) {
             let session: UnsafeMutablePointer<SoupSession> = ref.typed()
-            let callback = AsyncCallback { _, result in
+            AsyncCallback { _, result in
                 do throws(GLibError) {
                     let stream = try GLibError.check { error in
                         soup_session_send_finish(session, result, error)
@@ -54,9 +54,7 @@ extension Soup {
                 } catch {
                     completion(.failure(error))
                 }
-            }
-            soup_session_send_async(session, message.ref.typed(), cancellable.pointer,
-                                    callback.function, callback.userData)
+            }.pass { soup_session_send_async(session, message.ref.typed(), cancellable.pointer, $0, $1) }
         }
 
         /// Cancels every pending request; their callbacks run with a cancellation error.

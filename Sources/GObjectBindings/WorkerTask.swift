@@ -27,8 +27,8 @@ public enum WorkerTask {
     ) {
         let slot = OutputSlot<Output>()
         let job = WorkerJob { slot.output = work() }
-        let callback = AsyncCallback { _, _ in completion(slot.output!) }
-        let task = g_task_new(nil, cancellable?.pointer, callback.function, callback.userData)
+        let task = AsyncCallback { _, _ in completion(slot.output!) }
+            .pass { g_task_new(nil, cancellable?.pointer, $0, $1) }
         // The task may be finalized on the worker thread, so the notify must not be main-actor code.
         g_task_set_task_data(task, Unmanaged.passRetained(job).toOpaque(), releaseBoxNotify)
         // The output is read from the slot, so a cancelled task must still run its function to fill it.

@@ -12,9 +12,10 @@ struct CommonsReply: Decodable {
     var error: CommonsAPIError?
 
     struct Query: Decodable {
-        var pages: [Lenient<Page>]?
+        /// At most `CappedList.limit` pages are read from one reply (a real one has `CommonsSource.pageSize`).
+        var pages: CappedList<Lenient<Page>>?
         /// From `list=users`, asked for alongside the listing to tell "no such user" from "no uploads".
-        var users: [Lenient<User>]?
+        var users: CappedList<Lenient<User>>?
     }
 
     struct Page: Decodable {
@@ -128,10 +129,4 @@ struct CommonsAPIError: Decodable, Equatable {
         info = (try? container.decodeIfPresent(String.self, forKey: .info))
             ?? (try? container.decodeIfPresent(String.self, forKey: .text)) ?? ""
     }
-}
-
-/// Decodes an array element without failing the array: a malformed element becomes nil.
-struct Lenient<Value: Decodable>: Decodable {
-    var value: Value?
-    init(from decoder: any Decoder) throws { value = try? Value(from: decoder) }
 }

@@ -27,7 +27,7 @@ public struct CommonsSource: GallerySource {
     /// Continuation values are short tokens ("20240101000000|File.jpg"); anything near this is not.
     static let maxContinueValueLength = 2048
     static let maxContinueKeys = 16
-    static let serviceName = SourceKind.commons.displayName
+    static var serviceName: String { SourceKind.commons.displayName }
 
     public var kind: SourceKind { .commons }
     public let username: String
@@ -163,11 +163,12 @@ public struct CommonsSource: GallerySource {
     private func decodeReply(_ response: HTTPResponse) throws(GalleryError) -> CommonsReply {
         let head = response.head
         var reply: CommonsReply?
-        var failure = ""
-        do {
-            reply = try response.body.withUnsafeBytes { try JSONDecoder().decode(CommonsReply.self, from: Data($0)) }
+        var failure: GalleryError?
+        do throws(GalleryError) {
+            reply = try JSONDecoding.decode(CommonsReply.self, from: response.body, service: Self.serviceName,
+                                            what: "API reply", webPageHint: "Is this a MediaWiki server?")
         } catch {
-            failure = Self.describe(error)
+            failure = error
         }
         if let apiError = reply?.error { throw galleryError(for: apiError, head: head) }
         // The API sits at a fixed address, so a 404 means the address is wrong, never that the user is.
@@ -177,10 +178,7 @@ public struct CommonsSource: GallerySource {
                                      detail: "There is no MediaWiki API at \(address) (HTTP \(head.status)).")
         }
         try ResponseStatus.check(head, service: Self.serviceName, username: username)
-        guard let reply else {
-            throw .malformedResponse(service: Self.serviceName,
-                                     detail: "The reply is not MediaWiki API JSON (\(failure)).")
-        }
+        guard let reply else { throw failure ?? .malformedResponse(service: Self.serviceName, detail: "The API reply is empty.") }
         return reply
     }
 
@@ -202,12 +200,12 @@ public struct CommonsSource: GallerySource {
             return .invalidUsername(reason: "Wikimedia Commons does not accept “\(username)” as a username.")
         case _ where code.hasPrefix("internal_api_error"):
             return .serverError(service: Self.serviceName, status: head.status,
-                                reason: "The Commons API failed internally (\(Self.clean(code, limit: 80)))")
+                                reason: "The Commons API failed internally (\(DisplayText.clean(code, limit: 80)))")
         default:
-            let info = Self.clean(apiError.info, limit: 200)
+            let info = DisplayText.clean(apiError.info, limit: 200)
             let reason = info.isEmpty ? "no reason given" : info
             return .malformedResponse(service: Self.serviceName, detail:
-                "The Commons API refused the request: \(reason) (\(Self.clean(code, limit: 80))).")
+                "The Commons API refused the request: \(reason) (\(DisplayText.clean(code, limit: 80))).")
         }
     }
 
@@ -245,27 +243,6 @@ public struct CommonsSource: GallerySource {
         }
     }
 
-    /// Text from the service for a message: one line, no control characters, bounded.
-    static func clean(_ text: String, limit: Int) -> String {
-        var scalars = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars.prefix(limit) {
-            scalars.append(scalar.properties.generalCategory == .control ? " " : scalar)
-        }
-        let result = String(scalars).trimmed
-        return text.unicodeScalars.count > limit ? result + "…" : result
-    }
-
-    private static func describe(_ error: any Error) -> String {
-        switch error {
-        case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context),
-             DecodingError.keyNotFound(_, let context), DecodingError.dataCorrupted(let context):
-            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
-            let what = context.debugDescription.contains("not valid JSON") ? "invalid JSON" : "unexpected structure"
-            return path.isEmpty ? what : "\(what) at \(clean(path, limit: 80))"
-        default:
-            return "unreadable"
-        }
-    }
 }
 
 /// Turns one page's imageinfo into a row.
@@ -285,11 +262,12 @@ struct CommonsItemBuilder {
     /// built by hand (phabricator T414805).
     static let renderingWidths = [250, 330, 500, 960, 1280, 1920]
     static let maxTitleLength = 300
-    static let maxURLBytes = 8192
 
     func item(for page: CommonsReply.Page) -> (item: GalleryItem, time: Double?)? {
         // No URL: the file is missing or hidden (revision-deleted); nothing to show.
-        guard let info = page.imageinfo?.first, let url = link(info.url) else { return nil }
+        guard let info = page.imageinfo?.first, let url = link(info.url) else {
+            return rejectedURL(page)
+        }
         let mime = info.mime?.lowercased().trimmed ?? ""
         let width = info.width.flatMap { $0 > 0 ? $0 : nil }
         let height = info.height.flatMap { $0 > 0 ? $0 : nil }
@@ -299,11 +277,15 @@ struct CommonsItemBuilder {
         }
         var kind = GalleryItem.Kind.other
         var fullImageURL: String?
+        var renditions: [GalleryItem.Thumbnail] = []
         if mime.hasPrefix("image/") {
             kind = .image
-            let rendering = largeRendering(of: thumbnail, originalWidth: width)
+            renditions = largeRenderings(of: thumbnail, originalWidth: width, originalHeight: height)
+            let rendering = renditions.last?.url
             if Self.directTypes.contains(mime) {
-                fullImageURL = (info.size ?? 0) > Self.maxOriginalBytes ? rendering ?? url : url
+                let tooBig = (info.size ?? 0) > Self.maxOriginalBytes
+                    || ImageHeader.area(width ?? 0, height ?? 0) > ImageDecodeLimits().maxPixels
+                fullImageURL = tooBig ? rendering ?? url : url
             } else {
                 fullImageURL = rendering ?? thumbnail?.url
             }
@@ -319,7 +301,7 @@ struct CommonsItemBuilder {
         }
         var item = GalleryItem(
             id: String(page.pageid), title: title(of: page), kind: kind,
-            thumbnails: thumbnail.map { [$0] } ?? [], fullImageURL: fullImageURL,
+            thumbnails: (thumbnail.map { [$0] } ?? []) + renditions, fullImageURL: fullImageURL,
             pageURL: link(info.descriptionurl) ?? endpoint.url("/wiki/" + URLText.encodeComponent(
                 String(page.title.map { $0 == " " ? "_" : $0 }))),
             author: username, width: width, height: height)
@@ -329,41 +311,45 @@ struct CommonsItemBuilder {
         return (item, info.timestamp.flatMap { DateText.parseISO8601($0) })
     }
 
+    /// A page whose file URL is there but not a web address: a row that says so, rather than none.
+    private func rejectedURL(_ page: CommonsReply.Page) -> (item: GalleryItem, time: Double?)? {
+        guard let text = page.imageinfo?.first?.url, !text.trimmed.isEmpty else { return nil }
+        var item = GalleryItem(id: String(page.pageid), title: title(of: page), kind: .image, fullImageURL: nil,
+                               author: username)
+        item.mediaURLRejected = true
+        return (item, nil)
+    }
+
     /// "File:Sunset über Bonn.jpg" → "Sunset über Bonn": the row shows the file name from the URL as well.
     func title(of page: CommonsReply.Page) -> String {
         var name = Substring(page.title)
         if page.ns == 6 || (page.ns == nil && name.hasPrefix("File:")), let colon = name.firstIndex(of: ":") {
             name = name[name.index(after: colon)...]
         }
-        if let dot = name.lastIndex(of: "."), dot != name.startIndex {
-            let suffix = name[name.index(after: dot)...]
-            if (1...5).contains(suffix.count), suffix.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) {
-                name = name[..<dot]
-            }
-        }
-        return CommonsSource.clean(String(name), limit: Self.maxTitleLength)
+        if SourceText.hasFileExtension(name), let dot = name.lastIndex(of: ".") { name = name[..<dot] }
+        return DisplayText.clean(String(name), limit: Self.maxTitleLength)
     }
 
-    /// The same file rendered at the largest standard width it has, by changing the width in the thumbnail
-    /// URL ("…/lossy-page1-250px-Scan.tif.jpg" → "…/lossy-page1-1920px-Scan.tif.jpg"). Nil when the image is
-    /// no wider than the thumbnail or the URL does not have that form.
-    func largeRendering(of thumbnail: GalleryItem.Thumbnail?, originalWidth: Int?) -> String? {
-        guard let thumbnail, let originalWidth, let slash = thumbnail.url.lastIndex(of: "/"),
-              let target = Self.renderingWidths.last(where: { $0 <= originalWidth }),
-              target > (thumbnail.width ?? CommonsSource.thumbnailWidth)
-        else { return nil }
-        var parts = thumbnail.url[thumbnail.url.index(after: slash)...]
+    /// The same file rendered at the larger standard widths, by changing the width in the thumbnail URL
+    /// ("…/lossy-page1-250px-Scan.tif.jpg" → "…/lossy-page1-1920px-Scan.tif.jpg"), smallest first: the large
+    /// view picks the one that covers the screen. Empty when the image is no wider than the thumbnail or the
+    /// URL does not have that form.
+    func largeRenderings(of thumbnail: GalleryItem.Thumbnail?, originalWidth: Int?, originalHeight: Int?) -> [GalleryItem.Thumbnail] {
+        guard let thumbnail, let originalWidth, let slash = thumbnail.url.lastIndex(of: "/") else { return [] }
+        let parts = thumbnail.url[thumbnail.url.index(after: slash)...]
             .split(separator: "-", omittingEmptySubsequences: false).map(String.init)
         let tokens = Set([thumbnail.width, CommonsSource.thumbnailWidth].compactMap { $0 }.map { "\($0)px" })
-        guard let index = parts.dropLast().firstIndex(where: { tokens.contains($0) }) else { return nil }
-        parts[index] = "\(target)px"
-        return thumbnail.url[...slash] + parts.joined(separator: "-")
+        guard let index = parts.dropLast().firstIndex(where: { tokens.contains($0) }) else { return [] }
+        return Self.renderingWidths.filter { $0 <= originalWidth && $0 > (thumbnail.width ?? CommonsSource.thumbnailWidth) }
+            .map { target in
+                var renamed = parts
+                renamed[index] = "\(target)px"
+                let height = originalHeight.map { max(1, Int((Double($0) * Double(target) / Double(originalWidth)).rounded())) }
+                return GalleryItem.Thumbnail(url: thumbnail.url[...slash] + renamed.joined(separator: "-"), width: target,
+                                             height: height)
+            }
     }
 
-    /// An absolute http(s) URL from the reply, or nil.
-    func link(_ text: String?) -> String? {
-        guard let text, !text.isEmpty, text.utf8.count <= Self.maxURLBytes else { return nil }
-        let absolute = text.hasPrefix("//") ? URLText.resolve(text, against: baseURL) ?? "https:" + text : text
-        return URLText.origin(of: absolute) == nil ? nil : absolute
-    }
+    /// An absolute http(s) URL from the reply (protocol-relative and relative ones resolved), or nil.
+    func link(_ text: String?) -> String? { URLText.webURL(text, relativeTo: baseURL) }
 }

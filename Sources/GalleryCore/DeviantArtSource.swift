@@ -12,17 +12,13 @@ public struct DeviantArtSource: GallerySource {
         let name = username.trimmed
         // DeviantArt names are 3–20 letters, digits and hyphens; checking here gives a clear message
         // instead of an empty result for a typo like "john smith".
-        guard (1...64).contains(name.count),
-              name.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") })
-        else {
+        guard SourceText.isSafeIdentifier(name) else {
             throw .invalidUsername(reason: "\(kind.displayName) usernames contain only letters, digits and hyphens.")
         }
         self.kind = kind
         self.username = name
         endpoint = Endpoint(canonical: Self.canonicalOrigin, override: endpointOverride)
     }
-
-    private var serviceName: String { kind.displayName }
 
     public func firstRequest() -> PageRequest {
         let query = URLText.encodeComponent("gallery:\(username)")
@@ -33,7 +29,7 @@ public struct DeviantArtSource: GallerySource {
         try ResponseStatus.check(response.head, service: serviceName, username: username)
         let page: MediaRSSPage
         do {
-            page = try MediaRSSParser.parse(response.body)
+            page = try MediaRSSParser.parse(response.body, baseURL: response.head.url)
         } catch {
             throw .malformedResponse(service: serviceName, detail: "The feed is not valid XML: \(error.message)")
         }
@@ -42,11 +38,7 @@ public struct DeviantArtSource: GallerySource {
         }
         var next: PageRequest?
         if let link = page.nextLink, !link.isEmpty {
-            let absolute = URLText.resolve(link, against: response.head.url) ?? link
-            guard let rebased = endpoint.rebase(absolute) else {
-                throw .foreignLink(service: serviceName, host: URLText.origin(of: absolute) ?? absolute)
-            }
-            next = PageRequest(url: rebased)
+            next = PageRequest(url: try endpoint.nextPageURL(link, replyURL: response.head.url, service: serviceName))
         }
         return PageResult(items: page.items, next: next)
     }

@@ -17,11 +17,11 @@ final class FetchScheduler {
         let host: String
         fileprivate(set) var priority: LoadPriority
         fileprivate let sequence: Int
-        fileprivate let start: @MainActor () -> Void
+        fileprivate let start: @MainActor (Ticket) -> Void
         fileprivate(set) var isRunning = false
         fileprivate var isFinished = false
 
-        fileprivate init(host: String, priority: LoadPriority, sequence: Int, start: @escaping @MainActor () -> Void) {
+        fileprivate init(host: String, priority: LoadPriority, sequence: Int, start: @escaping @MainActor (Ticket) -> Void) {
             self.host = host
             self.priority = priority
             self.sequence = sequence
@@ -43,9 +43,10 @@ final class FetchScheduler {
     var runningCount: Int { running.count }
     var waitingCount: Int { waiting.count }
 
-    /// Queues `start`, which runs (possibly right away) once a slot for `host` is free. The owner must call
-    /// `finish` when the work it started is over, or `cancel` to give up.
-    func submit(host: String, priority: LoadPriority, start: @escaping @MainActor () -> Void) -> Ticket {
+    /// Queues `start`, which runs once a slot for `host` is free — possibly before `submit` returns, which is
+    /// why it receives its ticket. The owner must call `finish` when the work it started is over, or `cancel`
+    /// to give up.
+    func submit(host: String, priority: LoadPriority, start: @escaping @MainActor (Ticket) -> Void) -> Ticket {
         let ticket = Ticket(host: host, priority: priority, sequence: nextSequence, start: start)
         nextSequence += 1
         waiting.append(ticket)
@@ -76,7 +77,7 @@ final class FetchScheduler {
             waiting.removeAll { $0 === next }
             next.isRunning = true
             running.append(next)
-            next.start()
+            next.start(next)
         }
     }
 

@@ -28,7 +28,7 @@ public final class FileDownload {
     /// Bytes in the partial file when this download started (0: none or empty).
     private var resumeOffset: Int
     private var hasPartialFile: Bool
-    private var body: ReadableStream?
+    private var body: HTTPBody?
     private var output: FileOutputStream?
     /// Bytes in the partial file now.
     private var written = 0
@@ -171,8 +171,7 @@ public final class FileDownload {
             guard let self else { return }
             switch result {
             case .failure(let error):
-                let mapped = self.client.error(from: error)
-                self.fail(mapped == .cancelled ? nil : mapped.message)
+                self.fail(error == .cancelled ? nil : error.message)
             case .success(let chunk) where chunk.count == 0:
                 self.closeBody()
                 if let expected = self.expectedTotal, expected != self.written {

@@ -9,10 +9,12 @@ public final class Gallery {
         /// Longer side of the decoded thumbnails, in device pixels.
         public var thumbnailPixelSize: Int
         public var showSensitive: Bool
+        public var feedLimits: GalleryFeed.Limits
 
-        public init(thumbnailPixelSize: Int = 96, showSensitive: Bool = false) {
+        public init(thumbnailPixelSize: Int = 96, showSensitive: Bool = false, feedLimits: GalleryFeed.Limits = .init()) {
             self.thumbnailPixelSize = thumbnailPixelSize
             self.showSensitive = showSensitive
+            self.feedLimits = feedLimits
         }
     }
 
@@ -45,7 +47,7 @@ public final class Gallery {
     /// `thumbnails` replaces how thumbnails are loaded (the benchmarks' baselines); by default `loader`.
     public init(source: any GallerySource, client: HTTPClient, loader: ImageLoader, options: Options = .init(),
                 thumbnails: ImageDownload.Context? = nil) {
-        feed = GalleryFeed(source: source, client: client)
+        feed = GalleryFeed(source: source, client: client, limits: options.feedLimits)
         self.loader = loader
         self.options = options
         downloadContext = thumbnails ?? ImageDownload.Context(loader: loader, thumbnailPixelSize: options.thumbnailPixelSize)

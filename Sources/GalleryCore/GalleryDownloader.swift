@@ -62,7 +62,7 @@ public final class GalleryDownloader {
     private var slots: [Slot] = []
     private var completion: (@MainActor () -> Void)?
 
-    /// One job in the scheduler. The ticket is set right after `submit`, which may already have started it.
+    /// One job in the scheduler. `submit` may start it at once; the start closure gets the ticket then.
     @MainActor private final class Slot {
         let job: Job
         var ticket: FetchScheduler.Ticket?
@@ -141,7 +141,8 @@ public final class GalleryDownloader {
             }
             let slot = Slot(job: job)
             slots.append(slot)
-            slot.ticket = scheduler.submit(host: host, priority: .visible) { [weak self, slot] in
+            slot.ticket = scheduler.submit(host: host, priority: .visible) { [weak self, slot] ticket in
+                slot.ticket = ticket
                 self?.begin(slot)
             }
         }
@@ -170,7 +171,6 @@ public final class GalleryDownloader {
         })
     }
 
-    /// Always called from a callback, after `submit` returned, so the slot's ticket is set.
     private func end(_ slot: Slot, _ outcome: FileDownload.Outcome) {
         progress.running -= 1
         progress.activeRemainingBytes -= slot.remaining

@@ -15,6 +15,8 @@ public enum GalleryError: Error, Equatable, Sendable {
     case pagingLoop(service: String)
     /// A "next" link pointed at a host other than the service (or its override).
     case foreignLink(service: String, host: String)
+    /// Reply after reply without items, each linking to another.
+    case emptyPages(service: String, count: Int)
 
     public var title: String {
         switch self {
@@ -30,6 +32,7 @@ public enum GalleryError: Error, Equatable, Sendable {
         case .certificate: "Untrusted certificate"
         case .pagingLoop(let service): "\(service) kept sending the same pages"
         case .foreignLink(let service, _): "\(service) sent a link to another server"
+        case .emptyPages(let service, _): "\(service) sent only empty pages"
         }
     }
 
@@ -41,13 +44,14 @@ public enum GalleryError: Error, Equatable, Sendable {
         case .signInRequired(let service): "This server requires sign-in to view profiles (\(service))."
         case .refused(_, let status): "The service answered HTTP \(status). It may block anonymous access."
         case .rateLimited(_, let seconds?): "Too many requests. Trying again in \(Self.duration(seconds))."
-        case .rateLimited: "Too many requests. Try again in a minute."
+        case .rateLimited: "Too many requests. Try again later."
         case .malformedResponse(_, let detail): detail
         case .serverError(_, _, let reason): "\(reason). Try again later."
         case .network(_, let detail): "\(detail). Check your network connection."
         case .certificate(_, let detail): "\(detail). The connection was not made."
         case .pagingLoop: "Stopped loading more pages."
         case .foreignLink(_, let host): "The next page is on \(host); it was not followed."
+        case .emptyPages(_, let count): "Stopped after \(count) pages in a row without any images."
         }
     }
 

@@ -1,10 +1,39 @@
 import GObjectBindings
 
 /// Fetches a gallery's pages one at a time and hands their items over. Guards against feeds that never end
-/// (a repeated or endless "next" link), honours rate limits by waiting, and turns every failure into a
-/// `GalleryError` for the window.
+/// (a repeated or endless "next" link, pages without items), honours rate limits by waiting — a bounded number
+/// of times, backing off — and turns every failure into a `GalleryError` for the window. Pages are parsed on a
+/// GTask worker thread: a hostile reply can take a parser a while, never the main loop.
 @MainActor
 public final class GalleryFeed {
+    /// What a server's replies cannot push past.
+    public struct Limits: Sendable {
+        public var maxPageBytes: Int
+        /// Longest rate-limit wait the feed sits out by itself; a longer Retry-After ends the feed with the message.
+        public var maxWaitSeconds: Int
+        /// Rate-limit answers in a row that are waited out; the next one ends the feed with the message.
+        public var maxRateLimitRetries: Int
+        /// The first retry waits about this long (with jitter), each further one twice as long, and never less
+        /// than the server's Retry-After: a `Retry-After: 0` does not make the app hammer the server.
+        public var backoffMilliseconds: Int
+        /// Replies in a row without items (a lookup's counts too) before the feed stops: a server whose every
+        /// page is empty but links to another would otherwise be followed without end.
+        public var maxEmptyReplies: Int
+        /// Items handed over per main-loop turn: more than a real page (DeviantArt's 60), few enough that
+        /// making their rows stays well under a frame's worth of work each time.
+        public var maxItemsPerDelivery: Int
+
+        public init(maxPageBytes: Int = 8 * 1_048_576, maxWaitSeconds: Int = 900, maxRateLimitRetries: Int = 5,
+                    backoffMilliseconds: Int = 2000, maxEmptyReplies: Int = 5, maxItemsPerDelivery: Int = 64) {
+            self.maxPageBytes = maxPageBytes
+            self.maxWaitSeconds = maxWaitSeconds
+            self.maxRateLimitRetries = maxRateLimitRetries
+            self.backoffMilliseconds = backoffMilliseconds
+            self.maxEmptyReplies = maxEmptyReplies
+            self.maxItemsPerDelivery = maxItemsPerDelivery
+        }
+    }
+
     public enum State: Equatable, Sendable {
         /// More pages may follow; nothing in flight.
         case idle
@@ -26,19 +55,22 @@ public final class GalleryFeed {
     /// Pages, lookups included, before the feed is considered endless: far past any real gallery (100,000
     /// items are 4,167 pages of 24), so only a feed that invents pages forever meets it.
     public var maxRequests = 100_000
-    public var maxPageBytes = 8 * 1_048_576
-    /// Longest rate-limit wait the feed sits out by itself; longer ones end the feed with the message.
-    public var maxWaitSeconds = 900
+    public var limits: Limits
 
     private let client: HTTPClient
     private var next: PageRequest?
     private var requestedURLs: Set<String> = []
+    /// The request or parse in flight; cancelling it (or replacing it) makes its result be ignored.
     private var cancellable: Cancellable?
     private var retryTimer: MainLoopSource?
+    private var deliveryTimer: MainLoopSource?
+    private var rateLimitsInARow = 0
+    private var emptyRepliesInARow = 0
 
-    public init(source: any GallerySource, client: HTTPClient) {
+    public init(source: any GallerySource, client: HTTPClient, limits: Limits = .init()) {
         self.source = source
         self.client = client
+        self.limits = limits
         next = source.firstRequest()
     }
 
@@ -74,12 +106,14 @@ public final class GalleryFeed {
         cancellable = nil
         retryTimer?.cancel()
         retryTimer = nil
+        deliveryTimer?.cancel()
+        deliveryTimer = nil
         onStateChange = nil
         if case .loading = state { state = .idle }
         next = nil
     }
 
-    private var serviceName: String { source.kind.displayName }
+    private var serviceName: String { source.serviceName }
 
     private func send(_ request: PageRequest, deliver: @escaping @MainActor ([GalleryItem]) -> Void) {
         guard requestedURLs.count < maxRequests else { return state = .failed(.pagingLoop(service: serviceName)) }
@@ -87,7 +121,7 @@ public final class GalleryFeed {
         state = .loading(page: pagesLoaded + 1)
         let cancellable = Cancellable()
         self.cancellable = cancellable
-        let httpRequest = HTTPRequest(url: request.url, headers: request.headers, maxBodyBytes: maxPageBytes)
+        let httpRequest = HTTPRequest(url: request.url, headers: request.headers, maxBodyBytes: limits.maxPageBytes)
         client.fetch(httpRequest, cancellable: cancellable) { [weak self] result in
             guard let self, self.cancellable === cancellable else { return }
             self.cancellable = nil
@@ -106,44 +140,95 @@ public final class GalleryFeed {
         }
     }
 
+    /// Parses on a worker thread; the state stays `.loading` meanwhile, and `cancel()` drops the result.
     private func handle(_ response: HTTPResponse, of request: PageRequest,
                         deliver: @escaping @MainActor ([GalleryItem]) -> Void) {
+        let source = self.source
+        let cancellable = Cancellable()
+        self.cancellable = cancellable
+        WorkerTask.run(cancellable: cancellable, {
+            Result { () throws(GalleryError) in try source.parse(response, of: request) }
+        }, completion: { [weak self] parsed in
+            guard let self, self.cancellable === cancellable else { return }
+            self.cancellable = nil
+            self.apply(parsed, of: request, deliver: deliver)
+        })
+    }
+
+    private func apply(_ parsed: Result<PageResult, GalleryError>, of request: PageRequest,
+                       deliver: @escaping @MainActor ([GalleryItem]) -> Void) {
         let result: PageResult
-        do {
-            result = try source.parse(response, of: request)
-        } catch .rateLimited(let service, let seconds) {
+        switch parsed {
+        case .failure(.rateLimited(let service, let seconds)):
             return waitAndRetry(request, service: service, seconds: seconds, deliver: deliver)
-        } catch {
+        case .failure(let error):
             return state = .failed(error)
+        case .success(let page):
+            result = page
         }
+        rateLimitsInARow = 0
         // A "next" link back to a page already requested would page forever: stop after this page.
         let loops = result.next.map { requestedURLs.contains($0.url) } ?? false
         next = loops ? nil : result.next
         if result.items.isEmpty, let following = next {
-            // Lookups and pages whose items were all filtered out: go on without waiting for a scroll.
+            // Lookups and pages whose items were all filtered out: go on without waiting for a scroll — but
+            // not forever.
+            emptyRepliesInARow += 1
+            guard emptyRepliesInARow < limits.maxEmptyReplies else {
+                next = nil
+                return state = .failed(.emptyPages(service: serviceName, count: emptyRepliesInARow))
+            }
             return send(following, deliver: deliver)
         }
+        emptyRepliesInARow = 0
         pagesLoaded += 1
         itemsDelivered += result.items.count
+        let end: State
         if loops {
-            state = .failed(.pagingLoop(service: serviceName))
+            end = .failed(.pagingLoop(service: serviceName))
         } else if itemsDelivered == 0 && next == nil {
-            state = .failed(.emptyGallery(username: source.username))
+            end = .failed(.emptyGallery(username: source.username))
         } else {
-            state = next == nil ? .finished : .idle
+            end = next == nil ? .finished : .idle
         }
-        if !result.items.isEmpty { deliver(result.items) }
+        deliverInSlices(result.items[...], then: end, deliver: deliver)
     }
 
+    /// Hands a page's items over at most `maxItemsPerDelivery` per main-loop turn — each becomes a row, and
+    /// a reply of a thousand items must not become one long freeze — then enters `end`. The feed stays
+    /// `.loading` until the last slice.
+    private func deliverInSlices(_ items: ArraySlice<GalleryItem>, then end: State,
+                                 deliver: @escaping @MainActor ([GalleryItem]) -> Void) {
+        guard items.count > limits.maxItemsPerDelivery else {
+            state = end
+            if !items.isEmpty { deliver(Array(items)) }
+            return
+        }
+        deliver(Array(items.prefix(limits.maxItemsPerDelivery)))
+        // At idle priority: GTK lays out and paints the rows just made before the next slice comes.
+        deliveryTimer = MainLoopSource.idle { [weak self] in
+            self?.deliveryTimer = nil
+            self?.deliverInSlices(items.dropFirst(self?.limits.maxItemsPerDelivery ?? 0), then: end, deliver: deliver)
+        }
+    }
+
+    /// Waits before asking again: at least the server's Retry-After, at least an exponential backoff with
+    /// jitter (so many clients told "0" do not come back in step), and only `maxRateLimitRetries` times in a
+    /// row; a wait longer than `maxWaitSeconds` is not waited out at all.
     private func waitAndRetry(_ request: PageRequest, service: String, seconds: Int?,
                               deliver: @escaping @MainActor ([GalleryItem]) -> Void) {
-        let wait = seconds ?? 60
-        guard wait <= maxWaitSeconds else {
-            return state = .failed(.rateLimited(service: service, retryAfterSeconds: wait))
+        rateLimitsInARow += 1
+        let backoff = Double(limits.backoffMilliseconds) * Double(1 << min(rateLimitsInARow - 1, 20))
+        let jittered = backoff * Double.random(in: 0.5...1.0)
+        let milliseconds = max(Double(seconds ?? 0) * 1000, jittered)
+        guard rateLimitsInARow <= limits.maxRateLimitRetries, milliseconds <= Double(limits.maxWaitSeconds) * 1000 else {
+            // No wait is announced: the feed is not trying again by itself.
+            return state = .failed(.rateLimited(service: service, retryAfterSeconds: nil))
         }
+        let wait = Int((milliseconds / 1000).rounded(.up))
         requestedURLs.remove(request.url)
         state = .waiting(page: pagesLoaded + 1, seconds: wait)
-        retryTimer = MainLoopSource.after(milliseconds: UInt32(max(1, wait)) * 1000) { [weak self] in
+        retryTimer = MainLoopSource.after(milliseconds: UInt32(max(1, milliseconds))) { [weak self] in
             guard let self, case .waiting = self.state else { return }
             self.retryTimer = nil
             self.send(request, deliver: deliver)

@@ -40,18 +40,22 @@ public struct GalleryItem: Hashable, Sendable {
     /// A file name the source chose, for media whose URLs do not name the file (Mastodon's remote media are
     /// often stored under a bare id or a shared name like "original"). Nil: derived from the URLs.
     public var suggestedFileName: String?
+    /// The source named the picture by a URL the app does not fetch (`data:`, `javascript:`, `ftp:`, a
+    /// malformed one): the URL was dropped, and the row says "Not a web address" instead of showing nothing.
+    public var mediaURLRejected = false
 
     public init(id: String, title: String, kind: Kind = .image, thumbnails: [Thumbnail] = [],
                 fullImageURL: String?, pageURL: String? = nil, author: String? = nil, altText: String? = nil,
                 isSensitive: Bool = false, width: Int? = nil, height: Int? = nil) {
+        // Text from a feed is shown in the window and printed by --list: no control characters, bounded.
         self.id = id
-        self.title = title
+        self.title = DisplayText.clean(title, limit: 1000)
         self.kind = kind
         self.thumbnails = thumbnails
         self.fullImageURL = fullImageURL
         self.pageURL = pageURL
-        self.author = author
-        self.altText = altText
+        self.author = author.map { DisplayText.clean($0, limit: 200) }
+        self.altText = altText.map { DisplayText.clean($0, keepLineBreaks: true, limit: 1500) }
         self.isSensitive = isSensitive
         self.width = width
         self.height = height
@@ -60,11 +64,12 @@ public struct GalleryItem: Hashable, Sendable {
     /// The file name shown in the row: the source's suggestion, else the last path segment of the image URL,
     /// percent-decoded.
     public var fileName: String {
-        if let suggestedFileName, !suggestedFileName.isEmpty { return suggestedFileName }
+        // Percent-decoding can bring back any character ("%1B"): cleaned like every other text.
+        if let suggestedFileName, !suggestedFileName.isEmpty { return DisplayText.clean(suggestedFileName, limit: 255) }
         for candidate in [fullImageURL, thumbnails.first?.url, pageURL].compactMap({ $0 }) {
-            if let name = URLText.lastPathSegment(of: candidate), !name.isEmpty { return name }
+            if let name = URLText.lastPathSegment(of: candidate), !name.isEmpty { return DisplayText.clean(name, limit: 255) }
         }
-        return id
+        return DisplayText.clean(id, limit: 255)
     }
 
     /// The title, or the file name when the source gave no title.
@@ -80,10 +85,26 @@ public struct GalleryItem: Hashable, Sendable {
         return kind == .image ? fullImageURL : nil
     }
 
-    /// Two items sharing a key show the same image (same URL, or same file name) and get one row.
-    /// Items that are not images are told apart by their page and id.
+    /// The image for the large view on a screen whose longer side is `pixels`: the original, unless it
+    /// declares more than `maxPixels` — then a rendition the service offers (see `rendition(covering:)`).
+    public func largeImageURL(fitting pixels: Int, maxPixels: Int) -> String? {
+        guard let full = fullImageURL else { return nil }
+        guard let width, let height, ImageHeader.area(width, height) > maxPixels else { return full }
+        return rendition(covering: pixels) ?? full
+    }
+
+    /// A scaled copy the service made of the image: the smallest thumbnail of known size whose longer side
+    /// covers `pixels`, else the largest one there is.
+    public func rendition(covering pixels: Int) -> String? {
+        let sized = thumbnails.filter { $0.longSide != nil }.sorted { $0.longSide! < $1.longSide! }
+        return (sized.first { $0.longSide! >= pixels } ?? sized.last)?.url
+    }
+
+    /// Two items sharing a key are the same entry and get one row: the same image URL, or the same id in the
+    /// source. Never the file name: Pleroma and Akkoma call many different uploads "image.png".
     public var identityKeys: Set<String> {
-        guard let url = fullImageURL else { return ["page:" + (pageURL ?? "") + " id:" + id] }
-        return ["url:" + url, "file:" + fileName.lowercased()]
+        var keys: Set<String> = ["id:" + id]
+        if let url = fullImageURL { keys.insert("url:" + url) }
+        return keys
     }
 }

@@ -1,47 +1,100 @@
 import CGtk
 import GObjectBindings
 
-/// A response whose body has not been read yet: the caller streams it (to a file, for `--download`) instead
-/// of collecting it in memory as `fetch` does.
+/// A response whose body has not been read yet: `fetch` collects it in memory, `--download` streams it to a
+/// file.
 public struct HTTPStreamingResponse {
     public var head: HTTPResponseHead
-    public var body: ReadableStream
+    public var body: HTTPBody
 }
 
 extension HTTPClient {
     /// Sends `request` on the shared session (same connection caps, timeouts and User-Agent as every other
     /// request) and hands over the status, headers and the unread body once the headers arrived. The caller
-    /// checks the head, reads the body with `body.read` (mapping its errors with `error(from:)`), and closes
-    /// it. `completion` runs once, on the main loop; transport failures arrive as `HTTPError`.
+    /// checks the head, reads the body with `body.read` and closes it. `completion` runs once, on the main loop
+    /// and never before `open` returns; transport failures arrive as `HTTPError`. The throughput floor
+    /// (`TransferWatchdog`) watches from the request until the body is closed or fails.
     public func open(_ request: HTTPRequest, cancellable: Cancellable,
                      completion: @escaping @MainActor (Result<HTTPStreamingResponse, HTTPError>) -> Void) {
-        guard let message = Soup.Message(url: request.url) else {
-            // Later, on the loop, as every other outcome: callers never see a completion during the call.
-            MainLoopSource.idle { completion(.failure(.invalidURL(request.url))) }
+        // Only absolute http(s) URLs go out: libsoup would take others apart in its own ways.
+        guard URLText.isWebAddress(request.url), let message = Soup.Message(url: request.url) else {
+            MainLoopSource.idle { completion(.failure(.notAWebAddress)) }
             return
         }
         for (name, value) in request.headers { message.setRequestHeader(name, value) }
         onRequestStarted?(request.url)
+        let watchdog = TransferWatchdog(minimumBytesPerSecond: configuration.minimumBytesPerSecond,
+                                        windowSeconds: configuration.throughputWindowSeconds) { cancellable.cancel() }
         session.send(message, cancellable: cancellable) { [weak self] result in
-            guard let self else { return completion(.failure(.cancelled)) }
+            guard let self else {
+                watchdog.stop()
+                return completion(.failure(.cancelled))
+            }
             switch result {
             case .failure(let error):
-                completion(.failure(self.httpError(error)))
+                watchdog.stop()
+                completion(.failure(self.httpError(error, watchdog: watchdog)))
             case .success(let stream):
-                completion(.success(HTTPStreamingResponse(head: HTTPResponseHead(message), body: stream)))
+                let body = HTTPBody(stream: stream, watchdog: watchdog) { [weak self] error in
+                    self?.httpError(error, watchdog: watchdog) ?? .cancelled
+                }
+                completion(.success(HTTPStreamingResponse(head: HTTPResponseHead(message), body: body)))
             }
         }
     }
 
-    /// The `HTTPError` for a failed body read (timeout, connection cut, cancelled).
-    public func error(from error: GLibError) -> HTTPError { httpError(error) }
+    /// A cancellation the watchdog caused is reported as what it was: too slow.
+    private func httpError(_ error: GLibError, watchdog: TransferWatchdog) -> HTTPError {
+        let mapped = httpError(error)
+        guard watchdog.fired, mapped == .cancelled else { return mapped }
+        return .tooSlow(minimumBytesPerSecond: watchdog.minimumBytesPerSecond)
+    }
+}
+
+/// The unread body of a response, read chunk by chunk on the main loop. Every chunk counts for the request's
+/// throughput floor; closing the body (or a failed read) ends the watch.
+@MainActor
+public final class HTTPBody {
+    private let stream: ReadableStream
+    private let watchdog: TransferWatchdog
+    private let mapError: @MainActor (GLibError) -> HTTPError
+
+    init(stream: ReadableStream, watchdog: TransferWatchdog, mapError: @escaping @MainActor (GLibError) -> HTTPError) {
+        self.stream = stream
+        self.watchdog = watchdog
+        self.mapError = mapError
+    }
+
+    /// Reads up to `maxBytes`; an empty chunk means the body is complete.
+    public func read(maxBytes: Int, cancellable: Cancellable,
+                     completion: @escaping @MainActor (Result<Bytes, HTTPError>) -> Void) {
+        stream.read(maxBytes: maxBytes, cancellable: cancellable) { [self] result in
+            switch result {
+            case .success(let chunk):
+                watchdog.received(chunk.count)
+                if chunk.count == 0 { watchdog.stop() }
+                completion(.success(chunk))
+            case .failure(let error):
+                let mapped = mapError(error)
+                watchdog.stop()
+                completion(.failure(mapped))
+            }
+        }
+    }
+
+    /// Stops reading; libsoup drops the connection if the body was not read to the end.
+    public func close() {
+        watchdog.stop()
+        stream.close()
+    }
 }
 
 extension HTTPResponseHead {
-    /// The status line and headers of a message whose response headers arrived.
+    /// The status line and headers of a message whose response headers arrived. The reason phrase is the
+    /// server's text, shown in rows: cleaned and bounded.
     init(_ message: Soup.Message) {
-        self.init(status: message.statusCode, reason: message.reasonPhrase, url: message.url,
-                  headers: message.responseHeaders, mediaType: message.responseMediaType,
+        self.init(status: message.statusCode, reason: DisplayText.clean(message.reasonPhrase, limit: 100),
+                  url: message.url, headers: message.responseHeaders, mediaType: message.responseMediaType,
                   contentLength: message.responseContentLength)
     }
 }

@@ -14,13 +14,22 @@ public final class HTTPClient {
         public var maxConnections: Int
         /// Seconds a request may go without any progress (connect, headers or body) before it fails.
         public var ioTimeoutSeconds: Int
+        /// The throughput floor: a request that receives less than this per second, averaged over each
+        /// `throughputWindowSeconds`, fails (see `TransferWatchdog`). At 2 KiB/s any line that moves more still
+        /// gets a 20 MB original through, however long it takes; a drip of 64 bytes every half second ends after
+        /// one window.
+        public var minimumBytesPerSecond: Int
+        public var throughputWindowSeconds: Int
 
         public init(userAgent: String = HTTPClient.defaultUserAgent, maxConnectionsPerHost: Int = 6,
-                    maxConnections: Int = 24, ioTimeoutSeconds: Int = 15) {
+                    maxConnections: Int = 24, ioTimeoutSeconds: Int = 15, minimumBytesPerSecond: Int = 2048,
+                    throughputWindowSeconds: Int = 20) {
             self.userAgent = userAgent
             self.maxConnectionsPerHost = maxConnectionsPerHost
             self.maxConnections = maxConnections
             self.ioTimeoutSeconds = ioTimeoutSeconds
+            self.minimumBytesPerSecond = minimumBytesPerSecond
+            self.throughputWindowSeconds = throughputWindowSeconds
         }
     }
 
@@ -32,7 +41,7 @@ public final class HTTPClient {
     let session: Soup.Session
     /// Called with each request's URL just before it is sent (for diagnostics and benchmarks).
     public var onRequestStarted: (@MainActor (String) -> Void)?
-    private let readChunkBytes = 64 * 1024
+    let readChunkBytes = 64 * 1024
 
     public init(configuration: Configuration = .init()) {
         self.configuration = configuration
@@ -43,38 +52,33 @@ public final class HTTPClient {
             ioTimeoutSeconds: UInt32(configuration.ioTimeoutSeconds)))
     }
 
-    /// Fetches `request`. `validate` sees the status and headers before any of the body is read and can
-    /// reject the response (a 404, an HTML page where an image was expected) without downloading the body.
-    /// `completion` runs exactly once, on the main loop, also after cancellation (with `.cancelled`).
+    /// Fetches `request` into memory. `validate` sees the status and headers before any of the body is read
+    /// and can reject the response (a 404, an HTML page where an image was expected) without downloading the
+    /// body. `completion` runs exactly once, on the main loop — never before `fetch` returns, also for a URL
+    /// that is refused at once — and also after cancellation (with `.cancelled`). A request abandoned as too
+    /// slow completes with `.tooSlow`.
     public func fetch(_ request: HTTPRequest, cancellable: Cancellable,
                       validate: @escaping @MainActor (HTTPResponseHead) -> HTTPError? = { _ in nil },
                       completion: @escaping @MainActor (Result<HTTPResponse, HTTPError>) -> Void) {
-        guard let message = Soup.Message(url: request.url) else {
-            completion(.failure(.invalidURL(request.url)))
-            return
-        }
-        for (name, value) in request.headers { message.setRequestHeader(name, value) }
-        onRequestStarted?(request.url)
-        session.send(message, cancellable: cancellable) { [weak self] result in
-            guard let self else { return completion(.failure(.cancelled)) }
+        open(request, cancellable: cancellable) { [readChunkBytes] result in
             switch result {
             case .failure(let error):
-                completion(.failure(self.httpError(error)))
-            case .success(let stream):
-                let head = HTTPResponseHead(message)
-                if let rejection = validate(head) {
-                    stream.close()
+                completion(.failure(error))
+            case .success(let response):
+                let head = response.head
+                if let rejection = validate(head) ?? Self.sizeRejection(head, limit: request.maxBodyBytes) {
+                    response.body.close()
                     return completion(.failure(rejection))
                 }
-                if let length = head.contentLength, length > request.maxBodyBytes {
-                    stream.close()
-                    return completion(.failure(.tooLarge(limitBytes: request.maxBodyBytes)))
-                }
-                BodyReader(stream: stream, head: head, limit: request.maxBodyBytes,
-                           chunkBytes: self.readChunkBytes, cancellable: cancellable, completion: completion)
-                    .readNext { self.httpError($0) }
+                BodyReader(body: response.body, head: head, limit: request.maxBodyBytes, chunkBytes: readChunkBytes,
+                           cancellable: cancellable, completion: completion).readNext()
             }
         }
+    }
+
+    private static func sizeRejection(_ head: HTTPResponseHead, limit: Int) -> HTTPError? {
+        guard let length = head.contentLength, length > limit else { return nil }
+        return .tooLarge(limitBytes: limit)
     }
 
     /// Cancels everything in flight; each pending fetch completes with `.cancelled`.
@@ -96,11 +100,11 @@ public final class HTTPClient {
     }
 }
 
-/// Reads a response body chunk by chunk on the main loop, enforcing the size limit as bytes arrive
-/// (Content-Length can be absent or lie).
+/// Reads a response body chunk by chunk on the main loop into memory, enforcing the size limit as bytes
+/// arrive (Content-Length can be absent or lie).
 @MainActor
 private final class BodyReader {
-    let stream: ReadableStream
+    let body: HTTPBody
     let head: HTTPResponseHead
     let limit: Int
     let chunkBytes: Int
@@ -109,9 +113,9 @@ private final class BodyReader {
     var chunks: [Bytes] = []
     var received = 0
 
-    init(stream: ReadableStream, head: HTTPResponseHead, limit: Int, chunkBytes: Int, cancellable: Cancellable,
+    init(body: HTTPBody, head: HTTPResponseHead, limit: Int, chunkBytes: Int, cancellable: Cancellable,
          completion: @escaping @MainActor (Result<HTTPResponse, HTTPError>) -> Void) {
-        self.stream = stream
+        self.body = body
         self.head = head
         self.limit = limit
         self.chunkBytes = chunkBytes
@@ -120,22 +124,22 @@ private final class BodyReader {
     }
 
     /// Each read's callback keeps the reader alive until the next read is issued or the body is complete.
-    func readNext(mapError: @escaping @MainActor (GLibError) -> HTTPError) {
-        stream.read(maxBytes: chunkBytes, cancellable: cancellable) { result in
+    func readNext() {
+        body.read(maxBytes: chunkBytes, cancellable: cancellable) { result in
             switch result {
             case .failure(let error):
-                self.completion(.failure(mapError(error)))
+                self.completion(.failure(error))
             case .success(let chunk) where chunk.count == 0:
-                self.stream.close()
+                self.body.close()
                 self.completion(.success(HTTPResponse(head: self.head, body: Bytes.joined(self.chunks))))
             case .success(let chunk):
                 self.received += chunk.count
                 guard self.received <= self.limit else {
-                    self.stream.close()
+                    self.body.close()
                     return self.completion(.failure(.tooLarge(limitBytes: self.limit)))
                 }
                 self.chunks.append(chunk)
-                self.readNext(mapError: mapError)
+                self.readNext()
             }
         }
     }

@@ -52,11 +52,14 @@ public struct HTTPResponse: Sendable {
 
 /// Why a request gave no usable body. `message` is what a row or the window shows.
 public enum HTTPError: Error, Equatable, Sendable {
-    case invalidURL(String)
+    /// Not an absolute http(s) URL (relative, `data:`, `javascript:`, `ftp:`, malformed).
+    case notAWebAddress
     case status(UInt32, String)
     case notAnImage(mediaType: String)
     case tooLarge(limitBytes: Int)
     case timedOut(seconds: Int)
+    /// Less than the throughput floor arrived over a window (a drip).
+    case tooSlow(minimumBytesPerSecond: Int)
     case connectionClosedEarly
     case certificate(String)
     case network(String)
@@ -64,11 +67,12 @@ public enum HTTPError: Error, Equatable, Sendable {
 
     public var message: String {
         switch self {
-        case .invalidURL(let url): "Invalid address: \(url)"
+        case .notAWebAddress: "Not a web address"
         case .status(let code, let reason): "HTTP \(code) \(reason)"
         case .notAnImage(let type): "Not an image (\(type))"
         case .tooLarge(let limit): "Too large (over \(limit / 1_048_576) MB)"
         case .timedOut(let seconds): "Timed out (no data for \(seconds) s)"
+        case .tooSlow(let minimum): "Too slow (under \(max(1, minimum / 1024)) KB/s)"
         case .connectionClosedEarly: "Download cut off (connection closed early)"
         case .certificate(let detail): "Certificate not trusted: \(detail)"
         case .network(let detail): detail

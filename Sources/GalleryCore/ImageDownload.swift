@@ -81,7 +81,8 @@ public final class ImageDownload {
         self.index = index
         self.context = context
         if item.thumbnailURL(covering: context.thumbnailPixelSize) == nil {
-            state = .noPreview
+            // The feed named a picture, but by a URL the app does not fetch: say so instead of a blank.
+            state = item.mediaURLRejected ? .failed(reason: HTTPError.notAWebAddress.message) : .noPreview
         } else {
             state = item.isSensitive && !showSensitive ? .sensitiveHidden : .notStarted
         }

@@ -11,7 +11,13 @@ public final class ImageLoader {
     public struct Limits: Sendable {
         /// Bodies beyond this are abandoned with an error.
         public var maxImageBytes: Int
-        public init(maxImageBytes: Int = 50 * 1_048_576) { self.maxImageBytes = maxImageBytes }
+        /// What a decode may cost (pixels, memory), alone and all together.
+        public var decode: ImageDecodeLimits
+
+        public init(maxImageBytes: Int = 50 * 1_048_576, decode: ImageDecodeLimits = .init()) {
+            self.maxImageBytes = maxImageBytes
+            self.decode = decode
+        }
     }
 
     public typealias Completion = @MainActor (Result<DecodedPixbuf, ImageLoadError>) -> Void
@@ -20,6 +26,7 @@ public final class ImageLoader {
     public let cache: ImageCache
     public let limits: Limits
     let scheduler: FetchScheduler
+    public let decoder: ImageDecoder
     private var fetches: [String: FetchJob] = [:]
     private var decodes: [ImageCache.Key: DecodeJob] = [:]
 
@@ -27,6 +34,7 @@ public final class ImageLoader {
         self.client = client
         self.cache = cache
         self.limits = limits
+        decoder = ImageDecoder(limits: limits.decode)
         // One connection per host stays free for page requests: a feed served from the same host as its
         // images (the demo, self-hosted servers) must not wait behind a screenful of thumbnails, or behind a
         // stalled one, for its next page.
@@ -88,8 +96,11 @@ public final class ImageLoader {
     private func makeDecodeJob(_ key: ImageCache.Key) -> DecodeJob {
         let job = DecodeJob(key: key)
         decodes[key] = job
-        let fetch = fetches[key.url] ?? makeFetchJob(key.url)
-        fetch.decodeJobs.append(job)
+        if let fetch = fetches[key.url] {
+            fetch.decodeJobs.append(job)
+        } else {
+            startFetchJob(key.url, for: job)
+        }
         return job
     }
 
@@ -115,7 +126,7 @@ public final class ImageLoader {
     private func decode(_ job: DecodeJob, bytes: Bytes) {
         let cancellable = Cancellable()
         job.decoding = cancellable
-        ImageDecoder.decode(bytes, maxPixelSize: job.key.maxPixelSize, cancellable: cancellable) { [weak self] result in
+        decoder.decode(bytes, maxPixelSize: job.key.maxPixelSize, cancellable: cancellable) { [weak self] result in
             guard let self, self.decodes[job.key] === job else { return }
             self.decodes[job.key] = nil
             if case .success(let image) = result { self.cache.insert(image, for: job.key) }
@@ -139,16 +150,19 @@ public final class ImageLoader {
         var priority: LoadPriority { decodeJobs.map { $0.priority }.max() ?? .offscreen }
     }
 
-    private func makeFetchJob(_ url: String) -> FetchJob {
+    /// The fetch is complete — its first decode job attached, registered under its URL — before it is
+    /// submitted, because the scheduler may start it at once and the fetch's completion must find everything
+    /// it finishes (HTTPClient never completes before `fetch` returns, but this does not rely on it).
+    private func startFetchJob(_ url: String, for decodeJob: DecodeJob) {
         let job = FetchJob(url: url)
+        job.decodeJobs.append(decodeJob)
         fetches[url] = job
         let host = URLText.origin(of: url) ?? url
-        // Submitted after the first decode job is attached (see makeDecodeJob), from the next line on.
-        job.scheduled = scheduler.submit(host: host, priority: .offscreen) { [weak self, weak job] in
+        job.scheduled = scheduler.submit(host: host, priority: .offscreen) { [weak self, weak job] ticket in
             guard let self, let job else { return }
+            job.scheduled = ticket
             self.start(job)
         }
-        return job
     }
 
     private func start(_ job: FetchJob) {

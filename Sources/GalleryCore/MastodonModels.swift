@@ -27,7 +27,7 @@ enum MastodonJSON {
         let content: String?
         let account: AccountReference?
         /// Each attachment decoded on its own: one a server garbled must not sink the whole post.
-        let mediaAttachments: [Lenient<MediaAttachment>]
+        let mediaAttachments: CappedList<Lenient<MediaAttachment>>
 
         enum CodingKeys: String, CodingKey {
             case id, url, uri, sensitive, content, account
@@ -46,8 +46,8 @@ enum MastodonJSON {
             account = try? container.decodeIfPresent(AccountReference.self, forKey: .account)
             // …except `sensitive`, where guessing "not sensitive" would show what the author hid.
             sensitive = try container.decodeIfPresent(Bool.self, forKey: .sensitive) ?? false
-            mediaAttachments = try container.decodeIfPresent([Lenient<MediaAttachment>].self,
-                                                             forKey: .mediaAttachments) ?? []
+            mediaAttachments = try container.decodeIfPresent(CappedList<Lenient<MediaAttachment>>.self,
+                                                             forKey: .mediaAttachments) ?? CappedList()
         }
     }
 
@@ -112,79 +112,9 @@ enum MastodonJSON {
         }
     }
 
-    /// Decodes a `T` or keeps the reason it could not, without failing the surrounding array.
-    struct Lenient<T: Decodable>: Decodable {
-        let result: Result<T, DecodingError>
-
-        init(from decoder: any Decoder) {
-            do {
-                result = .success(try T(from: decoder))
-            } catch let error as DecodingError {
-                result = .failure(error)
-            } catch {
-                result = .failure(.dataCorrupted(.init(codingPath: decoder.codingPath,
-                                                       debugDescription: "\(error)")))
-            }
-        }
-    }
-
     /// Decodes `type` from a response body, or explains in a sentence why not.
     static func decode<T: Decodable>(_ type: T.Type, from body: Bytes, what: String) throws(GalleryError) -> T {
-        let data = body.withUnsafeBytes { Data($0) }
-        do {
-            return try JSONDecoder().decode(T.self, from: data)
-        } catch let error as DecodingError {
-            throw .malformedResponse(service: "Mastodon", detail: explain(error, body: data, what: what))
-        } catch {
-            throw .malformedResponse(service: "Mastodon", detail: "The \(what) could not be read.")
-        }
-    }
-
-    /// A sentence for the window. Never quotes the offending value: it may be huge or hostile.
-    static func explain(_ error: DecodingError, body: Data? = nil, what: String) -> String {
-        switch error {
-        case .dataCorrupted(let context) where context.codingPath.isEmpty:
-            let start = body?.first { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }
-            if body?.isEmpty == true || start == nil { return "The server sent an empty response instead of the \(what)." }
-            if start == UInt8(ascii: "<") {
-                return "The server sent a web page instead of the \(what). Is this a Mastodon server?"
-            }
-            return "The \(what) is not valid JSON (cut off, or nested too deeply)."
-        case .dataCorrupted(let context):
-            return "The \(what) has an unreadable value at \(path(context.codingPath))."
-        case .keyNotFound(let key, let context):
-            return "The \(what) lacks “\(key.stringValue)”\(location(context.codingPath))."
-        case .valueNotFound(_, let context):
-            return "The \(what) has an empty value at \(path(context.codingPath))."
-        case .typeMismatch(let expected, let context):
-            return "The \(what) has \(context.codingPath.isEmpty ? "the wrong shape" : "a wrong type at \(path(context.codingPath))")"
-                + " (expected \(describe(expected)))."
-        @unknown default:
-            return "The \(what) could not be read."
-        }
-    }
-
-    private static func location(_ codingPath: [any CodingKey]) -> String {
-        codingPath.isEmpty ? "" : " at \(path(codingPath))"
-    }
-
-    /// "[3].media_attachments[0].id", or "the top level".
-    static func path(_ codingPath: [any CodingKey]) -> String {
-        guard !codingPath.isEmpty else { return "the top level" }
-        var text = ""
-        for key in codingPath {
-            if let index = key.intValue { text += "[\(index)]" } else { text += (text.isEmpty ? "" : ".") + key.stringValue }
-        }
-        return "“\(text)”"
-    }
-
-    private static func describe(_ type: Any.Type) -> String {
-        switch type {
-        case is String.Type: "text"
-        case is Bool.Type: "true or false"
-        case is Int.Type, is Double.Type: "a number"
-        case is [Any].Type: "a list"
-        default: String(describing: type).contains("Array") ? "a list" : "an object"
-        }
+        try JSONDecoding.decode(type, from: body, service: SourceKind.mastodon.displayName, what: what,
+                                webPageHint: "Is this a Mastodon server?")
     }
 }

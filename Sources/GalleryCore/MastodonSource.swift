@@ -19,10 +19,12 @@ public struct MastodonSource: GallerySource {
     public let instance: String
     public let endpoint: Endpoint
 
-    private static let service = "Mastodon"
+    private static let service = SourceKind.mastodon.displayName
     private static let headers = ["Accept": "application/json"]
     /// A hostile page cannot make more rows than a real one ever has (40 posts × 4 attachments).
     static let maxItemsPerPage = 1000
+    /// Reasons kept for skipped posts and attachments: enough to debug a server, not one per broken entry.
+    static let maxSkippedReasons = 20
     /// Mastodon's own limit for a media description.
     static let maxAltTextLength = 1500
 
@@ -45,7 +47,7 @@ public struct MastodonSource: GallerySource {
         if request.stage == Stage.lookup {
             return PageResult(items: [], next: try statusesRequest(lookup: response))
         }
-        let page = try Self.items(from: response.body, fallbackAuthor: user)
+        let page = try Self.items(from: response.body, fallbackAuthor: user, baseURL: response.head.url)
         return PageResult(items: page.items, next: try nextRequest(response))
     }
 
@@ -55,9 +57,7 @@ public struct MastodonSource: GallerySource {
         let account = try MastodonJSON.decode(MastodonJSON.Account.self, from: response.body, what: "account")
         // Ids are opaque strings (digits on Mastodon, base62 or ULIDs elsewhere). Anything else — "..", "/",
         // "?" — could move the request to another path once decoded by a proxy, so it is refused outright.
-        guard (1...64).contains(account.id.utf8.count),
-              account.id.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") })
-        else {
+        guard SourceText.isSafeIdentifier(account.id) else {
             throw .malformedResponse(service: Self.service, detail: "The server sent an account id the app cannot use.")
         }
         let id = URLText.encodeComponent(account.id)
@@ -67,37 +67,45 @@ public struct MastodonSource: GallerySource {
 
     private func nextRequest(_ response: HTTPResponse) throws(GalleryError) -> PageRequest? {
         guard let link = LinkHeader.target(of: "next", in: response.head.headers["link"]) else { return nil }
-        let absolute = URLText.resolve(link, against: response.head.url) ?? link
-        guard let rebased = endpoint.rebase(absolute) else {
-            throw .foreignLink(service: Self.service, host: URLText.origin(of: absolute) ?? String(absolute.prefix(100)))
-        }
-        return PageRequest(url: rebased, stage: Stage.statuses, headers: Self.headers)
+        let url = try endpoint.nextPageURL(link, replyURL: response.head.url, service: Self.service)
+        return PageRequest(url: url, stage: Stage.statuses, headers: Self.headers)
     }
 
     // MARK: - Items
 
     struct Page {
         var items: [GalleryItem] = []
-        /// Why posts or attachments were left out, for tests and debugging; the window does not show these.
+        /// Why posts or attachments were left out (at most `maxSkippedReasons`), for tests and debugging; the
+        /// window does not show these.
         var skipped: [String] = []
+        /// Posts and attachments left out, all of them.
+        var skippedCount = 0
+
+        mutating func skip(_ reason: @autoclosure () -> String) {
+            skippedCount += 1
+            if skipped.count < MastodonSource.maxSkippedReasons { skipped.append(reason()) }
+        }
     }
 
     /// Items from one page of statuses. The page must be a JSON array; a post or attachment that does not
     /// decode is skipped, unless nothing on the page decodes (then the response is not what we asked for).
-    static func items(from body: Bytes, fallbackAuthor: String) throws(GalleryError) -> Page {
-        let statuses = try MastodonJSON.decode([MastodonJSON.Lenient<MastodonJSON.Status>].self, from: body,
+    /// Only the first `CappedList.limit` posts are decoded at all; relative media URLs are resolved against
+    /// `baseURL`, the URL the page came from.
+    static func items(from body: Bytes, fallbackAuthor: String, baseURL: String? = nil) throws(GalleryError) -> Page {
+        let statuses = try MastodonJSON.decode(CappedList<Lenient<MastodonJSON.Status>>.self, from: body,
                                                what: "list of posts")
         var page = Page()
         var postsRead = 0
         for (index, entry) in statuses.enumerated() {
             switch entry.result {
             case .failure(let error):
-                page.skipped.append("Post \(index): \(MastodonJSON.explain(error, what: "post"))")
+                page.skip("Post \(index): \(JSONDecoding.explain(error, what: "post"))")
             case .success(let status):
                 postsRead += 1
-                append(status, to: &page, fallbackAuthor: fallbackAuthor)
+                append(status, to: &page, fallbackAuthor: fallbackAuthor, baseURL: baseURL)
             }
         }
+        if statuses.leftOut > 0 { page.skip("\(statuses.leftOut) posts beyond the first \(statuses.count) were not read") }
         if !statuses.isEmpty && postsRead == 0 {
             let first = page.skipped.first ?? ""
             throw .malformedResponse(service: service, detail: "No post on the page could be read. \(first)")
@@ -105,23 +113,23 @@ public struct MastodonSource: GallerySource {
         return page
     }
 
-    private static func append(_ status: MastodonJSON.Status, to page: inout Page, fallbackAuthor: String) {
-        let attachments = status.mediaAttachments.enumerated().compactMap { index, entry -> MastodonJSON.MediaAttachment? in
+    private static func append(_ status: MastodonJSON.Status, to page: inout Page, fallbackAuthor: String, baseURL: String?) {
+        var attachments: [MastodonJSON.MediaAttachment] = []
+        for (index, entry) in status.mediaAttachments.enumerated() {
             switch entry.result {
-            case .success(let attachment): return attachment
+            case .success(let attachment): attachments.append(attachment)
             case .failure(let error):
-                page.skipped.append("Post \(status.id), attachment \(index): \(MastodonJSON.explain(error, what: "attachment"))")
-                return nil
+                page.skip("Post \(status.id), attachment \(index): \(JSONDecoding.explain(error, what: "attachment"))")
             }
         }
-        let post = PostContext(status: status, fallbackAuthor: fallbackAuthor, count: attachments.count)
+        let post = PostContext(status: status, fallbackAuthor: fallbackAuthor, count: attachments.count, baseURL: baseURL)
         for (index, attachment) in attachments.enumerated() {
             guard page.items.count < maxItemsPerPage else {
-                return page.skipped.append("Post \(status.id): more than \(maxItemsPerPage) items on the page")
+                return page.skip("Post \(status.id): more than \(maxItemsPerPage) items on the page")
             }
             switch item(for: attachment, number: index + 1, in: post) {
             case .success(let item): page.items.append(item)
-            case .failure(let reason): page.skipped.append("Post \(status.id), attachment \(attachment.id): \(reason.text)")
+            case .failure(let reason): page.skip("Post \(status.id), attachment \(attachment.id): \(reason.text)")
             }
         }
     }
@@ -136,9 +144,12 @@ public struct MastodonSource: GallerySource {
         let headline: String
         let date: String?
         let count: Int
+        /// The page's own URL, to resolve relative links against.
+        let baseURL: String?
 
-        init(status: MastodonJSON.Status, fallbackAuthor: String, count: Int) {
-            pageURL = [status.url, status.uri].lazy.compactMap { $0.flatMap(MastodonSource.webURL) }.first
+        init(status: MastodonJSON.Status, fallbackAuthor: String, count: Int, baseURL: String?) {
+            pageURL = [status.url, status.uri].lazy.compactMap { URLText.webURL($0, relativeTo: baseURL) }.first
+            self.baseURL = baseURL
             author = status.account?.acct.flatMap { $0.trimmed.isEmpty ? nil : String($0.trimmed.prefix(200)) } ?? fallbackAuthor
             let warning = HTMLText.headline(status.spoilerText ?? "")
             // A content warning hides the media in Mastodon's own apps, whatever `sensitive` says.
@@ -157,8 +168,12 @@ public struct MastodonSource: GallerySource {
     /// media open the post in the browser (the app shows still images only).
     private static func item(for attachment: MastodonJSON.MediaAttachment, number: Int,
                              in post: PostContext) -> Result<GalleryItem, SkipReason> {
-        let mediaURL = webURL(attachment.url) ?? webURL(attachment.remoteURL)
-        let previewURL = webURL(attachment.previewURL)
+        let mediaURL = URLText.webURL(attachment.url, relativeTo: post.baseURL)
+            ?? URLText.webURL(attachment.remoteURL, relativeTo: post.baseURL)
+        let previewURL = URLText.webURL(attachment.previewURL, relativeTo: post.baseURL)
+        // URLs the server did name, but not as web addresses (`javascript:`, `file:`): the row says so.
+        let namedOtherURLs = [attachment.url, attachment.remoteURL, attachment.previewURL]
+            .contains { $0.map { !$0.trimmed.isEmpty } ?? false }
         let type = attachment.type.lowercased()
         let kind: GalleryItem.Kind = switch type {
         case "image": .image
@@ -172,7 +187,9 @@ public struct MastodonSource: GallerySource {
             // is the same picture, only smaller: better a small image than a missing one. With no preview
             // either, there is nothing to show at all.
             fullImageURL = mediaURL ?? previewURL
-            guard fullImageURL != nil else { return .failure(SkipReason(text: "image without any usable URL")) }
+            guard fullImageURL != nil || namedOtherURLs else {
+                return .failure(SkipReason(text: "image without any URL"))
+            }
         } else if previewURL == nil && post.pageURL == nil {
             return .failure(SkipReason(text: "\(type) without a preview or a post to open"))
         }
@@ -185,6 +202,7 @@ public struct MastodonSource: GallerySource {
             altText: altText, isSensitive: post.isSensitive,
             width: attachment.meta?.original?.width, height: attachment.meta?.original?.height)
         item.suggestedFileName = fileName(id: attachment.id, type: type, url: mediaURL ?? fullImageURL)
+        item.mediaURLRejected = kind == .image && fullImageURL == nil
         return .success(item)
     }
 
@@ -203,7 +221,7 @@ public struct MastodonSource: GallerySource {
     /// merges items with equal file names), so those become the attachment id plus the usual extension of
     /// the media type (Mastodon converts GIFs and videos to MP4 and audio to MP3).
     static func fileName(id: String, type: String, url: String?) -> String {
-        if let segment = url.flatMap(URLText.lastPathSegment), segment.hasFileExtension { return segment }
+        if let segment = url.flatMap(URLText.lastPathSegment), SourceText.hasFileExtension(segment) { return segment }
         let safeID = String(id.unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) }
             .map(Character.init).prefix(64))
         let stem = safeID.isEmpty ? "mastodon-media" : safeID
@@ -214,13 +232,6 @@ public struct MastodonSource: GallerySource {
         default: nil
         }
         return ext.map { "\(stem).\($0)" } ?? stem
-    }
-
-    /// `text` if it is an absolute http(s) URL. Media and page links come from whatever server the author
-    /// is on, so any host is fine — but not another scheme (`file:`, `javascript:`, `data:`).
-    static func webURL(_ text: String?) -> String? {
-        guard let url = text?.trimmed, !url.isEmpty, url.utf8.count <= 8192, URLText.origin(of: url) != nil else { return nil }
-        return url
     }
 
     // MARK: - Account names
@@ -289,14 +300,5 @@ public struct MastodonSource: GallerySource {
     private static func isHostLabel(_ label: Substring) -> Bool {
         (1...63).contains(label.utf8.count) && label.first != "-" && label.last != "-"
             && label.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
-    }
-}
-
-extension String {
-    /// "photo.jpg" yes; "original", "abc123", ".hidden" no.
-    fileprivate var hasFileExtension: Bool {
-        guard let dot = lastIndex(of: "."), dot != startIndex else { return false }
-        let ext = self[index(after: dot)...]
-        return (1...5).contains(ext.count) && ext.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
     }
 }

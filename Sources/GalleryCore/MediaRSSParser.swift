@@ -10,25 +10,37 @@ struct MediaRSSPage {
     var items: [GalleryItem] = []
     var nextLink: String?
     var channelFound = false
+    /// More items than `maxItems`: the rest of the document was not read.
+    var itemsLeftOut = false
 }
 
 enum MediaRSSParser {
     static let mediaNamespace = "http://search.yahoo.com/mrss/"
     static let atomNamespace = "http://www.w3.org/2005/Atom"
 
-    /// Limits that keep a hostile feed from costing more than a real one ever would.
+    /// Limits that keep a hostile feed from costing more than a real one ever would. A real page has 60 items
+    /// of about 20 elements each.
     static let maxDepth = 64
     static let maxItems = 1000
+    static let maxElements = 50_000
     static let maxTextLength = 4096
 
-    static func parse(_ bytes: Bytes) throws(GLibError) -> MediaRSSPage {
-        let handler = Handler()
-        try MarkupParser.parse(bytes, delegate: handler)
+    /// Parses one page; relative URLs in it are resolved against `baseURL` (the URL the page came from).
+    /// Items past `maxItems` end the parse early: the page keeps the items before them.
+    static func parse(_ bytes: Bytes, baseURL: String) throws(GLibError) -> MediaRSSPage {
+        let handler = Handler(baseURL: baseURL)
+        do {
+            try MarkupParser.parse(bytes, delegate: handler)
+        } catch where handler.page.itemsLeftOut {
+            // Stopped on purpose at the item limit.
+        }
         return handler.page
     }
 
     private final class Handler: MarkupParserDelegate {
+        let baseURL: String
         var page = MediaRSSPage()
+        private var elements = 0
         /// Open elements as (namespace URI, local name), innermost last.
         private var path: [(namespace: String, name: String)] = []
         /// Prefix → namespace URI, one frame per open element.
@@ -36,8 +48,12 @@ enum MediaRSSParser {
         private var text = ""
         private var item: ItemBuilder?
 
+        init(baseURL: String) { self.baseURL = baseURL }
+
         func startElement(_ qualifiedName: String, attributes: [String: String]) throws {
             guard path.count < MediaRSSParser.maxDepth else { throw MarkupParser.Stop("The feed is nested too deeply") }
+            elements += 1
+            guard elements <= MediaRSSParser.maxElements else { throw MarkupParser.Stop("The feed has too many elements") }
             var scope: [String: String] = [:]
             for (key, value) in attributes {
                 if key == "xmlns" { scope[""] = value }
@@ -52,8 +68,11 @@ enum MediaRSSParser {
             case ("", "channel") where path.count == 2:
                 page.channelFound = path[0].name == "rss"
             case ("", "item") where isInChannel:
-                guard page.items.count < MediaRSSParser.maxItems else { throw MarkupParser.Stop("The feed has too many items") }
-                item = ItemBuilder()
+                guard page.items.count < MediaRSSParser.maxItems else {
+                    page.itemsLeftOut = true
+                    throw MarkupParser.Stop("The feed has too many items")
+                }
+                item = ItemBuilder(baseURL: baseURL)
             case (MediaRSSParser.atomNamespace, "link") where isDirectChildOfChannel:
                 if attributes["rel"] == "next", let href = attributes["href"] { page.nextLink = href.trimmed }
             case (MediaRSSParser.mediaNamespace, "content"):
@@ -114,6 +133,7 @@ enum MediaRSSParser {
 
     /// Collects one `<item>`'s fields; media elements come in any order and any number.
     private struct ItemBuilder {
+        let baseURL: String
         var plainTitle = ""
         var mediaTitle: String?
         var link: String?
@@ -124,9 +144,23 @@ enum MediaRSSParser {
         var image: (url: String, width: Int?, height: Int?)?
         var otherMedia = false
         var thumbnails: [GalleryItem.Thumbnail] = []
+        /// A media URL that is not a web address was left out.
+        var mediaRejected = false
+
+        init(baseURL: String) { self.baseURL = baseURL }
+
+        /// An http(s) URL from a media element's `url`, relative ones resolved; nil (and noted) for others.
+        private mutating func mediaURL(_ attributes: [String: String]) -> String? {
+            guard let text = attributes["url"]?.trimmed, !text.isEmpty else { return nil }
+            guard let url = URLText.webURL(text, relativeTo: baseURL) else {
+                mediaRejected = true
+                return nil
+            }
+            return url
+        }
 
         mutating func addContent(_ attributes: [String: String]) {
-            guard let url = attributes["url"]?.trimmed, !url.isEmpty else { return }
+            guard let url = mediaURL(attributes) else { return }
             let medium = attributes["medium"]?.lowercased()
             let type = attributes["type"]?.lowercased()
             if medium == "image" || (medium == nil && type?.hasPrefix("image/") == true) {
@@ -137,7 +171,7 @@ enum MediaRSSParser {
         }
 
         mutating func addThumbnail(_ attributes: [String: String]) {
-            guard let url = attributes["url"]?.trimmed, !url.isEmpty else { return }
+            guard let url = mediaURL(attributes) else { return }
             thumbnails.append(.init(url: url, width: Int(attributes["width"] ?? ""),
                                     height: Int(attributes["height"] ?? "")))
         }
@@ -153,11 +187,15 @@ enum MediaRSSParser {
             let title = mediaTitle.flatMap { $0.isEmpty ? nil : $0 } ?? plainTitle
             let id = guid ?? link ?? image?.url ?? thumbnails.first?.url
             guard let id, !id.isEmpty else { return nil }
-            if image == nil && thumbnails.isEmpty && link == nil { return nil }
-            return GalleryItem(
-                id: id, title: title, kind: image != nil ? .image : .other, thumbnails: thumbnails,
-                fullImageURL: image?.url, pageURL: link, author: author,
+            // Only http(s) pages are ever opened: a `file:`, `smb:` or `javascript:` link is no link.
+            let pageURL = URLText.webURL(link, relativeTo: baseURL)
+            if image == nil && thumbnails.isEmpty && pageURL == nil && !mediaRejected { return nil }
+            var item = GalleryItem(
+                id: id, title: title, kind: image != nil || mediaRejected ? .image : .other, thumbnails: thumbnails,
+                fullImageURL: image?.url, pageURL: pageURL, author: author,
                 isSensitive: rating == "adult", width: image?.width, height: image?.height)
+            item.mediaURLRejected = mediaRejected
+            return item
         }
     }
 }

@@ -28,6 +28,7 @@ struct PackedGalleryItem: Sendable {
         writer.int(item.width)
         writer.int(item.height)
         writer.string(item.suggestedFileName)
+        writer.int(item.mediaURLRejected ? 1 : 0)
         // A copy of exactly the bytes written: the writer's buffer grew by doubling.
         bytes = writer.bytes.withUnsafeBufferPointer { Array($0) }
     }
@@ -50,6 +51,7 @@ struct PackedGalleryItem: Sendable {
                                pageURL: pageURL, author: author, altText: altText, isSensitive: isSensitive,
                                width: reader.optionalInt(), height: reader.optionalInt())
         item.suggestedFileName = reader.optionalString()
+        item.mediaURLRejected = reader.int() != 0
         return item
     }
 

@@ -1,8 +1,11 @@
 import CGtk
 import GObjectBindings
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The last source and username, remembered for the next launch in
-/// `$XDG_CONFIG_HOME/gallery-viewer/state.ini` (a GLib key file: tiny, written atomically).
+/// `$XDG_CONFIG_HOME/gallery-viewer/state.ini` (a GLib key file).
 public struct RecentSearch: Equatable, Sendable {
     public var source: SourceKind
     public var username: String
@@ -19,6 +22,8 @@ public struct RecentSearch: Equatable, Sendable {
         return directory + "/gallery-viewer/state.ini"
     }
 
+    /// The remembered search; nil when there is none or the file is unreadable, corrupt or names an unknown
+    /// source — the app then starts with its defaults. Read once at start-up: a few bytes, synchronously.
     public static func load(from path: String = defaultPath) -> RecentSearch? {
         let file = g_key_file_new()
         defer { g_key_file_free(file) }
@@ -29,12 +34,57 @@ public struct RecentSearch: Equatable, Sendable {
         return RecentSearch(source: source, username: username)
     }
 
-    public func save(to path: String = defaultPath) throws(GLibError) {
+    /// The key file's text.
+    var serialized: String {
         let file = g_key_file_new()
         defer { g_key_file_free(file) }
         g_key_file_set_string(file, Self.group, "source", source.rawValue)
         g_key_file_set_string(file, Self.group, "username", username)
-        if let directory = takeString(g_path_get_dirname(path)) { g_mkdir_with_parents(directory, 0o755) }
-        _ = try GLibError.check { error in g_key_file_save_to_file(file, path, error) }
+        return takeString(g_key_file_to_data(file, nil, nil)) ?? ""
+    }
+}
+
+/// Saves the last search on every search without blocking the main loop: GIO writes the file on its worker
+/// threads, atomically (a temporary file renamed over the old one), readable by the user only, in a directory
+/// only the user can enter (0700: it says who the user looks at). Saves that come faster than the disk
+/// are coalesced: the newest wins.
+@MainActor
+public final class RecentSearchStore {
+    public let path: String
+    private var saving = false
+    private var pending: RecentSearch?
+    private var directoryReady = false
+    /// Called after each write with its error, if any (tests).
+    public var onSaved: (@MainActor (GLibError?) -> Void)?
+
+    public init(path: String = RecentSearch.defaultPath) { self.path = path }
+
+    public func load() -> RecentSearch? { RecentSearch.load(from: path) }
+
+    public func save(_ search: RecentSearch) {
+        pending = search
+        writePending()
+    }
+
+    private func writePending() {
+        guard !saving, let search = pending else { return }
+        pending = nil
+        prepareDirectory()
+        saving = true
+        File(path: path).replaceContents(Bytes(search.serialized), private: true) { [weak self] error in
+            guard let self else { return }
+            self.saving = false
+            self.onSaved?(error)
+            self.writePending()
+        }
+    }
+
+    /// Once per process: a directory call of a few microseconds, not worth a thread. An existing directory
+    /// made with wider permissions by an older version is narrowed.
+    private func prepareDirectory() {
+        guard !directoryReady, let directory = takeString(g_path_get_dirname(path)) else { return }
+        directoryReady = true
+        g_mkdir_with_parents(directory, 0o700)
+        chmod(directory, 0o700)
     }
 }

@@ -26,6 +26,9 @@ public enum URLText {
         return "\(scheme)://\(host.lowercased())\(port)"
     }
 
+    /// An absolute http(s) URL with a host: the only kind the app fetches or opens.
+    public static func isWebAddress(_ url: String) -> Bool { origin(of: url) != nil }
+
     /// The value of query parameter `name`, decoded.
     public static func queryValue(_ name: String, in url: String) -> String? {
         URLComponents(string: url)?.queryItems?.first { $0.name == name }?.value

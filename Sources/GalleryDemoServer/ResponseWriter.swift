@@ -17,6 +17,7 @@ public final class ResponseWriter {
     private var appendedChunks = 0
     private var writtenChunks = 0
     private var allAppended = false
+    private var nextChunk: (@MainActor () -> Bytes?)?
 
     /// Sends `response`. The message may be paused (e.g. while its body was loaded); it is resumed here.
     public static func send(_ response: ServerResponse, to message: Soup.ServerMessage) {
@@ -34,6 +35,7 @@ public final class ResponseWriter {
         // At least one byte, so there is a written chunk to close the connection after.
         case .truncated(let count): min(max(1, count), response.body.count)
         case .stalled(let count): min(max(0, count), response.body.count)
+        case .reset: 0
         }
     }
 
@@ -58,8 +60,15 @@ public final class ResponseWriter {
     }
 
     private func writeResponse() {
+        if response.ending == .reset {
+            // Not from inside the request handler, where libsoup still uses the connection.
+            message.pause()
+            MainLoopSource.idle { [message] in message.abortConnection() }
+            return
+        }
         message.setStatus(response.status)
         for header in response.headers { message.setResponseHeader(header.name, header.value) }
+        if let stream = response.stream { return writeStream(stream) }
         if response.ending == .complete && response.bytesPerSecond == nil {
             return message.setBody(response.body, contentType: response.contentType)
         }
@@ -71,6 +80,7 @@ public final class ResponseWriter {
                 closeWhenTruncatedPartWritten()
             }
         case .stalled: message.abortWhenClientDisconnects()
+        case .reset: break
         }
         if let rate = response.bytesPerSecond {
             let started = g_get_monotonic_time()
@@ -87,6 +97,36 @@ public final class ResponseWriter {
             append(upTo: bytesToSend)
             bodyAppended()
         }
+    }
+
+    /// One generated chunk in flight at a time: the next is made when libsoup has written the last, so a
+    /// client that reads slowly (or stops) holds the server to one chunk of memory. It is made from an idle
+    /// callback, not inside libsoup's write callback: a server in the same process as its client (the tests)
+    /// would otherwise write chunk after chunk without ever letting the client read.
+    private func writeStream(_ stream: ServerResponse.Stream) {
+        nextChunk = stream.makeChunks()
+        message.beginStreamingBody(contentType: response.contentType, contentLength: stream.contentLength)
+        message.onWroteChunk { [self] in
+            timer = MainLoopSource.idle { [self] in
+                timer = nil
+                appendNextChunk(declaredLength: stream.contentLength)
+            }
+        }
+        appendNextChunk(declaredLength: stream.contentLength)
+    }
+
+    private func appendNextChunk(declaredLength: Int?) {
+        if let declaredLength, sentBytes >= declaredLength { return }
+        guard let chunk = nextChunk?(), chunk.count > 0 else {
+            nextChunk = nil
+            guard let declaredLength else { return message.completeBody() }
+            // The generator ended short of the declared length: end the connection as a truncation does.
+            if sentBytes < declaredLength { MainLoopSource.idle { [message] in message.abortConnection() } }
+            return
+        }
+        let count = min(chunk.count, (declaredLength ?? Int.max) - sentBytes)
+        sentBytes += count
+        message.appendBody(chunk, range: 0..<count)
     }
 
     private func append(upTo end: Int) {

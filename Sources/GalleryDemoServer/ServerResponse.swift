@@ -11,6 +11,22 @@ public struct ServerResponse: Sendable {
         case truncated(afterBytes: Int)
         /// That many bytes are sent, then nothing until the client disconnects.
         case stalled(afterBytes: Int)
+        /// The connection is closed before anything is sent.
+        case reset
+    }
+
+    /// A body made chunk by chunk as the client reads it, so a server can send far more than it could hold
+    /// (a 500 MB image, a gzip bomb). `makeChunks` is called once per response and returns the generator,
+    /// which returns nil at the end.
+    public struct Stream: Sendable {
+        /// The declared Content-Length; nil sends the body chunked.
+        public var contentLength: Int?
+        public var makeChunks: @MainActor @Sendable () -> (@MainActor () -> Bytes?)
+
+        public init(contentLength: Int?, makeChunks: @escaping @MainActor @Sendable () -> (@MainActor () -> Bytes?)) {
+            self.contentLength = contentLength
+            self.makeChunks = makeChunks
+        }
     }
 
     public var status: UInt32
@@ -23,6 +39,8 @@ public struct ServerResponse: Sendable {
     /// Body rate limit; nil or 0 sends at full speed.
     public var bytesPerSecond: Int? = nil
     public var ending: Ending = .complete
+    /// When set, the body comes from here instead of `body`.
+    public var stream: Stream? = nil
 
     public init(status: UInt32 = 200, headers: [(name: String, value: String)] = [], contentType: String,
                 body: Bytes) {
@@ -50,6 +68,14 @@ public struct ServerResponse: Sendable {
                                 + "\(XMLEscaping.html(location))</a>.</p>"),
             status: status, contentType: "text/html; charset=utf-8")
         response.headers.append(("Location", location))
+        return response
+    }
+
+    /// A body generated while it is sent; see `Stream`.
+    public static func streamed(_ stream: Stream, status: UInt32 = 200, contentType: String,
+                                headers: [(name: String, value: String)] = []) -> ServerResponse {
+        var response = ServerResponse(status: status, headers: headers, contentType: contentType, body: Bytes([]))
+        response.stream = stream
         return response
     }
 

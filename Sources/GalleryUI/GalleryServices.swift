@@ -9,12 +9,16 @@ public struct GalleryServices {
     /// Sources in the order the selector lists them.
     public let sources: [SourceKind]
     public let makeSource: @MainActor (SourceKind, String) throws(GalleryError) -> any GallerySource
+    /// What a feed's replies may cost (page size, rate-limit waits, empty pages); tests shorten the waits.
+    public let feedLimits: GalleryFeed.Limits
 
     public init(client: HTTPClient, loader: ImageLoader, sources: [SourceKind] = SourceKind.allCases,
+                feedLimits: GalleryFeed.Limits = .init(),
                 makeSource: @escaping @MainActor (SourceKind, String) throws(GalleryError) -> any GallerySource) {
         self.client = client
         self.loader = loader
         self.sources = sources
+        self.feedLimits = feedLimits
         self.makeSource = makeSource
     }
 }

@@ -16,6 +16,9 @@ public final class LargeImageView {
     private let fitted = FittedImage()
     private let loader: ImageLoader
     private var ticket: ImageTicket?
+    /// The URL being loaded: the original, or a rendition the service offers when the original is too large.
+    public private(set) var requestedURL: String?
+    private var maxPixelSize = 0
     public private(set) var download: ImageDownload?
     /// What is drawn now: the thumbnail until the full image arrives.
     public private(set) var shownPixbuf: Pixbuf?
@@ -88,11 +91,14 @@ public final class LargeImageView {
         openInBrowserButton.isVisible = download.item.pageURL != nil && download.item.fullImageURL == nil
         canvas.accessibleName = "Large view: \(download.item.displayTitle)"
 
-        if let url = download.item.fullImageURL, download.state != .sensitiveHidden {
-            spinner.isSpinning = true
-            ticket = loader.load(url, maxPixelSize: maxPixelSize, priority: .interactive) { [weak self] result in
-                self?.fullImageArrived(result)
-            }
+        self.maxPixelSize = maxPixelSize
+        let item = download.item
+        if let url = item.largeImageURL(fitting: maxPixelSize, maxPixels: loader.limits.decode.maxPixels),
+           download.state != .sensitiveHidden {
+            load(url)
+        } else if item.mediaURLRejected && download.state != .sensitiveHidden {
+            failure = HTTPError.notAWebAddress.message
+            showMessage("The full image could not be loaded: \(HTTPError.notAWebAddress.message)")
         } else if download.state == .sensitiveHidden {
             showMessage("Sensitive content is hidden. Turn on “Show Sensitive Content” in the menu to see it.")
         } else if download.item.kind != .image {
@@ -109,9 +115,23 @@ public final class LargeImageView {
         spinner.isSpinning = false
     }
 
+    private func load(_ url: String) {
+        requestedURL = url
+        spinner.isSpinning = true
+        ticket = loader.load(url, maxPixelSize: maxPixelSize, priority: .interactive) { [weak self] result in
+            self?.fullImageArrived(result)
+        }
+    }
+
     private func fullImageArrived(_ result: Result<DecodedPixbuf, ImageLoadError>) {
         ticket = nil
         spinner.isSpinning = false
+        // An original too large to decode, which its size in the feed did not give away: the service's own
+        // scaled copy shows the same picture.
+        if case .failure(.tooLarge) = result, let rendition = download?.item.rendition(covering: maxPixelSize),
+           rendition != requestedURL {
+            return load(rendition)
+        }
         switch result {
         case .success(let image):
             shownPixbuf = image.pixbuf

@@ -88,7 +88,7 @@ public final class MainWindow {
         }
         onSearch?(source, trimmed)
         let options = Gallery.Options(thumbnailPixelSize: GalleryRow.thumbnailSize * max(1, window.scaleFactor),
-                                      showSensitive: showSensitive)
+                                      showSensitive: showSensitive, feedLimits: services.feedLimits)
         let gallery = Gallery(source: gallerySource, client: services.client, loader: services.loader, options: options)
         self.gallery = gallery
         gallery.onStatusChange = { [weak self, weak gallery] in
@@ -247,7 +247,12 @@ public final class MainWindow {
         }
     }
 
-    private func openInBrowser(_ url: String) {
+    /// Only absolute http(s) URLs leave the app — checked here again, whatever a source let through: a
+    /// `file:`, `smb:` or `javascript:` URL would open a local file, a network share or a handler.
+    func openInBrowser(_ url: String) {
+        guard URLText.isWebAddress(url) else {
+            return window.showMessage("Not a web address", secondary: "The app opens only http and https links.")
+        }
         do {
             try window.openURI(url)
         } catch {

@@ -17,8 +17,9 @@ final class GalleryViewerApplication {
     private let client = HTTPClient()
     private lazy var loader = ImageLoader(client: client)
     private let sources = SourceFactory(overriddenSource: nil, endpointOverride: nil)
-    /// The last search of the previous launch, read once.
+    /// The last search of the previous launch, read once; each new one is saved by `recentSearches`.
     private let recent = RecentSearch.load()
+    private let recentSearches = RecentSearchStore()
     private var window: MainWindow?
 
     func run(arguments: [String]) -> Int32 {
@@ -103,8 +104,8 @@ final class GalleryViewerApplication {
         }
         let window = MainWindow(application: application, services: services)
         self.window = window
-        window.onSearch = { source, username in
-            try? RecentSearch(source: source, username: username).save()
+        window.onSearch = { [recentSearches] source, username in
+            recentSearches.save(RecentSearch(source: source, username: username))
         }
         window.window.onDestroy { [weak self, weak window] in
             if let self, self.window === window { self.window = nil }

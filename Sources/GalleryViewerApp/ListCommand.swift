@@ -39,19 +39,23 @@ struct ListCommand {
     }
 
     private func fail(_ error: GalleryError) -> Int32 {
-        Console.error("\(error.title). \(error.explanation)")
+        Console.error(DisplayText.clean("\(error.title). \(error.explanation)"))
         return 1
     }
 
+    /// One line per item: the sources already dropped control characters from every text and every URL that
+    /// is not http(s); the line is checked again here, because it goes to a terminal.
     private func line(for item: GalleryItem) -> String {
+        let web = { (url: String?) in url.flatMap { URLText.isWebAddress($0) ? $0 : nil } }
         guard options.json else {
-            return [item.displayTitle, item.kind.rawValue, item.fullImageURL ?? item.pageURL ?? ""]
-                .joined(separator: "\t")
+            return [item.displayTitle, item.kind.rawValue, web(item.fullImageURL) ?? web(item.pageURL) ?? ""]
+                .map { DisplayText.clean($0) }.joined(separator: "\t")
         }
         let record = ListedItem(
             id: item.id, title: item.title, fileName: item.fileName, kind: item.kind.rawValue,
-            sensitive: item.isSensitive, thumbnailURL: item.thumbnailURL(covering: 300), fullURL: item.fullImageURL,
-            pageURL: item.pageURL, author: item.author, altText: item.altText, width: item.width, height: item.height)
+            sensitive: item.isSensitive, thumbnailURL: web(item.thumbnailURL(covering: 300)),
+            fullURL: web(item.fullImageURL), pageURL: web(item.pageURL), author: item.author, altText: item.altText,
+            width: item.width, height: item.height)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return (try? encoder.encode(record)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"

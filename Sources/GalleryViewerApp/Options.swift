@@ -49,21 +49,27 @@ struct Options: ParsableCommand {
             if download.isEmpty { throw ValidationError("--download needs a folder, e.g. --download ~/Pictures.") }
             if (username ?? "").trimmed.isEmpty { throw ValidationError("--download needs a USERNAME.") }
         }
-        if let endpoint, URLText.origin(of: endpoint) == nil {
+        if let endpoint, !URLText.isWebAddress(endpoint) {
             throw ValidationError("--endpoint must be an http:// or https:// address, like http://127.0.0.1:8080.")
+        }
+        // A typo here must not silently send the app to the real service instead.
+        if endpoint == nil, let value = endpointOverride, !URLText.isWebAddress(value) {
+            throw ValidationError("GALLERY_VIEWER_ENDPOINT must be an http:// or https:// address, like "
+                                  + "http://127.0.0.1:8080, not “\(DisplayText.clean(value, limit: 100))”.")
         }
     }
 
     /// The override from --endpoint, else from GALLERY_VIEWER_ENDPOINT.
-    var endpointOverride: String? {
-        endpointOverride(environment: { name in getenv(name).map { String(cString: $0) } })
-    }
+    var endpointOverride: String? { endpointOverride(environment: Self.processEnvironment) }
 
     /// The same for a command line that came from another process (a second launch handed over to the
-    /// running window), whose environment is not this process's.
+    /// running window), whose environment is not this process's. That process checked its own value when it
+    /// parsed its arguments, before handing them over.
     func endpointOverride(environment: (String) -> String?) -> String? {
         if let endpoint { return endpoint }
         guard let value = environment("GALLERY_VIEWER_ENDPOINT"), !value.isEmpty else { return nil }
         return value
     }
+
+    private static func processEnvironment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
 }

@@ -22,15 +22,16 @@ public final class SimpleAction {
         return action
     }
 
-    /// Adds an on/off action (a check item in a menu).
+    /// Adds an on/off action (a check item in a menu). The action map keeps it; the returned wrapper may be
+    /// dropped: the handler sets the state on the action that emitted `change-state`, not on a wrapper.
     @discardableResult
     public static func addToggle(to map: ObjectRef, name: String, initial: Bool,
                                  _ changed: @escaping @MainActor (Bool) -> Void) -> SimpleAction {
         let action = SimpleAction(g_simple_action_new_stateful(name, nil, g_variant_new_boolean(initial.gboolean)))
-        action.ref.connect("change-state") { [weak action] value in
-            guard let action, let value else { return }
+        action.ref.connectWithEmitter("change-state") { (emitter: SignalEmitter, value: UnsafeMutableRawPointer?) in
+            guard let value else { return }
             let variant = value.opaque
-            g_simple_action_set_state(action.action, variant)
+            g_simple_action_set_state(emitter.opaque, variant)
             changed(g_variant_get_boolean(variant) != 0)
         }
         g_action_map_add_action(map.opaque, action.action)

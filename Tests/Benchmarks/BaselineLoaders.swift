@@ -60,7 +60,7 @@ final class SyncSession: @unchecked Sendable {
         let bytes = Bytes(owning: soup_buffer_get_as_bytes(buffer))
         soup_buffer_free(buffer)
         return PixbufDecoding.decode(bytes, maxPixelSize: maxPixelSize, cancellable: nil)
-            .mapError { .decode($0.message) }
+            .mapError { .decode("\($0)") }
     }
 }
 

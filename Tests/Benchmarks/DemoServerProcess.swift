@@ -23,9 +23,10 @@ final class DemoServerProcess {
     private let output: UnsafeMutablePointer<GDataInputStream>
     private var stopped = false
 
-    init(latencyMilliseconds: Int = 0) throws(BenchmarkError) {
+    /// `hostile`: the hostile server instead of the demo gallery.
+    init(latencyMilliseconds: Int = 0, hostile: Bool = false) throws(BenchmarkError) {
         self.latencyMilliseconds = latencyMilliseconds
-        let arguments = [Self.executablePath, "serve", "--latency", String(latencyMilliseconds)]
+        let arguments = [Self.executablePath, "serve", "--latency", String(latencyMilliseconds)] + (hostile ? ["--hostile"] : [])
         var argv = arguments.map { UnsafePointer(strdup($0)) } + [nil]
         defer { argv.forEach { free(UnsafeMutableRawPointer(mutating: $0)) } }
         var error: UnsafeMutablePointer<GError>?

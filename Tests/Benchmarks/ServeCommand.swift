@@ -3,7 +3,7 @@ import GObjectBindings
 import GalleryDemoServer
 import Glibc
 
-/// `gallery-benchmarks serve --latency MS`: the demo server in a process of its own, so that its work
+/// `gallery-benchmarks serve [--latency MS | --hostile]`: the demo (or hostile) server in a process of its own, so that its work
 /// (reading and sending image files) neither runs on the measured main loop nor counts in its memory.
 ///
 /// Protocol with `DemoServerProcess`, over stdin/stdout:
@@ -18,13 +18,20 @@ enum ServeCommand {
            let value = Int(arguments[flag + 1]), value >= 0 {
             latency = value
         }
-        guard let directory = DemoGalleryLocation.defaultDataDirectory() else {
-            return fail("no demo data directory; run `make demo-data`")
-        }
-        let server: DemoServer
+        let server: any ServedForBenchmark
         do {
-            server = try DemoServer(dataDirectory: directory, options: .init(latencyMilliseconds: latency))
-            try server.start()
+            if arguments.contains("--hostile") {
+                let hostile = HostileServer()
+                try hostile.start()
+                server = hostile
+            } else {
+                guard let directory = DemoGalleryLocation.defaultDataDirectory() else {
+                    return fail("no demo data directory; run `make demo-data`")
+                }
+                let demo = try DemoServer(dataDirectory: directory, options: .init(latencyMilliseconds: latency))
+                try demo.start()
+                server = demo
+            }
         } catch {
             return fail("\(error)")
         }
@@ -64,3 +71,16 @@ enum ServeCommand {
         return 1
     }
 }
+
+/// What `serve` reports of either server.
+@MainActor
+protocol ServedForBenchmark {
+    var baseURL: String { get }
+    var acceptedConnections: Int { get }
+    var requestCount: Int { get }
+    var requestLog: [String] { get }
+    func stop()
+}
+
+extension DemoServer: ServedForBenchmark {}
+extension HostileServer: ServedForBenchmark {}

@@ -19,10 +19,11 @@ done
 shots=${E2E_SHOTS:-$(pwd)/.build/e2e}
 mkdir -p "$shots"
 work=$(mktemp -d)
-server_pid= app_pid= extra_pids=
+server_pid= app_pid= hostile_pid= extra_pids=
 cleanup() {
   [ -n "$app_pid" ] && kill "$app_pid" 2>/dev/null || true
   [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null || true
+  [ -n "$hostile_pid" ] && kill "$hostile_pid" 2>/dev/null || true
   for pid in $extra_pids; do kill "$pid" 2>/dev/null || true; done
   wait 2>/dev/null || true
   rm -rf "$work"
@@ -80,6 +81,10 @@ grep -q "No such user: nobody-here" "$work/err" || fail "--list error was: $(cat
 grep -q "sent a response the app could not read" "$work/err" || fail "--list brokenfeed said: $(cat "$work/err")"
 listed=$(GALLERY_VIEWER_ENDPOINT="$base_url" "$GALLERY_VIEWER" --list --source demo atlas | wc -l)
 [ "$listed" -eq 360 ] || fail "GALLERY_VIEWER_ENDPOINT: --list printed $listed items for atlas, not 360"
+if GALLERY_VIEWER_ENDPOINT="htp:/127.0.0.1" "$GALLERY_VIEWER" --list --source demo atlas >/dev/null 2>"$work/err"; then
+  fail "a GALLERY_VIEWER_ENDPOINT typo was ignored (the real service would have been asked)"
+fi
+grep -q "GALLERY_VIEWER_ENDPOINT must be an http:// or https:// address" "$work/err" || fail "endpoint typo said: $(cat "$work/err")"
 echo "e2e: --list ok (60 and 360 items, the endpoint from the environment, errors on stderr)"
 
 # 2b. --download: every image byte for byte, nothing asked again on a rerun, partial files resumed, Ctrl+C
@@ -175,6 +180,28 @@ for line in 'aurora-006-missing-lighthouse.jpg: HTTP 404 Not Found' 'aurora-011-
 done
 grep -q 'Saved 55 of 60 images' "$work/dl.out" || fail "aurora summary: $(cat "$work/dl.out")"
 echo "e2e: --download ok (360 originals; 0 requests on rerun; 3 resumed; Ctrl+C → 130; aurora's 5 failures → 1)"
+
+# 2c. --list against the hostile server: what reaches the terminal has no control characters, and every URL
+#     printed is http(s), whatever the feed named.
+"$GALLERY_DEMO_SERVER" --hostile --port 0 >"$work/hostile.out" 2>"$work/hostile.err" &
+hostile_pid=$!
+wait_for 20 grep -q '^http://' "$work/hostile.out" || fail "the hostile server printed no URL"
+hostile_url=$(head -n 1 "$work/hostile.out")
+"$GALLERY_VIEWER" --list --source demo --endpoint "$hostile_url" control-characters >"$work/controls.txt" \
+  || fail "--list control-characters failed"
+[ "$(wc -l <"$work/controls.txt")" -eq 2 ] || fail "control characters split the lines: $(cat -A "$work/controls.txt")"
+if LC_ALL=C grep -qP '[\x00-\x08\x0b-\x1f\x7f]|\xc2[\x80-\x9f]|\xe2\x80[\xaa-\xae]' "$work/controls.txt"; then
+  fail "--list printed control characters: $(cat -A "$work/controls.txt")"
+fi
+"$GALLERY_VIEWER" --list --json --source demo --endpoint "$hostile_url" hostile >"$work/hostile.json" \
+  || fail "--list hostile failed"
+if grep -oE '"(thumbnail|full|page)_url":"[^"]*"' "$work/hostile.json" | grep -vE '_url":"https?://'; then
+  fail "--list --json printed a URL that is not http(s)"
+fi
+grep -q '"file_name"' "$work/hostile.json" || fail "--list --json hostile printed nothing useful"
+kill "$hostile_pid" 2>/dev/null || true
+hostile_pid=
+echo "e2e: --list is terminal-safe and prints only http(s) URLs against the hostile server"
 
 # 3. The app, on the Demo source pointed at that server, with an empty username entry.
 "$GALLERY_VIEWER" --source demo --endpoint "$base_url" >"$work/app.log" 2>&1 &

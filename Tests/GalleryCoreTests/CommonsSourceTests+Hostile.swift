@@ -56,13 +56,18 @@ extension CommonsSourceTests {
             """
         let request = PageRequest(url: "https://commons.wikimedia.org/w/api.php?x=1", headers: CommonsSource.headers)
         let items = try source.parse(response(body, for: request), of: request).items
-        XCTAssertEqual(Set(items.map(\.id)), ["7", "8", "9"])
+        XCTAssertEqual(Set(items.map(\.id)), ["4", "5", "7", "8", "9"], "other schemes become error rows")
+        for id in ["4", "5"] {
+            let rejected = try XCTUnwrap(items.first { $0.id == id })
+            XCTAssertTrue(rejected.mediaURLRejected)
+            XCTAssertNil(rejected.fullImageURL)
+        }
         let odd = try XCTUnwrap(items.first { $0.id == "7" })
         XCTAssertEqual(odd.fullImageURL, "https://upload.example/o.jpg", "protocol-relative URLs take the reply's scheme")
         XCTAssertNil(odd.width)
         XCTAssertNil(odd.height)
         XCTAssertTrue(odd.thumbnails.isEmpty)
-        XCTAssertEqual(items.last?.id, "7", "items without a timestamp come last")
+        XCTAssertEqual(Set(items.prefix(2).map(\.id)), ["8", "9"], "items without a timestamp come after those with one")
         let long = try XCTUnwrap(items.first { $0.id == "8" })
         XCTAssertLessThanOrEqual(long.title.count, 301)
     }

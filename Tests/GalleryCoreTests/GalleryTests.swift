@@ -12,15 +12,18 @@ final class GalleryTests: GLibTestCase {
         """
     }
 
-    func testTheSameImageTwiceGetsOneRow() throws {
+    func testTheSameImageTwiceGetsOneRowButTheSameFileNameDoesNot() throws {
         try MainActor.assumeIsolated {
             let server = try TestHTTPServer()
+            // Pleroma and Akkoma store every upload as ".../<id>/image.png": same name, different images.
             let feed = """
                 <rss xmlns:media="http://search.yahoo.com/mrss/"><channel>
                 \(Self.item("a", server.url("/img/sunset.jpg")))
                 \(Self.item("b", server.url("/img/sunset.jpg")))
                 \(Self.item("c", server.url("/elsewhere/SUNSET.jpg")))
-                \(Self.item("d", server.url("/img/dawn.jpg")))
+                \(Self.item("d", server.url("/media/1/image.png")))
+                \(Self.item("e", server.url("/media/2/image.png")))
+                \(Self.item("d", server.url("/media/3/image.png")))
                 </channel></rss>
                 """
             server.route("/rss.xml") { _ in .text(feed, contentType: "application/rss+xml") }
@@ -29,18 +32,44 @@ final class GalleryTests: GLibTestCase {
                                   client: client, loader: ImageLoader(client: client))
             gallery.start()
             XCTAssertTrue(iterateMainLoop(until: { gallery.feed.state == .finished }, timeout: 10))
-            XCTAssertEqual(gallery.downloads.map(\.item.id), ["a", "d"], "same URL, or same file name: one row")
+            XCTAssertEqual(gallery.downloads.map(\.item.id), ["a", "c", "d", "e"],
+                           "the same URL or the same id is one row; the same file name is not")
             XCTAssertEqual(gallery.duplicatesSkipped, 2)
-            XCTAssertEqual(gallery.summary, "2 images")
+            XCTAssertEqual(gallery.summary, "4 images")
         }
     }
 
-    func testTheLastSearchIsRemembered() throws {
-        let path = NSTemporaryDirectory() + "gallery-viewer-\(UUID().uuidString)/state.ini"
-        XCTAssertNil(RecentSearch.load(from: path))
-        try RecentSearch(source: .mastodon, username: "alice@mastodon.social").save(to: path)
-        XCTAssertEqual(RecentSearch.load(from: path), RecentSearch(source: .mastodon, username: "alice@mastodon.social"))
-        try RecentSearch(source: .commons, username: "Müller = [x]; #y").save(to: path)
-        XCTAssertEqual(RecentSearch.load(from: path)?.username, "Müller = [x]; #y", "key-file special characters survive")
+    func testTheLastSearchIsRememberedPrivatelyAndWithoutBlocking() throws {
+        try MainActor.assumeIsolated {
+            let directory = NSTemporaryDirectory() + "gallery-viewer-\(UUID().uuidString)/gallery-viewer"
+            let store = RecentSearchStore(path: directory + "/state.ini")
+            var saves: [GLibError?] = []
+            store.onSaved = { saves.append($0) }
+            XCTAssertNil(store.load())
+            store.save(RecentSearch(source: .mastodon, username: "alice@mastodon.social"))
+            XCTAssertEqual(saves.count, 0, "written on GIO's threads, after save() returned")
+            store.save(RecentSearch(source: .commons, username: "Müller = [x]; #y"))
+            XCTAssertTrue(iterateMainLoop(until: { saves.count == 2 }, timeout: 5), "both saves end")
+            XCTAssertEqual(saves.compactMap { $0 }.count, 0)
+            XCTAssertEqual(store.load(), RecentSearch(source: .commons, username: "Müller = [x]; #y"),
+                           "the newest wins; key-file special characters survive")
+            XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: directory)[.posixPermissions] as? Int, 0o700)
+            XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: directory + "/state.ini")[.posixPermissions] as? Int,
+                           0o600)
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory)
+            XCTAssertEqual(leftovers, ["state.ini"], "no temporary file is left behind")
+        }
+    }
+
+    func testACorruptStateFileMeansDefaults() throws {
+        let directory = NSTemporaryDirectory() + "gallery-viewer-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        for (name, contents) in [("binary", Data([0xFF, 0xFE, 0x00, 0x9B, 0x1B])),
+                                 ("unknown-source", Data("[last-search]\nsource=myspace\nusername=x\n".utf8)),
+                                 ("half", Data("[last-search]\nsource=mast".utf8))] {
+            let path = directory + "/" + name
+            try contents.write(to: URL(fileURLWithPath: path))
+            XCTAssertNil(RecentSearch.load(from: path), name)
+        }
     }
 }

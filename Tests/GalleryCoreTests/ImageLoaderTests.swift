@@ -6,20 +6,6 @@ import TestSupport
 
 /// The image pipeline against the real demo server on 127.0.0.1: real HTTP, real bytes, real decoding.
 final class ImageLoaderTests: GLibTestCase {
-    /// Loads `url` and runs the loop until it completes.
-    @MainActor
-    private static func load(_ url: String, with loader: ImageLoader, maxPixelSize: Int? = 96,
-                      timeout: Double = 20) -> Result<DecodedPixbuf, ImageLoadError>? {
-        var result: Result<DecodedPixbuf, ImageLoadError>?
-        loader.load(url, maxPixelSize: maxPixelSize, priority: .visible) { result = $0 }
-        iterateMainLoop(until: { result != nil }, timeout: timeout)
-        return result
-    }
-
-    private static func failure(_ result: Result<DecodedPixbuf, ImageLoadError>?) -> ImageLoadError? {
-        if case .failure(let error)? = result { error } else { nil }
-    }
-
     @MainActor
     private static func item(_ server: DemoServer, _ user: String, _ index: Int) -> DemoItem {
         server.catalog.user(named: user)!.items[index - 1]
@@ -30,7 +16,7 @@ final class ImageLoaderTests: GLibTestCase {
             let server = try startDemoServer()
             let loader = ImageLoader(client: HTTPClient())
             let big = Self.item(server, "aurora", 1)
-            let image = try XCTUnwrap(Self.load(server.baseURL + big.imagePath(), with: loader)).get()
+            let image = try XCTUnwrap(loadImage(server.baseURL + big.imagePath(), with: loader)).get()
             XCTAssertEqual(max(image.pixbuf.width, image.pixbuf.height), 96, "downsampled while decoding")
             XCTAssertEqual(image.originalWidth, big.width)
             XCTAssertEqual(image.originalHeight, big.height)
@@ -51,7 +37,7 @@ final class ImageLoaderTests: GLibTestCase {
                 ("corrupt", { if case .decode = $0 { true } else { false } }, "Not a readable image"),
             ]
             for (fault, matches, message) in expectations {
-                let result = Self.load("\(path)?fault=\(fault)", with: loader)
+                let result = loadImage("\(path)?fault=\(fault)", with: loader)
                 guard case .failure(let error)? = result else { XCTFail("\(fault): \(String(describing: result))"); continue }
                 XCTAssertTrue(matches(error), "\(fault): \(error)")
                 XCTAssertTrue(error.message.hasPrefix(message), "\(fault): \(error.message)")
@@ -64,7 +50,7 @@ final class ImageLoaderTests: GLibTestCase {
             let server = try startDemoServer()
             let loader = ImageLoader(client: HTTPClient())
             let target = Self.item(server, "aurora", 2)
-            let image = try XCTUnwrap(Self.load(server.baseURL + target.imagePath() + "?fault=redirect", with: loader,
+            let image = try XCTUnwrap(loadImage(server.baseURL + target.imagePath() + "?fault=redirect", with: loader,
                                            maxPixelSize: nil)).get()
             XCTAssertEqual(image.pixbuf.width, target.width)
             XCTAssertEqual(image.pixbuf.height, target.height)
@@ -76,9 +62,9 @@ final class ImageLoaderTests: GLibTestCase {
         try MainActor.assumeIsolated {
             let server = try startDemoServer()
             let loader = ImageLoader(client: HTTPClient(configuration: .init(ioTimeoutSeconds: 1)))
-            let result = Self.load(server.baseURL + Self.item(server, "aurora", 2).imagePath() + "?fault=stall", with: loader)
-            XCTAssertEqual(Self.failure(result), .http(.timedOut(seconds: 1)))
-            XCTAssertEqual(Self.failure(result)?.message, "Timed out (no data for 1 s)")
+            let result = loadImage(server.baseURL + Self.item(server, "aurora", 2).imagePath() + "?fault=stall", with: loader)
+            XCTAssertEqual(result.failureValue(), .http(.timedOut(seconds: 1)))
+            XCTAssertEqual(result.failureValue()?.message, "Timed out (no data for 1 s)")
         }
     }
 
@@ -87,10 +73,10 @@ final class ImageLoaderTests: GLibTestCase {
             let server = try startDemoServer()
             let loader = ImageLoader(client: HTTPClient(), limits: .init(maxImageBytes: 20_000))
             let big = server.baseURL + Self.item(server, "aurora", 1).imagePath()
-            XCTAssertEqual(Self.failure(Self.load(big, with: loader)), .http(.tooLarge(limitBytes: 20_000)),
+            XCTAssertEqual(loadImage(big, with: loader).failureValue(), .http(.tooLarge(limitBytes: 20_000)),
                            "declared by Content-Length")
             // A throttled body is sent chunked, without Content-Length: the limit holds while reading.
-            XCTAssertEqual(Self.failure(Self.load(big + "?bandwidth=4000000", with: loader)),
+            XCTAssertEqual(loadImage(big + "?bandwidth=4000000", with: loader).failureValue(),
                            .http(.tooLarge(limitBytes: 20_000)), "counted while reading")
         }
     }

@@ -124,9 +124,15 @@ extension MastodonSourceTests {
         // Relative links are resolved against the page they came with.
         XCTAssertEqual(try next("<?max_id=7>; rel=next"), "http://127.0.0.1:8080\(Self.statusesPath)?max_id=7")
 
+        // The service's own host is the service's whatever the scheme, "www." or default port.
+        XCTAssertEqual(try next("<http://mastodon.social\(Self.statusesPath)?max_id=8>; rel=next"),
+                       "http://127.0.0.1:8080\(Self.statusesPath)?max_id=8")
+        XCTAssertEqual(try next("<https://mastodon.social:443\(Self.statusesPath)?max_id=9>; rel=next"),
+                       "http://127.0.0.1:8080\(Self.statusesPath)?max_id=9")
+
         for (link, host) in [("<https://evil.example/api?max_id=1>; rel=next", "https://evil.example"),
                              ("<https://mastodon.social.evil.example/x>; rel=next", "https://mastodon.social.evil.example"),
-                             ("<http://mastodon.social/x>; rel=next", "http://mastodon.social"),
+                             ("<https://mastodon.social:8443/x>; rel=next", "https://mastodon.social:8443"),
                              ("<javascript:alert(1)>; rel=next", "javascript:alert(1)")] {
             XCTAssertThrowsError(try next(link), link) {
                 XCTAssertEqual($0 as? GalleryError, .foreignLink(service: "Mastodon", host: host))
@@ -182,10 +188,14 @@ extension MastodonSourceTests {
             + #"{"id":"b","type":"image","url":" https://files.example/b.png ","preview_url":"data:image/png;base64,AA"},"#
             + #"{"id":"c","type":"video","preview_url":"ftp://files.example/c.png"}]}]"#
         let page = try MastodonSource.items(from: Bytes(body), fallbackAuthor: "alice")
-        XCTAssertEqual(page.items.map(\.id), ["b"])
-        XCTAssertEqual(page.items.first?.fullImageURL, "https://files.example/b.png")
-        XCTAssertEqual(page.items.first?.thumbnails, [])
-        XCTAssertNil(page.items.first?.pageURL)
-        XCTAssertEqual(page.items.first?.title, "Post by @alice (2/3)")
+        XCTAssertEqual(page.items.map(\.id), ["a", "b"], "an image named by other schemes only is an error row")
+        XCTAssertNil(page.items[0].fullImageURL)
+        XCTAssertEqual(page.items[0].thumbnails, [])
+        XCTAssertTrue(page.items[0].mediaURLRejected)
+        XCTAssertEqual(page.items[1].fullImageURL, "https://files.example/b.png")
+        XCTAssertEqual(page.items[1].thumbnails, [])
+        XCTAssertFalse(page.items[1].mediaURLRejected)
+        XCTAssertNil(page.items[1].pageURL)
+        XCTAssertEqual(page.items[1].title, "Post by @alice (2/3)")
     }
 }

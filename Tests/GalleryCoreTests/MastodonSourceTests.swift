@@ -216,7 +216,8 @@ final class MastodonSourceTests: GLibTestCase {
 
     func testOnePageNeverYieldsMoreThanTheItemLimit() throws {
         let attachment = #"{"id":"7","type":"image","url":"https://files.example/a.png"}"#
-        let body = "[{\"id\":\"1\",\"media_attachments\":[" + Array(repeating: attachment, count: 1500).joined(separator: ",") + "]}]"
+        let post = "{\"id\":\"1\",\"media_attachments\":[" + Array(repeating: attachment, count: 500).joined(separator: ",") + "]}"
+        let body = "[" + Array(repeating: post, count: 3).joined(separator: ",") + "]"
         let items = try alice().parse(response(body), of: statusesRequest()).items
         XCTAssertEqual(items.count, MastodonSource.maxItemsPerPage)
     }

@@ -10,9 +10,9 @@ final class FetchSchedulerTests: GLibTestCase {
             var started: [String] = []
             var tickets: [FetchScheduler.Ticket] = []
             for index in 0..<5 {
-                tickets.append(scheduler.submit(host: "a", priority: .visible) { started.append("a\(index)") })
+                tickets.append(scheduler.submit(host: "a", priority: .visible) { _ in started.append("a\(index)") })
             }
-            _ = scheduler.submit(host: "b", priority: .offscreen) { started.append("b0") }
+            _ = scheduler.submit(host: "b", priority: .offscreen) { _ in started.append("b0") }
             XCTAssertEqual(started, ["a0", "a1", "b0"], "two per host; other hosts are not held up")
             XCTAssertEqual(scheduler.runningCount, 3)
             XCTAssertEqual(scheduler.waitingCount, 3)
@@ -29,10 +29,10 @@ final class FetchSchedulerTests: GLibTestCase {
         MainActor.assumeIsolated {
             let scheduler = FetchScheduler(maxPerHost: 1)
             var started: [String] = []
-            let blocker = scheduler.submit(host: "h", priority: .visible) { started.append("blocker") }
-            let old = scheduler.submit(host: "h", priority: .visible) { started.append("scrolled away") }
-            _ = scheduler.submit(host: "h", priority: .visible) { started.append("on screen") }
-            _ = scheduler.submit(host: "h", priority: .interactive) { started.append("large view") }
+            let blocker = scheduler.submit(host: "h", priority: .visible) { _ in started.append("blocker") }
+            let old = scheduler.submit(host: "h", priority: .visible) { _ in started.append("scrolled away") }
+            _ = scheduler.submit(host: "h", priority: .visible) { _ in started.append("on screen") }
+            _ = scheduler.submit(host: "h", priority: .interactive) { _ in started.append("large view") }
             scheduler.setPriority(.offscreen, of: old)
             scheduler.finish(blocker)
             XCTAssertEqual(started, ["blocker", "large view"])
@@ -77,8 +77,16 @@ final class URLAndTextTests: GLibTestCase {
         let endpoint = Endpoint(canonical: "https://backend.deviantart.com", override: "http://127.0.0.1:9/ignored/path")
         XCTAssertEqual(endpoint.origin, "http://127.0.0.1:9")
         XCTAssertEqual(endpoint.rebase("https://backend.deviantart.com/rss.xml?offset=24"), "http://127.0.0.1:9/rss.xml?offset=24")
-        XCTAssertEqual(endpoint.rebase("https://BACKEND.deviantart.com:443/rss.xml?offset=24"), nil,
-                       "an explicit port is another origin")
+        XCTAssertEqual(endpoint.rebase("https://BACKEND.deviantart.com:443/rss.xml?offset=24"),
+                       "http://127.0.0.1:9/rss.xml?offset=24", "the scheme's own port is no other host")
+        // Real DeviantArt replies write their next link as http:// even to an https request (issue 6).
+        XCTAssertEqual(endpoint.rebase("http://backend.deviantart.com/rss.xml?offset=60"), "http://127.0.0.1:9/rss.xml?offset=60")
+        XCTAssertEqual(endpoint.rebase("https://www.backend.deviantart.com/rss.xml?offset=60"), "http://127.0.0.1:9/rss.xml?offset=60")
+        XCTAssertNil(endpoint.rebase("https://backend.deviantart.com:8443/rss.xml"), "another port is another server")
+        XCTAssertNil(endpoint.rebase("http://127.0.0.1:10/next"), "another port on the override's host too")
+        let real = Endpoint(canonical: "https://backend.deviantart.com")
+        XCTAssertEqual(real.rebase("http://backend.deviantart.com/rss.xml?offset=60"),
+                       "https://backend.deviantart.com/rss.xml?offset=60", "followed over https")
         XCTAssertEqual(endpoint.rebase("http://127.0.0.1:9/next"), "http://127.0.0.1:9/next")
         XCTAssertNil(endpoint.rebase("https://evil.example/rss.xml"))
         XCTAssertNil(endpoint.rebase("javascript:alert(1)"))

@@ -186,10 +186,45 @@ final class GalleryWindowTests: GLibTestCase {
             let ui = try UIHarness(server: .init(latencyMilliseconds: 100, bandwidthBytesPerSecond: 20_000))
             ui.search("aurora")
             XCTAssertTrue(ui.waitForRows(24))
-            XCTAssertGreaterThan(ui.loader.activeFetchCount, 0)
-            ui.window.window.close()
-            iterateMainLoop(for: 0.5)
+            XCTAssertGreaterThan(ui.loader.activeFetchCount, 0, "downloads are in flight when the window closes")
+            let downloads = try XCTUnwrap(ui.window.gallery).downloads
+            ui.window.window.close()  // what the title bar's close button and Ctrl+W do
+            XCTAssertTrue(iterateMainLoop(until: { ui.window.isDestroyed }, timeout: 5))
+            XCTAssertEqual(ui.loader.unfinishedJobCount, 0, "every fetch and decode was cancelled with the window")
+            XCTAssertEqual(ui.loader.activeFetchCount, 0)
+            let states = downloads.map(\.state)
+            XCTAssertFalse(states.contains(.loading))
+            iterateMainLoop(for: 1.0)
+            XCTAssertEqual(downloads.map(\.state), states, "no callback arrived after the window was gone")
+            XCTAssertEqual(ui.loader.cache.count, downloads.count { $0.state == .loaded }, "nothing decoded late")
             ui.close()
+        }
+    }
+
+    func testReloadAndShowSensitiveWorkThroughTheirActions() throws {
+        try MainActor.assumeIsolated {
+            let ui = try UIHarness()
+            defer { ui.close() }
+            ui.search("aurora")
+            XCTAssertTrue(ui.waitForRows(24))
+            let adult = 8
+            ui.scroll(toRow: adult)
+            XCTAssertEqual(ui.download(adult).state, .sensitiveHidden)
+
+            // The main menu's check item activates app.show-sensitive; the app dropped the action's wrapper.
+            ui.activateAction("app.show-sensitive")
+            XCTAssertNotEqual(ui.download(adult).state, .sensitiveHidden, "the hidden image is shown")
+            XCTAssertTrue(ui.window.showSensitive)
+            ui.activateAction("app.show-sensitive")
+            XCTAssertFalse(ui.window.showSensitive, "and the toggle turns it off again")
+
+            // F5 and the main menu's Reload activate win.reload.
+            let firstPages = ui.server.requestLog.filter { $0.contains("rss.xml") && !$0.contains("offset") }.count
+            let old = try XCTUnwrap(ui.window.gallery)
+            ui.activateAction("reload")
+            XCTAssertTrue(old.isCancelled)
+            XCTAssertTrue(ui.waitForRows(24))
+            XCTAssertEqual(ui.server.requestLog.filter { $0.contains("rss.xml") && !$0.contains("offset") }.count, firstPages + 1)
         }
     }
 }

@@ -14,15 +14,17 @@ final class LargeViewTests: GLibTestCase {
             defer { ui.close() }
             ui.search("aurora")
             XCTAssertTrue(ui.waitForRows(24))
-            XCTAssertTrue(iterateMainLoop(until: { ui.download(0).state == .loaded }, timeout: 10))
             ui.scroll(toRow: 3)
+            XCTAssertTrue(iterateMainLoop(until: { ui.download(3).state == .loaded }, timeout: 10))
             let scrolledTo = ui.list.adjustment.value
 
             ui.activate(3)  // what a double-click or Enter does
             XCTAssertTrue(ui.window.isLargeViewOpen)
             let view = ui.window.largeView
             XCTAssertEqual(view.download?.index, 3)
-            XCTAssertTrue(view.shownPixbuf != nil || ui.download(3).thumbnail == nil, "the thumbnail shows at once")
+            let thumbnail = try XCTUnwrap(ui.download(3).thumbnail?.pixbuf)
+            XCTAssertTrue(view.shownPixbuf === thumbnail, "the row's thumbnail shows at once, before the full image")
+            XCTAssertFalse(view.isShowingFullImage)
             XCTAssertTrue(iterateMainLoop(until: { view.isShowingFullImage }, timeout: 20))
             let item = ui.server.catalog.user(named: "aurora")!.items[3]
             XCTAssertEqual(view.fullImageSize?.width, item.width)
@@ -32,10 +34,13 @@ final class LargeViewTests: GLibTestCase {
             XCTAssertEqual(view.canvas.accessibleName, "Large view: \(item.title)")
             XCTAssertFalse(view.spinner.isSpinning)
 
-            ui.window.showNeighbour(1)
+            ui.activateAction("next")  // Right, Page Down
             XCTAssertEqual(view.download?.index, 4, "Right shows the next image")
+            ui.activateAction("previous")  // Left, Page Up
+            XCTAssertEqual(view.download?.index, 3, "Left the one before")
+            ui.activateAction("next")
 
-            ui.window.closeLargeView()  // Escape
+            ui.activateAction("back")  // Escape
             XCTAssertFalse(ui.window.isLargeViewOpen)
             XCTAssertEqual(ui.window.window.title, "Gallery Viewer")
             iterateMainLoop(for: 0.2)
@@ -58,7 +63,7 @@ final class LargeViewTests: GLibTestCase {
             let view = ui.window.largeView
             XCTAssertTrue(iterateMainLoop(until: { ui.server.requestCount > requestsBefore }, timeout: 5))
             XCTAssertTrue(view.spinner.isSpinning)
-            ui.window.closeLargeView()
+            ui.activateAction("back")
             XCTAssertFalse(view.spinner.isSpinning)
             XCTAssertEqual(ui.loader.unfinishedJobCount, 0, "the full image's fetch is cancelled")
             iterateMainLoop(for: 1.0)

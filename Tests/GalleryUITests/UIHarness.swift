@@ -17,7 +17,8 @@ final class UIHarness {
     let loader: ImageLoader
     let window: MainWindow
 
-    /// `endpoints` points other sources at local test servers; sources without one get a closed local port.
+    /// `endpoints` points other sources (or the Demo source, instead of the demo server) at local test servers;
+    /// sources without one get a closed local port.
     init(server options: DemoServer.Options = .init(), client configuration: HTTPClient.Configuration = .init(),
          endpoints: [SourceKind: String] = [:]) throws {
         guard gtk_init_check(nil, nil) != 0 else {
@@ -29,11 +30,16 @@ final class UIHarness {
         client = HTTPClient(configuration: configuration)
         loader = ImageLoader(client: client)
         let baseURL = server.baseURL
-        let services = GalleryServices(client: client, loader: loader) { kind, username throws(GalleryError) in
+        let services = GalleryServices(client: client, loader: loader, feedLimits: fastFeedLimits) {
+            kind, username throws(GalleryError) in
             try kind.makeSource(username: username,
-                                endpointOverride: kind == .demo ? baseURL : endpoints[kind] ?? "http://127.0.0.1:9")
+                                endpointOverride: endpoints[kind] ?? (kind == .demo ? baseURL : "http://127.0.0.1:9"))
         }
         window = MainWindow(application: application, services: services)
+        // As GalleryViewerApplication does at start-up: the menu's toggle, its wrapper dropped.
+        SimpleAction.addToggle(to: application.ref, name: "show-sensitive", initial: false) { [weak window] show in
+            window?.setShowSensitive(show)
+        }
         window.window.setDefaultSize(width: 760, height: 720)
         window.present()
         XCTAssertTrue(iterateMainLoop(until: { self.window.window.isMapped }, timeout: 10), "the window was not shown")
@@ -149,5 +155,24 @@ final class UIHarness {
     /// The widget with the keyboard focus.
     var focusWidget: UnsafeMutablePointer<GtkWidget>? {
         gtk_window_get_focus(window.window.widget.raw.as(GtkWindow.self))
+    }
+
+    /// Activates an action of the window ("reload", "next") or of the application ("app.show-sensitive") the
+    /// way a menu item, a button or a shortcut does: through GAction, by name.
+    func activateAction(_ name: String) {
+        if name.hasPrefix("app.") {
+            g_action_group_activate_action(application.ref.opaque, String(name.dropFirst(4)), nil)
+        } else {
+            g_action_group_activate_action(window.window.ref.opaque, name, nil)
+        }
+    }
+
+    /// Waits until row `index` has its final picture (image, error, badge).
+    @discardableResult
+    func waitUntilSettled(_ index: Int, timeout: Double = 10) -> Bool {
+        iterateMainLoop(until: {
+            let state = self.download(index).state
+            return state != .loading && state != .notStarted
+        }, timeout: timeout)
     }
 }

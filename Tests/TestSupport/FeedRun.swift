@@ -10,11 +10,16 @@ public struct FeedRun {
     public let seconds: Double
 }
 
+/// Feed limits for tests: the app's, with a rate-limit backoff of milliseconds instead of seconds, so a
+/// test waits only for what the server's Retry-After asks.
+public let fastFeedLimits = GalleryFeed.Limits(backoffMilliseconds: 10)
+
 /// Loads every page of `source` with a real HTTPClient, as `--list` does, driving the main loop until the
 /// feed ends (or `timeout` passes).
 @MainActor
-public func loadEveryPage(_ source: any GallerySource, maxRequests: Int? = nil, timeout: Double = 30) -> FeedRun {
-    let feed = GalleryFeed(source: source, client: HTTPClient())
+public func loadEveryPage(_ source: any GallerySource, maxRequests: Int? = nil, limits: GalleryFeed.Limits = fastFeedLimits,
+                          client: HTTPClient = HTTPClient(), timeout: Double = 30) -> FeedRun {
+    let feed = GalleryFeed(source: source, client: client, limits: limits)
     if let maxRequests { feed.maxRequests = maxRequests }
     var pages: [[GalleryItem]] = []
     var states: [GalleryFeed.State] = []

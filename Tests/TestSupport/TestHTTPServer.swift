@@ -93,6 +93,9 @@ public final class TestHTTPServer {
     /// Responses still being sent (or stalled); 0 once every client got its answer or went away.
     public var responsesInFlight: Int { http.responsesInFlight }
 
+    /// Forgets the requests and connections counted so far.
+    public func resetCounters() { http.resetCounters() }
+
     public func route(_ path: String, _ handler: @escaping @MainActor (TestRequest) -> TestResponse) {
         if path.hasSuffix("/*") {
             prefixRoutes.append((String(path.dropLast()), handler))

@@ -1,0 +1,51 @@
+/// Text a server sent, made fit to show in the window or print on a terminal: control characters (terminal
+/// escape sequences, bells, tabs and line breaks that would break one-line-per-item output) become spaces,
+/// bidirectional controls that reorder what is displayed ("gpj.exe" shown as "exe.jpg") are dropped, runs of
+/// spaces collapse, and the text is cut at `limit` characters with "…".
+public enum DisplayText {
+    public static func clean(_ text: String, keepLineBreaks: Bool = false, limit: Int = 1000) -> String {
+        var scalars = String.UnicodeScalarView()
+        var pendingSpace = false
+        var count = 0
+        var cut = false
+        for scalar in text.unicodeScalars {
+            if isBidiControl(scalar) { continue }
+            if keepLineBreaks && scalar == "\n" {
+                scalars.append("\n")
+                pendingSpace = false
+                continue
+            }
+            if scalar.properties.generalCategory == .control || scalar.properties.isWhitespace {
+                pendingSpace = !scalars.isEmpty && scalars.last != "\n"
+                continue
+            }
+            guard count + (pendingSpace ? 1 : 0) < limit else {
+                cut = true
+                break
+            }
+            if pendingSpace {
+                scalars.append(" ")
+                pendingSpace = false
+                count += 1
+            }
+            scalars.append(scalar)
+            count += 1
+        }
+        var result = String(scalars)
+        while result.hasSuffix("\n") { result.removeLast() }
+        return cut ? result + "…" : result
+    }
+
+    /// True when `text` needs no cleaning (no controls, no bidi controls).
+    public static func isClean(_ text: String) -> Bool {
+        !text.unicodeScalars.contains { isBidiControl($0) || ($0.properties.generalCategory == .control) }
+    }
+
+    /// Arabic letter mark, left-to-right and right-to-left marks, embeddings, overrides and isolates.
+    private static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
+    }
+}

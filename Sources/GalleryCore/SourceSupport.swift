@@ -1,0 +1,65 @@
+import FoundationEssentials
+
+// What every source needs in the same form: the service's name, the checks on names and ids a service
+// returns, links made absolute (or refused), and the next page's URL.
+
+extension GallerySource {
+    /// The service's name in messages ("DeviantArt", "Mastodon", "Wikimedia Commons", "Demo").
+    public var serviceName: String { kind.displayName }
+}
+
+enum SourceText {
+    /// Letters and digits of ASCII, "-" and "_", `lengths` long: names and ids that can go into a URL path or
+    /// query without changing where the request goes ("..", "/", "?" and "%" cannot appear).
+    static func isSafeIdentifier(_ text: String, lengths: ClosedRange<Int> = 1...64) -> Bool {
+        lengths.contains(text.utf8.count) && text.unicodeScalars.allSatisfy {
+            $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_")
+        }
+    }
+
+    /// "photo.jpg" yes; "original", "abc123", ".hidden" no: an extension of 1–5 ASCII letters or digits.
+    static func hasFileExtension(_ name: some StringProtocol) -> Bool {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return false }
+        let ext = name[name.index(after: dot)...]
+        return (1...5).contains(ext.count) && ext.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+    }
+}
+
+extension URLText {
+    /// URLs longer than this in a feed are not URLs anyone meant.
+    static let maxURLBytes = 8192
+
+    /// `text` as an absolute http(s) URL: relative ("/img/a.jpg") and protocol-relative ("//host/a.jpg")
+    /// references are resolved against `base` (the URL the reply came from). Nil for anything else — another
+    /// scheme (`data:`, `javascript:`, `file:`, `ftp:`), a malformed or empty URL: the app neither fetches nor
+    /// opens those.
+    static func webURL(_ text: String?, relativeTo base: String?) -> String? {
+        guard let text = text?.trimmed, !text.isEmpty, text.utf8.count <= maxURLBytes else { return nil }
+        if isWebAddress(text) { return text }
+        // Only references without a scheme are resolved; "javascript:x" resolved against a base stays what it is.
+        guard !hasScheme(text), let base, let resolved = resolve(text, against: base), isWebAddress(resolved) else {
+            return nil
+        }
+        return resolved
+    }
+
+    /// "scheme:" at the start (RFC 3986 §3.1).
+    private static func hasScheme(_ text: String) -> Bool {
+        guard let colon = text.firstIndex(of: ":"), colon != text.startIndex else { return false }
+        let scheme = text[..<colon]
+        return scheme.first!.isASCII && scheme.first!.isLetter
+            && scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == ".") }
+    }
+}
+
+extension Endpoint {
+    /// The next page's URL from a "next" link in a reply: resolved against the reply's URL, then moved onto this
+    /// endpoint (see `rebase`); a link to another server ends paging with a message.
+    func nextPageURL(_ link: String, replyURL: String, service: String) throws(GalleryError) -> String {
+        let absolute = URLText.resolve(link, against: replyURL) ?? link
+        guard let rebased = rebase(absolute) else {
+            throw .foreignLink(service: service, host: URLText.origin(of: absolute) ?? DisplayText.clean(absolute, limit: 100))
+        }
+        return rebased
+    }
+}

@@ -1,0 +1,216 @@
+import CGtk
+import GObjectBindings
+import GtkBindings
+import GalleryCore
+import GalleryDemoServer
+import TestSupport
+import XCTest
+@testable import GalleryUI
+
+/// The real window against the hostile server (GalleryDemoServer's HostileServer), under
+/// G_DEBUG=fatal-criticals with every GLib warning failing the test: each hostile image ends in its error
+/// row, each hostile feed in rows or a message, within a bounded time; nothing spins forever.
+final class HostileServerTests: GLibTestCase {
+    /// The app's client with its slow-failure knobs turned down: 1 s without data, 4 KB/s over 2 s.
+    static let fastClient = HTTPClient.Configuration(ioTimeoutSeconds: 1, minimumBytesPerSecond: 4096,
+                                                     throughputWindowSeconds: 2)
+
+    @MainActor
+    private static func harness(_ server: HostileServer) throws -> UIHarness {
+        try UIHarness(client: fastClient, endpoints: [.demo: server.baseURL, .mastodon: server.baseURL])
+    }
+
+    /// What each row of the hostile gallery must end as: its error, or its image.
+    private static let expectedRows: [String: String] = [
+        "Hostile: 404": "HTTP 404 Not Found",
+        "Hostile: 500": "HTTP 500 Internal Server Error",
+        "Hostile: 403": "HTTP 403 Forbidden",
+        "Hostile: 429": "HTTP 429 Too Many Requests",
+        "Hostile: 429-retry-after-0": "HTTP 429 Too Many Requests",
+        "Hostile: html": "Not an image (text/html)",
+        "Hostile: truncated": "Download cut off (connection closed early)",
+        "Hostile: corrupt": "Not a readable image",
+        "Hostile: empty": "Not a readable image",
+        "Hostile: png-bomb": "Image too large (30000 × 30000)",
+        "Hostile: jpeg-bomb": "Image too large (60000 × 60000)",
+        "Hostile: gif-bomb": "Image too large (30000 × 30000)",
+        "Hostile: gif-frames-bomb": "Image too large (1000 × 1000, 200 frames)",
+        "Hostile: bmp-bomb": "Image too large (30000 × 30000)",
+        "Hostile: huge-body": "Too large (over 50 MB)",
+        "Hostile: huge-chunked-body": "Too large (over 50 MB)",
+        "Hostile: gzip-bomb": "Too large (over 50 MB)",
+        "Hostile: stall": "Timed out (no data for 1 s)",
+        "Hostile: drip": "Too slow (under 4 KB/s)",
+        "Hostile: octet-stream": "loaded",
+        "Hostile: valid": "loaded",
+        "Odd URL: Relative path": "loaded",
+        "Odd URL: Protocol-relative": "loaded",
+        "Odd URL: Data URL": "Not a web address",
+        "Odd URL: JavaScript URL": "Not a web address",
+        "Odd URL: FTP URL": "Not a web address",
+        "Odd URL: Malformed URL": "Not a web address",
+        "Odd URL: File URL": "Not a web address",
+        "Huge, with a rendition": "loaded",
+        // Whatever libsoup says, as long as it is an error row.
+        "Hostile: redirect-loop": "", "Hostile: redirect-file": "", "Hostile: reset": "",
+    ]
+
+    func testEveryHostileImageEndsInItsErrorRow() throws {
+        try MainActor.assumeIsolated {
+            let server = HostileServer()
+            try server.start()
+            let ui = try Self.harness(server)
+            defer { ui.close() }
+            let started = g_get_monotonic_time()
+            ui.search(HostileFeed.gallery.rawValue)
+            XCTAssertTrue(ui.waitForRows(Self.expectedRows.count))
+            XCTAssertEqual(ui.list.rowCount, Self.expectedRows.count)
+            // Rows are recycled: each is checked while it is on screen, bound to its item.
+            for index in 0..<ui.list.rowCount {
+                ui.scroll(toRow: index)
+                XCTAssertTrue(ui.waitUntilSettled(index), "row \(index) (\(ui.download(index).item.title)) still loading")
+                let download = ui.download(index)
+                let row = ui.row(index)
+                guard let expected = Self.expectedRows[download.item.title] else {
+                    XCTFail("unexpected row \(download.item.title)")
+                    continue
+                }
+                XCTAssertFalse(row.spinner.isSpinning, download.item.title)
+                if expected == "loaded" {
+                    XCTAssertEqual(download.state, .loaded, download.item.title)
+                    continue
+                }
+                guard case .failed(let reason) = download.state else {
+                    XCTFail("\(download.item.title): \(download.state)")
+                    continue
+                }
+                XCTAssertTrue(reason.hasPrefix(expected) && !reason.isEmpty, "\(download.item.title): \(reason)")
+                XCTAssertEqual(row.detailLabel.text, reason)
+                XCTAssertEqual(row.thumbnailStack.visibleChildName, "failed")
+            }
+            let seconds = Double(g_get_monotonic_time() - started) / 1_000_000
+            XCTAssertLessThan(seconds, 60, "the whole hostile gallery settles in bounded time")
+            iterateMainLoop(for: 0.1)
+            XCTAssertFalse(ui.window.header.bar.subtitle?.contains("still loading") ?? true,
+                           ui.window.header.bar.subtitle ?? "")
+            XCTAssertEqual(ui.loader.activeFetchCount, 0, "every connection slot was given back")
+        }
+    }
+
+    func testHostileFeedsEndInRowsOrAMessage() throws {
+        try MainActor.assumeIsolated {
+            let server = HostileServer()
+            try server.start()
+            let ui = try Self.harness(server)
+            defer { ui.close() }
+            let unreadable = "Demo sent a response the app could not read"
+            // Once the retries are used up, no promise of a retry that will not come.
+            let slowDown = ("Demo asks to slow down", "Too many requests. Try again later.")
+            let messages: [(HostileFeed, (title: String, description: String?))] = [
+                (.billionLaughs, (unreadable, nil)), (.truncated, (unreadable, nil)), (.hugeTitle, (unreadable, nil)),
+                (.deepNesting, (unreadable, nil)), (.html, (unreadable, nil)),
+                (.emptyPages, ("Demo sent only empty pages", "Stopped after 5 pages in a row without any images.")),
+                (.rateLimited, slowDown), (.rateLimitedBare, slowDown),
+            ]
+            for (feed, message) in messages {
+                ui.search(feed.rawValue)
+                XCTAssertTrue(iterateMainLoop(until: {
+                    ui.window.statusPage.titleLabel.text == message.title
+                        && (message.description.map { ui.window.statusPage.descriptionLabel.text == $0 } ?? true)
+                }, timeout: 10), "\(feed): \(ui.window.statusPage.titleLabel.text) \(ui.window.statusPage.descriptionLabel.text)")
+                XCTAssertEqual(ui.list.rowCount, 0)
+            }
+
+            ui.search("zeros@hostile.example", source: .mastodon)
+            XCTAssertTrue(iterateMainLoop(until: {
+                ui.window.statusPage.titleLabel.text == "Mastodon sent a response the app could not read"
+            }, timeout: 15), ui.window.statusPage.titleLabel.text)
+
+            ui.search(HostileFeed.selfLoop.rawValue)
+            XCTAssertTrue(iterateMainLoop(until: {
+                ui.list.footerLabel.text == "Could not load more: Demo kept sending the same pages"
+            }, timeout: 10), ui.list.footerLabel.text)
+            XCTAssertEqual(ui.list.rowCount, 1, "the page before the loop is shown")
+
+            ui.search(HostileFeed.sameFileNames.rawValue)
+            XCTAssertTrue(ui.waitForRows(5), "five images called image.png are five rows")
+
+            ui.search(HostileFeed.controlCharacters.rawValue)
+            XCTAssertTrue(ui.waitForRows(2))
+            for index in 0..<2 {
+                let title = ui.row(index).titleLabel.text
+                XCTAssertTrue(DisplayText.isClean(title), "row \(index): \(title.debugDescription)")
+            }
+
+            ui.search(HostileFeed.manyItems.rawValue)
+            XCTAssertTrue(ui.waitForRows(1000, timeout: 30), "100,000 items in a reply: the first 1000")
+            iterateMainLoop(for: 0.2)
+            XCTAssertEqual(ui.list.rowCount, 1000)
+        }
+    }
+
+    func testTheLargeViewRefusesBombsAndShowsARenditionOfAHugeImage() throws {
+        try MainActor.assumeIsolated {
+            let server = HostileServer()
+            try server.start()
+            let ui = try Self.harness(server)
+            defer { ui.close() }
+            ui.search(HostileFeed.gallery.rawValue)
+            XCTAssertTrue(ui.waitForRows(Self.expectedRows.count))
+            let titles = (0..<ui.list.rowCount).map { ui.download($0).item.title }
+            let view = ui.window.largeView
+
+            let bomb = try XCTUnwrap(titles.firstIndex(of: "Hostile: png-bomb"))
+            ui.scroll(toRow: bomb)
+            ui.activate(bomb)
+            XCTAssertTrue(iterateMainLoop(until: { view.failure != nil }, timeout: 10))
+            XCTAssertEqual(view.failure, "Image too large (30000 × 30000)")
+            XCTAssertEqual(view.messageLabel.text, "The full image could not be loaded: Image too large (30000 × 30000)")
+            XCTAssertFalse(view.spinner.isSpinning)
+            ui.activateAction("back")
+
+            let huge = try XCTUnwrap(titles.firstIndex(of: "Huge, with a rendition"))
+            ui.scroll(toRow: huge)
+            ui.activate(huge)
+            XCTAssertTrue(iterateMainLoop(until: { view.isShowingFullImage }, timeout: 10), view.failure ?? "")
+            XCTAssertEqual(view.requestedURL, server.baseURL + "/img/valid?rendition=1920",
+                           "the original declares 30000 × 30000: the service's rendition is asked for instead")
+            ui.activateAction("back")
+
+            let odd = try XCTUnwrap(titles.firstIndex(of: "Odd URL: JavaScript URL"))
+            ui.scroll(toRow: odd)
+            ui.activate(odd)
+            XCTAssertEqual(view.failure, "Not a web address")
+            XCTAssertFalse(view.openInBrowserButton.isVisible, "its javascript: link was dropped: nothing to open")
+        }
+    }
+
+    func testOnlyWebAddressesAreOpened() throws {
+        try MainActor.assumeIsolated {
+            let server = HostileServer()
+            try server.start()
+            let ui = try Self.harness(server)
+            defer { ui.close() }
+            for url in HostileFeed.oddPageLinks {
+                ui.window.openInBrowser(url)
+                let dialog = try XCTUnwrap(Self.messageDialog(), url)
+                XCTAssertEqual(ObjectRef(dialog, transfer: .none).string("text"), "Not a web address")
+                gtk_widget_destroy(dialog)
+            }
+        }
+    }
+
+    /// The message dialog the window shows, if any.
+    @MainActor
+    private static func messageDialog() -> UnsafeMutablePointer<GtkWidget>? {
+        let toplevels = gtk_window_list_toplevels()
+        defer { g_list_free(toplevels) }
+        var node = toplevels
+        while let current = node {
+            let widget = current.pointee.data.assumingMemoryBound(to: GtkWidget.self)
+            if isInstance(widget.raw, of: gtk_message_dialog_get_type()) { return widget }
+            node = current.pointee.next
+        }
+        return nil
+    }
+}
