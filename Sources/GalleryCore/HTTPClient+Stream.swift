@@ -14,17 +14,35 @@ extension HTTPClient {
     /// checks the head, reads the body with `body.read` and closes it. `completion` runs once, on the main loop
     /// and never before `open` returns; transport failures arrive as `HTTPError`. The throughput floor
     /// (`TransferWatchdog`) watches from the request until the body is closed or fails.
+    ///
+    /// With a disk cache, a request whose server cannot be reached (`isUnreachable`) is asked once more
+    /// with `Cache-Control: max-stale`: a stored copy, however old, beats an error when the network is gone.
     public func open(_ request: HTTPRequest, cancellable: Cancellable,
                      completion: @escaping @MainActor (Result<HTTPStreamingResponse, HTTPError>) -> Void) {
         // Only absolute http(s) URLs go out: libsoup would take others apart in its own ways.
-        guard URLText.isWebAddress(request.url), let message = Soup.Message(url: request.url) else {
+        guard URLText.isWebAddress(request.url), let message = Self.message(for: request) else {
             MainLoopSource.idle { completion(.failure(.notAWebAddress)) }
             return
         }
-        for (name, value) in request.headers { message.setRequestHeader(name, value) }
         onRequestStarted?(request.url)
-        let watchdog = TransferWatchdog(minimumBytesPerSecond: configuration.minimumBytesPerSecond,
-                                        windowSeconds: configuration.throughputWindowSeconds) { cancellable.cancel() }
+        whenCacheReady { [weak self] in
+            guard let self else { return completion(.failure(.cancelled)) }
+            let watchdog = TransferWatchdog(minimumBytesPerSecond: self.configuration.minimumBytesPerSecond,
+                                            windowSeconds: self.configuration.throughputWindowSeconds) { cancellable.cancel() }
+            self.send(message, of: request, cancellable: cancellable, watchdog: watchdog,
+                      mayUseStaleCopy: self.cache != nil, completion: completion)
+        }
+    }
+
+    private static func message(for request: HTTPRequest) -> Soup.Message? {
+        guard let message = Soup.Message(url: request.url) else { return nil }
+        for (name, value) in request.headers { message.setRequestHeader(name, value) }
+        return message
+    }
+
+    private func send(_ message: Soup.Message, of request: HTTPRequest, cancellable: Cancellable,
+                      watchdog: TransferWatchdog, mayUseStaleCopy: Bool,
+                      completion: @escaping @MainActor (Result<HTTPStreamingResponse, HTTPError>) -> Void) {
         session.send(message, cancellable: cancellable) { [weak self] result in
             guard let self else {
                 watchdog.stop()
@@ -32,8 +50,14 @@ extension HTTPClient {
             }
             switch result {
             case .failure(let error):
+                let mapped = self.httpError(error, watchdog: watchdog)
+                if mayUseStaleCopy, mapped.isUnreachable, !cancellable.isCancelled,
+                   let stale = Self.message(for: Self.staleCopyRequest(request)) {
+                    return self.send(stale, of: request, cancellable: cancellable, watchdog: watchdog,
+                                     mayUseStaleCopy: false, completion: completion)
+                }
                 watchdog.stop()
-                completion(.failure(self.httpError(error, watchdog: watchdog)))
+                completion(.failure(mapped))
             case .success(let stream):
                 let body = HTTPBody(stream: stream, watchdog: watchdog) { [weak self] error in
                     self?.httpError(error, watchdog: watchdog) ?? .cancelled

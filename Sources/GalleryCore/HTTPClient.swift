@@ -38,14 +38,26 @@ public final class HTTPClient {
         "GalleryViewer/\(AppVersion.string) (+https://github.com/galleryviewer/gallery-viewer)"
 
     public let configuration: Configuration
-    let session: Soup.Session
+    /// Replaced by a new one when the disk cache is cleared (see `clearCache`).
+    var session: Soup.Session
+    /// Sessions replaced by `clearCache`, finishing what they had in flight.
+    var retiredSessions: [Soup.Session] = []
+    /// The disk cache requests go through; nil: every request goes to the network.
+    public let cache: HTTPCache?
     /// Called with each request's URL just before it is sent (for diagnostics and benchmarks).
     public var onRequestStarted: (@MainActor (String) -> Void)?
     let readChunkBytes = 64 * 1024
 
-    public init(configuration: Configuration = .init()) {
+    /// With a `cache`, requests wait until its index is read, then go through it (see `HTTPCache`).
+    public init(configuration: Configuration = .init(), cache: HTTPCache? = nil) {
         self.configuration = configuration
-        session = Soup.Session(.init(
+        session = Self.makeSession(configuration)
+        self.cache = cache
+        attachCacheWhenReady()
+    }
+
+    static func makeSession(_ configuration: Configuration) -> Soup.Session {
+        Soup.Session(.init(
             userAgent: configuration.userAgent,
             maxConnectionsPerHost: Int32(configuration.maxConnectionsPerHost),
             maxConnections: Int32(configuration.maxConnections),
@@ -82,7 +94,10 @@ public final class HTTPClient {
     }
 
     /// Cancels everything in flight; each pending fetch completes with `.cancelled`.
-    public func abortAll() { session.abort() }
+    public func abortAll() {
+        session.abort()
+        for retired in retiredSessions { retired.abort() }
+    }
 
     func httpError(_ error: GLibError) -> HTTPError {
         if error.isCancelled { return .cancelled }

@@ -39,7 +39,7 @@ final class GalleryDownloaderTests: GLibTestCase {
 
     func testSavesEveryImageByteForByteAndMakesNoRequestForThemNextTime() throws {
         try MainActor.assumeIsolated {
-            let folder = TemporaryFolder()
+            let folder = TemporaryFolder(prefix: "gallery-downloads")
             let server = try Self.imageServer()
             let jobs = ["a.png", "b.png", "c.png"].map { GalleryDownloader.Job(name: $0, url: server.url("/img/\($0)")) }
             let first = Self.run(jobs, into: folder)
@@ -60,7 +60,7 @@ final class GalleryDownloaderTests: GLibTestCase {
 
     func testResumesAPartialFileWithARangeRequest() throws {
         try MainActor.assumeIsolated {
-            let folder = TemporaryFolder()
+            let folder = TemporaryFolder(prefix: "gallery-downloads")
             let server = try TestHTTPServer()
             var ranges: [String?] = []
             server.route("/img/*") { request in
@@ -79,7 +79,7 @@ final class GalleryDownloaderTests: GLibTestCase {
 
     func testStartsOverWhenTheServerIgnoresTheRange() throws {
         try MainActor.assumeIsolated {
-            let folder = TemporaryFolder()
+            let folder = TemporaryFolder(prefix: "gallery-downloads")
             let server = try TestHTTPServer()
             // A streamed body: the server cannot cut a range out of it and answers 200 with everything.
             server.route("/img/*") { _ in .bytes(Self.payload, contentType: "image/png").throttled(bytesPerSecond: 100_000_000) }
@@ -93,7 +93,7 @@ final class GalleryDownloaderTests: GLibTestCase {
 
     func testStartsOverWhenTheContentRangeDoesNotContinueThePartialFile() throws {
         try MainActor.assumeIsolated {
-            let folder = TemporaryFolder()
+            let folder = TemporaryFolder(prefix: "gallery-downloads")
             let server = try TestHTTPServer()
             server.route("/img/*") { request in
                 guard request.header("Range") != nil else { return .bytes(Self.payload, contentType: "image/png") }
@@ -111,7 +111,7 @@ final class GalleryDownloaderTests: GLibTestCase {
     /// A login or error page in answer to a Range request is not a reason to throw the partial file away.
     func testAnErrorPageForARangeRequestKeepsThePartialFile() throws {
         try MainActor.assumeIsolated {
-            let folder = TemporaryFolder()
+            let folder = TemporaryFolder(prefix: "gallery-downloads")
             let server = try TestHTTPServer()
             // Streamed, so that libsoup does not answer the Range itself (with a 416: the page is shorter).
             server.route("/img/*") { _ in .html("<html><body>Please sign in</body></html>").throttled(bytesPerSecond: 1_000_000) }
@@ -125,7 +125,7 @@ final class GalleryDownloaderTests: GLibTestCase {
     /// A run stopped between creating the partial file and its first write leaves it empty.
     func testAnEmptyPartialFileIsReplaced() throws {
         try MainActor.assumeIsolated {
-            let folder = TemporaryFolder()
+            let folder = TemporaryFolder(prefix: "gallery-downloads")
             let server = try Self.imageServer()
             folder.write([], to: ".c.png.part")
             let downloader = Self.run([.init(name: "c.png", url: server.url("/img/c.png"))], into: folder)
@@ -137,7 +137,7 @@ final class GalleryDownloaderTests: GLibTestCase {
 
     func testAPartialFileThatIsAlreadyCompleteIsRenamed() throws {
         try MainActor.assumeIsolated {
-            let folder = TemporaryFolder()
+            let folder = TemporaryFolder(prefix: "gallery-downloads")
             let server = try TestHTTPServer()
             server.route("/img/*") { request in
                 guard request.header("Range") == "bytes=\(Self.payload.count)-" else { return .status(500) }
@@ -154,7 +154,7 @@ final class GalleryDownloaderTests: GLibTestCase {
 
     func testFailuresAreListedAndNeverLeaveAFileUnderTheImagesName() throws {
         try MainActor.assumeIsolated {
-            let folder = TemporaryFolder()
+            let folder = TemporaryFolder(prefix: "gallery-downloads")
             let server = try Self.imageServer()
             server.route("/missing.png") { _ in .status(404) }
             server.route("/page.png") { _ in .html("<html><body>Sign in</body></html>") }
@@ -189,7 +189,7 @@ final class GalleryDownloaderTests: GLibTestCase {
 
     func testCancellingLeavesOnlyPartialFilesThatTheNextRunResumes() throws {
         try MainActor.assumeIsolated {
-            let folder = TemporaryFolder()
+            let folder = TemporaryFolder(prefix: "gallery-downloads")
             let server = try TestHTTPServer()
             var ranges: [String] = []
             server.route("/slow/*") { request in
@@ -229,39 +229,5 @@ final class GalleryDownloaderTests: GLibTestCase {
             .init(name: "sunset.jpg", url: "https://example.org/y/sunset.jpg"),
             .init(name: "_bashrc", url: "https://example.org/z/..%2F..%2F.bashrc"),
         ])
-    }
-}
-
-/// A fresh folder under the system's temporary directory, removed with everything in it afterwards.
-private final class TemporaryFolder {
-    let path = takeString(g_dir_make_tmp("gallery-downloads-XXXXXX", nil)) ?? "/nonexistent"
-
-    deinit {
-        // Only a folder g_dir_make_tmp made (its name has no quote to escape).
-        if path.hasPrefix(String(cString: g_get_tmp_dir())) { _ = system("rm -rf '\(path)'") }
-    }
-
-    func contents(_ name: String) -> [UInt8]? {
-        var data: UnsafeMutablePointer<gchar>?
-        var length: gsize = 0
-        guard g_file_get_contents(path + "/" + name, &data, &length, nil) != 0, let data else { return nil }
-        defer { g_free(data) }
-        return Array(UnsafeRawBufferPointer(start: data, count: Int(length)))
-    }
-
-    func write(_ bytes: [UInt8], to name: String) {
-        bytes.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) {
-                XCTAssertNotEqual(g_file_set_contents(path + "/" + name, $0.baseAddress, gssize($0.count), nil), 0)
-            }
-        }
-    }
-
-    func names() -> Set<String> {
-        guard let directory = g_dir_open(path, 0, nil) else { return [] }
-        defer { g_dir_close(directory) }
-        var names = Set<String>()
-        while let name = g_dir_read_name(directory) { names.insert(String(cString: name)) }
-        return names
     }
 }

@@ -1,0 +1,49 @@
+import CGtk
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Blocking walks over one flat directory (a cache's files), for GTask worker threads only: a cache holds
+/// tens of thousands of files, and stat-ing or deleting them all takes the disk's time, never the main loop's.
+public enum DirectoryScan {
+    /// Bytes in the regular files directly inside `path` (subdirectories are not entered). 0 when it
+    /// cannot be read.
+    public static func totalFileBytes(in path: String) -> Int {
+        var total = 0
+        forEachEntry(in: path) { _, entryPath in
+            var info = stat()
+            if lstat(entryPath, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG { total += Int(info.st_size) }
+        }
+        return total
+    }
+
+    /// Deletes the regular files directly inside `path`, then the directory itself if it is then empty.
+    /// Returns the bytes the deleted files held. Symbolic links are removed, never followed.
+    @discardableResult
+    public static func removeFlatDirectory(_ path: String) -> Int {
+        var freed = 0
+        forEachEntry(in: path) { _, entryPath in
+            var info = stat()
+            guard lstat(entryPath, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR else { return }
+            if unlink(entryPath) == 0, (info.st_mode & S_IFMT) == S_IFREG { freed += Int(info.st_size) }
+        }
+        rmdir(path)
+        return freed
+    }
+
+    /// Names of the entries directly inside `path` ("." and ".." excluded); empty when it cannot be read.
+    public static func names(in path: String) -> [String] {
+        var names: [String] = []
+        forEachEntry(in: path) { name, _ in names.append(name) }
+        return names
+    }
+
+    private static func forEachEntry(in path: String, _ body: (_ name: String, _ path: String) -> Void) {
+        guard let directory = g_dir_open(path, 0, nil) else { return }
+        defer { g_dir_close(directory) }
+        while let cName = g_dir_read_name(directory) {
+            let name = String(cString: cName)
+            body(name, path + "/" + name)
+        }
+    }
+}

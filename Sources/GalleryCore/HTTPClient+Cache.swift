@@ -1,0 +1,198 @@
+import CGtk
+import GObjectBindings
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The HTTP disk cache of one `HTTPClient`: libsoup's SoupCache in `directory`, capped at `maxBytes`,
+/// honouring the servers' cache headers. Fresh responses come from disk without a request, stale ones are
+/// revalidated, and while the network is unreachable a stored copy is used however old (see `HTTPClient.open`).
+///
+/// The index is read on a GTask worker as soon as the cache is made (it is a synchronous read of a file
+/// that grows with the entries: measured in `make bench`'s `relaunch`), after trimming it to
+/// `fillAfterTrim` of the cap, and the cache joins the session only once it is read; requests made
+/// meanwhile wait for it, so a launch without network still finds everything the last one stored.
+/// `dump()` writes the index back: call it when the app quits.
+///
+/// One cache serves one `HTTPClient`, and its directory must belong to this process alone (SoupCache is
+/// not safe for two processes): `DiskCache` takes a lock for it. `HTTPClient.clearCache` empties it.
+@MainActor
+public final class HTTPCache {
+    public let directory: String
+    public let maxBytes: Int
+    /// The cache the client's session uses; replaced by an empty one when cleared.
+    private(set) var soupCache: Soup.Cache
+    /// Work waiting for the index; nil once it is read.
+    private var waiting: [@MainActor () -> Void]? = []
+    /// Reading the index at start: how long it took on the worker, and what the trim found and left.
+    public private(set) var loadReport: LoadReport?
+
+    public struct LoadReport: Sendable {
+        public var microseconds: Int
+        /// Nil when there was no index (a first start, or after a crash or a clear).
+        public var trim: Soup.Cache.IndexTrim?
+    }
+
+    /// libsoup counts in a guint: the cap stays below 4 GiB.
+    public static let largestMaxBytes = Int(UInt32.max)
+
+    /// At each start the oldest entries are dropped until the cache is at most this full, so that the
+    /// coming session has room to store what it sees (see `Soup.Cache.trimIndex` for why libsoup's own
+    /// eviction does not leave it).
+    public static let fillAfterTrim = 0.75
+
+    public init(directory: String, maxBytes: Int) {
+        self.directory = directory
+        self.maxBytes = min(max(0, maxBytes), Self.largestMaxBytes)
+        soupCache = Self.makeCache(directory: directory, maxBytes: self.maxBytes)
+        let loading = soupCache
+        let trashPrefix = Self.trashPrefix(of: directory)
+        let trimLimit = Int(Double(self.maxBytes) * Self.fillAfterTrim)
+        WorkerTask.run({ () -> LoadReport in
+            let started = g_get_monotonic_time()
+            let trim = Soup.Cache.trimIndex(in: directory, toBytes: trimLimit)
+            loading.load()
+            Self.removeLeftoverTrash(prefix: trashPrefix)
+            return LoadReport(microseconds: Int(g_get_monotonic_time() - started), trim: trim)
+        }, completion: { [weak self] report in
+            guard let self else { return }
+            self.loadReport = report
+            let work = self.waiting ?? []
+            self.waiting = nil
+            for body in work { body() }
+        })
+    }
+
+    private static func makeCache(directory: String, maxBytes: Int) -> Soup.Cache {
+        let cache = Soup.Cache(directory: directory)
+        cache.maxSize = UInt32(maxBytes)
+        return cache
+    }
+
+    /// True once the index is read and the cache answers requests.
+    public var isReady: Bool { waiting == nil }
+
+    /// Runs `body` once the index is read: at once if it is.
+    public func whenReady(_ body: @escaping @MainActor () -> Void) {
+        if waiting != nil { waiting?.append(body) } else { body() }
+    }
+
+    /// Writes the index, so that the next launch finds what this one stored. A cache whose index is still
+    /// being read has nothing new to write (requests waited for it).
+    public func dump() {
+        guard isReady else { return }
+        soupCache.dump()
+    }
+
+    /// Lets the responses being stored reach the disk (iterating the main loop): tests and benchmarks call it
+    /// before `dump` so that what they fetched is in the index. The app does not: at quit, a response still
+    /// being written is simply not kept.
+    public func finishWrites() {
+        guard isReady, attached else { return }
+        soupCache.flush()
+    }
+
+    /// Set by the client once its session uses the cache (libsoup's flush needs the session).
+    var attached = false
+    /// One client per cache, for good: SoupCache belongs to one session at a time.
+    var claimed = false
+
+    /// Puts an empty cache in the place of this one (its files are left to `removeTrash`): the directory
+    /// is renamed aside (one rename) and a new cache made in its place. Nil when there was nothing to rename.
+    func replaceWithEmptyCache() -> String? {
+        let trash = Self.trashPrefix(of: directory) + String(g_get_real_time())
+        let moved = rename(directory, trash) == 0
+        soupCache = Self.makeCache(directory: directory, maxBytes: maxBytes)
+        return moved ? trash : nil
+    }
+
+    /// Deletes a replaced cache's files on a worker; `completion` gets the bytes freed.
+    static func removeTrash(_ trash: String?, completion: @escaping @MainActor (Int) -> Void) {
+        guard let trash else {
+            MainLoopSource.idle { completion(0) }
+            return
+        }
+        WorkerTask.run({ DirectoryScan.removeFlatDirectory(trash) }, completion: completion)
+    }
+
+    /// Bytes the cache's files take on disk now (measured on a worker).
+    public func measureBytes(completion: @escaping @MainActor (Int) -> Void) {
+        let directory = directory
+        WorkerTask.run({ DirectoryScan.totalFileBytes(in: directory) }, completion: completion)
+    }
+
+    /// A cleared cache's directory, renamed aside until its files are deleted: "<directory>.cleared-<time>".
+    private nonisolated static func trashPrefix(of directory: String) -> String { directory + ".cleared-" }
+
+    /// A clear interrupted by the app quitting leaves its renamed directory behind: deleted at the next start.
+    private nonisolated static func removeLeftoverTrash(prefix: String) {
+        guard let parent = takeString(g_path_get_dirname(prefix)),
+              let stem = takeString(g_path_get_basename(prefix)) else { return }
+        for name in DirectoryScan.names(in: parent) where name.hasPrefix(stem) {
+            DirectoryScan.removeFlatDirectory(parent + "/" + name)
+        }
+    }
+}
+
+extension HTTPError {
+    /// The server could not be reached or stopped answering (no network, DNS, refused, timed out): a stored
+    /// copy is better than nothing. Not for answers the server did give (statuses, certificates, sizes).
+    public var isUnreachable: Bool {
+        switch self {
+        case .network, .timedOut: true
+        default: false
+        }
+    }
+}
+
+extension HTTPClient {
+    /// Runs `send` once the disk cache (if any) can answer.
+    func whenCacheReady(_ send: @escaping @MainActor () -> Void) {
+        if let cache { cache.whenReady(send) } else { send() }
+    }
+
+    /// Attaches the cache to the session once its index is read; requests queued meanwhile run after.
+    func attachCacheWhenReady() {
+        guard let cache else { return }
+        precondition(!cache.claimed, "an HTTPCache serves one HTTPClient")
+        cache.claimed = true
+        cache.whenReady { [weak self] in
+            guard let self, let cache = self.cache else { return }
+            self.session.addCache(cache.soupCache)
+            cache.attached = true
+        }
+    }
+
+    /// Empties the disk cache without making the main loop wait for the disk; `completion` gets the bytes
+    /// freed (0 without a cache).
+    ///
+    /// A new, empty cache takes the old one's place at once, on a new session: libsoup's features count a
+    /// reference per request queued while they are attached and drop one when it leaves the queue, so a
+    /// cache attached to a session with requests in flight would be released once too often. The old
+    /// session finishes what it has in flight (with the old cache, which stops serving and storing anything
+    /// new) and is kept until the client goes. Whatever the old cache still writes is an unknown file the
+    /// next start deletes.
+    public func clearCache(completion: @escaping @MainActor (Int) -> Void) {
+        guard let cache else {
+            MainLoopSource.idle { completion(0) }
+            return
+        }
+        cache.whenReady { [weak self] in
+            guard let self else { return completion(0) }
+            self.session.removeCache(cache.soupCache)
+            self.retiredSessions.append(self.session)
+            let trash = cache.replaceWithEmptyCache()
+            self.session = Self.makeSession(self.configuration)
+            self.session.addCache(cache.soupCache)
+            HTTPCache.removeTrash(trash, completion: completion)
+        }
+    }
+
+    /// The same request, asking the cache for its copy however stale: libsoup then answers from disk
+    /// without asking the server (unless the response said must-revalidate, or there is no copy).
+    static func staleCopyRequest(_ request: HTTPRequest) -> HTTPRequest {
+        var stale = request
+        stale.headers["Cache-Control"] = "max-stale"
+        return stale
+    }
+}

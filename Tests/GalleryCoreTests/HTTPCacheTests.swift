@@ -1,0 +1,266 @@
+import CGtk
+import GObjectBindings
+import TestSupport
+import XCTest
+@testable import GalleryCore
+
+/// The disk cache (libsoup's SoupCache through HTTPClient) against a real SoupServer on 127.0.0.1: what is
+/// stored, what comes back in the next session without a request, the size cap, clearing, and stored copies
+/// standing in when the server cannot be reached.
+final class HTTPCacheTests: GLibTestCase {
+    /// Bytes that differ per URL, so a body served for the wrong URL shows.
+    static func body(for path: String, size: Int) -> [UInt8] {
+        let seed = path.utf8.reduce(UInt32(2_166_136_261)) { ($0 ^ UInt32($1)) &* 16_777_619 }
+        return (0..<size).map { UInt8(truncatingIfNeeded: (UInt32($0) &+ seed) &* 2_654_435_761 >> 11) }
+    }
+
+    /// Serves `/img/NAME` as `size` bytes with `cacheControl` (nil: no header), `/feed?page=N` as uncacheable text.
+    @MainActor
+    static func server(cacheControl: String? = "public, max-age=86400", size: Int = 8_000) throws -> TestHTTPServer {
+        let server = try TestHTTPServer()
+        server.route("/img/*") { request in
+            var response = TestResponse.bytes(body(for: request.path, size: size), contentType: "image/png")
+            if let cacheControl { response = response.header("Cache-Control", cacheControl) }
+            return response
+        }
+        return server
+    }
+
+    @MainActor
+    static func imageRequests(_ server: TestHTTPServer) -> Int { server.requestLog.filter { $0.hasPrefix("/img/") }.count }
+
+    /// A session: a new cache on `folder` (its index read from disk) and a client using it.
+    @MainActor
+    static func session(_ folder: TemporaryFolder, maxBytes: Int = 10_000_000) -> (HTTPCache, HTTPClient) {
+        let cache = HTTPCache(directory: folder.path + "/http", maxBytes: maxBytes)
+        return (cache, HTTPClient(cache: cache))
+    }
+
+    @MainActor
+    static func fetchAll(_ paths: [String], from server: TestHTTPServer, with client: HTTPClient,
+                         file: StaticString = #filePath, line: UInt = #line) {
+        for path in paths {
+            let result = fetch(server.url(path), with: client)
+            XCTAssertTrue(try result?.get().body.array == body(for: path, size: 8_000),
+                          "\(path): \(String(describing: result.map { $0.map(\.body.count) }))", file: file, line: line)
+        }
+    }
+
+    /// Numbered entry files in the cache directory (libsoup names them by the URL's hash).
+    static func entryFiles(_ directory: String) -> [String] {
+        DirectoryScan.names(in: directory).filter { $0.first?.isNumber == true }
+    }
+
+    // MARK: Tests
+
+    func testWhatWasFetchedOnceComesFromDiskInTheNextSessionWithoutARequest() throws {
+        try MainActor.assumeIsolated {
+            let server = try Self.server()
+            let folder = TemporaryFolder(prefix: "gallery-cache")
+            let paths = (1...12).map { "/img/\($0).png" }
+            do {
+                let (cache, client) = Self.session(folder)
+                Self.fetchAll(paths, from: server, with: client)
+                XCTAssertEqual(Self.imageRequests(server), 12)
+                cache.finishWrites()
+                Self.fetchAll(paths, from: server, with: client)
+                XCTAssertEqual(Self.imageRequests(server), 12, "fresh entries are answered from disk in the same session")
+                cache.dump()
+            }
+            XCTAssertTrue(DirectoryScan.names(in: folder.path + "/http").contains("soup.cache2"), "the index was written")
+
+            let (cache, client) = Self.session(folder)
+            XCTAssertFalse(cache.isReady, "the index is read on a worker")
+            // Sent before the index is read: the request waits for it instead of going to the network.
+            Self.fetchAll(paths, from: server, with: client)
+            XCTAssertTrue(cache.isReady)
+            XCTAssertEqual(Self.imageRequests(server), 12, "the second session asked the server for nothing")
+            XCTAssertEqual(cache.loadReport?.trim?.entriesAfter, 12, "nothing to trim in a cache this empty")
+        }
+    }
+
+    func testWithoutTheIndexTheNextSessionAsksAgain() throws {
+        try MainActor.assumeIsolated {
+            let server = try Self.server()
+            let folder = TemporaryFolder(prefix: "gallery-cache")
+            let paths = (1...4).map { "/img/\($0).png" }
+            do {
+                let (cache, client) = Self.session(folder)
+                Self.fetchAll(paths, from: server, with: client)
+                cache.finishWrites()
+                // No dump: a crash, or a quit that never reached the app's shutdown.
+            }
+            let (cache, client) = Self.session(folder)
+            Self.fetchAll(paths, from: server, with: client)
+            XCTAssertEqual(Self.imageRequests(server), 8, "nothing was kept without the index")
+            cache.finishWrites()
+            XCTAssertEqual(Self.entryFiles(folder.path + "/http").count, 4,
+                           "the files the lost index named were deleted when the index was read, then stored anew")
+        }
+    }
+
+    func testResponsesTheServerForbidsToStoreAreAskedForEveryTime() throws {
+        try MainActor.assumeIsolated {
+            let server = try Self.server(cacheControl: "no-store")
+            let folder = TemporaryFolder(prefix: "gallery-cache")
+            let (cache, client) = Self.session(folder)
+            for _ in 1...3 {
+                Self.fetchAll(["/img/a.png"], from: server, with: client)
+                cache.finishWrites()
+            }
+            XCTAssertEqual(Self.imageRequests(server), 3)
+            XCTAssertEqual(Self.entryFiles(folder.path + "/http"), [])
+        }
+    }
+
+    func testTheSizeCapHoldsWithinASession() throws {
+        try MainActor.assumeIsolated {
+            let server = try Self.server()
+            let folder = TemporaryFolder(prefix: "gallery-cache")
+            // libsoup stores nothing over a tenth of the cap: 8 KB entries fit a 100 KB cache, twelve at most.
+            let (cache, client) = Self.session(folder, maxBytes: 100_000)
+            let paths = (1...40).map { "/img/\($0).png" }
+            Self.fetchAll(paths, from: server, with: client)
+            cache.finishWrites()
+            let stored = DirectoryScan.totalFileBytes(in: folder.path + "/http")
+            XCTAssertLessThanOrEqual(stored, 100_000, "the cache stays under its cap")
+            XCTAssertGreaterThanOrEqual(stored, 80_000, "and is used up to it")
+
+            server.resetCounters()
+            Self.fetchAll(paths, from: server, with: client)
+            XCTAssertGreaterThanOrEqual(Self.imageRequests(server), 28, "what did not fit was asked for again")
+        }
+    }
+
+    func testEachStartTrimsTheOldestEntriesToLeaveRoom() throws {
+        try MainActor.assumeIsolated {
+            let server = try Self.server()
+            let folder = TemporaryFolder(prefix: "gallery-cache")
+            let paths = (1...20).map { "/img/\($0).png" }
+            do {
+                // 160 KB in a 200 KB cache: over the three quarters the next start trims it to.
+                let (cache, client) = Self.session(folder, maxBytes: 200_000)
+                Self.fetchAll(paths, from: server, with: client)
+                cache.finishWrites()
+                cache.dump()
+            }
+            let (cache, client) = Self.session(folder, maxBytes: 200_000)
+            XCTAssertTrue(iterateMainLoop(until: { cache.isReady }))
+            let trim = try XCTUnwrap(cache.loadReport?.trim)
+            XCTAssertEqual(trim.entriesBefore, 20)
+            XCTAssertEqual(trim.entriesAfter, 18, "two 8 KB entries make 144 KB of 150 KB")
+            XCTAssertLessThanOrEqual(trim.bytesAfter, 150_000)
+            XCTAssertEqual(Self.entryFiles(folder.path + "/http").count, 18, "the dropped entries' files are deleted")
+
+            server.resetCounters()
+            Self.fetchAll(Array(paths.suffix(18)), from: server, with: client)
+            XCTAssertEqual(Self.imageRequests(server), 0, "the newest entries are kept")
+            Self.fetchAll(Array(paths.prefix(2)), from: server, with: client)
+            XCTAssertEqual(Self.imageRequests(server), 2, "the oldest were dropped")
+        }
+    }
+
+    func testClearRemovesEverythingAndSaysHowMuch() throws {
+        try MainActor.assumeIsolated {
+            let server = try Self.server()
+            let folder = TemporaryFolder(prefix: "gallery-cache")
+            let (cache, client) = Self.session(folder)
+            let paths = (1...10).map { "/img/\($0).png" }
+            Self.fetchAll(paths, from: server, with: client)
+            cache.finishWrites()
+            var measured: Int?
+            cache.measureBytes { measured = $0 }
+            XCTAssertTrue(iterateMainLoop(until: { measured != nil }))
+            XCTAssertGreaterThanOrEqual(measured ?? 0, 80_000)
+
+            var freed: Int?
+            client.clearCache { freed = $0 }
+            XCTAssertTrue(iterateMainLoop(until: { freed != nil }))
+            XCTAssertEqual(freed, measured, "the bytes freed are the bytes stored")
+            XCTAssertEqual(DirectoryScan.names(in: folder.path), ["http"], "nothing left beside the (new, empty) cache")
+            XCTAssertEqual(DirectoryScan.names(in: folder.path + "/http"), [])
+
+            Self.fetchAll(paths, from: server, with: client)
+            XCTAssertEqual(Self.imageRequests(server), 20, "everything is asked for again")
+            cache.finishWrites()
+            Self.fetchAll(paths, from: server, with: client)
+            XCTAssertEqual(Self.imageRequests(server), 20, "and the new cache stores it")
+        }
+    }
+
+    func testClearingWithRequestsInFlightLetsThemFinish() throws {
+        try MainActor.assumeIsolated {
+            let server = try TestHTTPServer()
+            server.route("/slow/*") { request in
+                TestResponse.bytes(Self.body(for: request.path, size: 8_000), contentType: "image/png")
+                    .header("Cache-Control", "max-age=600").throttled(bytesPerSecond: 20_000)
+            }
+            let folder = TemporaryFolder(prefix: "gallery-cache")
+            let (cache, client) = Self.session(folder)
+            XCTAssertTrue(iterateMainLoop(until: { cache.isReady }))
+            var results: [String: Result<HTTPResponse, HTTPError>] = [:]
+            let paths = (1...4).map { "/slow/\($0).png" }
+            for path in paths {
+                client.fetch(HTTPRequest(url: server.url(path), maxBodyBytes: 100_000), cancellable: Cancellable()) {
+                    results[path] = $0
+                }
+            }
+            XCTAssertTrue(iterateMainLoop(until: { server.requestCount == 4 }))
+            var freed: Int?
+            client.clearCache { freed = $0 }
+            XCTAssertTrue(iterateMainLoop(until: { results.count == 4 && freed != nil }, timeout: 20))
+            for path in paths {
+                XCTAssertTrue(try results[path]?.get().body.array == Self.body(for: path, size: 8_000), "\(path) finished")
+            }
+            // The new cache works, and clears again.
+            server.route("/img/*") { request in
+                TestResponse.bytes(Self.body(for: request.path, size: 8_000), contentType: "image/png")
+                    .header("Cache-Control", "max-age=600")
+            }
+            Self.fetchAll(["/img/a.png"], from: server, with: client)
+            cache.finishWrites()
+            Self.fetchAll(["/img/a.png"], from: server, with: client)
+            XCTAssertEqual(Self.imageRequests(server), 1)
+            freed = nil
+            client.clearCache { freed = $0 }
+            XCTAssertTrue(iterateMainLoop(until: { freed != nil }))
+            Self.fetchAll(["/img/a.png"], from: server, with: client)
+            XCTAssertEqual(Self.imageRequests(server), 2)
+            iterateMainLoop(for: 0.2)
+        }
+    }
+
+    func testAStoredCopyStandsInWhenTheServerCannotBeReached() throws {
+        try MainActor.assumeIsolated {
+            // Stale at once: while the server answers, every request goes to it.
+            let server = try Self.server(cacheControl: "max-age=0")
+            let folder = TemporaryFolder(prefix: "gallery-cache")
+            let (cache, client) = Self.session(folder)
+            Self.fetchAll(["/img/kept.png"], from: server, with: client)
+            cache.finishWrites()
+            Self.fetchAll(["/img/kept.png"], from: server, with: client)
+            cache.finishWrites()
+            XCTAssertEqual(Self.imageRequests(server), 2, "a stale entry is not used while the server answers")
+
+            let keptURL = server.url("/img/kept.png")
+            let neverURL = server.url("/img/never.png")
+            server.stop()
+            let kept = fetch(keptURL, with: client)
+            XCTAssertTrue(try kept?.get().body.array == Self.body(for: "/img/kept.png", size: 8_000),
+                          "the stored copy, however stale: \(String(describing: kept.map { $0.map(\.body.count) }))")
+            let never = fetch(neverURL, with: client)
+            XCTAssertEqual(never?.failureValue?.isUnreachable, true, "nothing stored: the network error")
+        }
+    }
+
+    func testWithoutACacheNothingStandsIn() throws {
+        try MainActor.assumeIsolated {
+            let server = try Self.server()
+            let client = HTTPClient()
+            Self.fetchAll(["/img/a.png"], from: server, with: client)
+            let url = server.url("/img/a.png")
+            server.stop()
+            XCTAssertEqual(fetch(url, with: client)?.failureValue?.isUnreachable, true)
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import CGtk
+import GObjectBindings
+import XCTest
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A fresh folder under the system's temporary directory, removed with everything in it afterwards.
+public final class TemporaryFolder {
+    public let path: String
+
+    public init(prefix: String = "gallery-test") {
+        path = takeString(g_dir_make_tmp(prefix + "-XXXXXX", nil)) ?? "/nonexistent"
+    }
+
+    deinit {
+        // Only a folder g_dir_make_tmp made (its name has no quote to escape).
+        if path.hasPrefix(String(cString: g_get_tmp_dir())) { _ = system("rm -rf '\(path)'") }
+    }
+
+    public func contents(_ name: String) -> [UInt8]? {
+        var data: UnsafeMutablePointer<gchar>?
+        var length: gsize = 0
+        guard g_file_get_contents(path + "/" + name, &data, &length, nil) != 0, let data else { return nil }
+        defer { g_free(data) }
+        return Array(UnsafeRawBufferPointer(start: data, count: Int(length)))
+    }
+
+    public func write(_ bytes: [UInt8], to name: String) {
+        bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) {
+                XCTAssertNotEqual(g_file_set_contents(path + "/" + name, $0.baseAddress, gssize($0.count), nil), 0)
+            }
+        }
+    }
+
+    public func names() -> Set<String> {
+        guard let directory = g_dir_open(path, 0, nil) else { return [] }
+        defer { g_dir_close(directory) }
+        var names = Set<String>()
+        while let name = g_dir_read_name(directory) { names.insert(String(cString: name)) }
+        return names
+    }
+}
