@@ -31,6 +31,14 @@ public enum DirectoryScan {
         return freed
     }
 
+    /// The size of the regular file at `path`; nil when there is none. One stat: cheap enough for the main
+    /// loop, and it lets a caller refuse to read a file bigger than it should be.
+    public static func fileBytes(at path: String) -> Int? {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int(info.st_size)
+    }
+
     /// Names of the entries directly inside `path` ("." and ".." excluded); empty when it cannot be read.
     public static func names(in path: String) -> [String] {
         var names: [String] = []

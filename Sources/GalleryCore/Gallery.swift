@@ -45,9 +45,10 @@ public final class Gallery {
     private var hiddenSensitive: [Int: ImageDownload] = [:]
 
     /// `thumbnails` replaces how thumbnails are loaded (the benchmarks' baselines); by default `loader`.
+    /// `snapshots` keeps the first page for a launch without network (see `GalleryFeed`).
     public init(source: any GallerySource, client: HTTPClient, loader: ImageLoader, options: Options = .init(),
-                thumbnails: ImageDownload.Context? = nil) {
-        feed = GalleryFeed(source: source, client: client, limits: options.feedLimits)
+                snapshots: FeedSnapshotStore? = nil, thumbnails: ImageDownload.Context? = nil) {
+        feed = GalleryFeed(source: source, client: client, limits: options.feedLimits, snapshots: snapshots)
         self.loader = loader
         self.options = options
         downloadContext = thumbnails ?? ImageDownload.Context(loader: loader, thumbnailPixelSize: options.thumbnailPixelSize)
@@ -113,8 +114,14 @@ public final class Gallery {
         }
     }
 
-    /// The header bar's subtitle: "Loading page 2…", "48 images, 3 still loading", "No such user: bob".
+    /// The header bar's subtitle: "Loading page 2…", "48 images, 3 still loading", "No such user: bob";
+    /// "Offline · 24 images" while the first page is a saved copy.
     public var summary: String {
+        guard feed.offlineCopy == nil || downloads.isEmpty else { return "Offline · " + liveSummary }
+        return liveSummary
+    }
+
+    private var liveSummary: String {
         switch feed.state {
         case .failed(let error) where downloads.isEmpty:
             return error.title

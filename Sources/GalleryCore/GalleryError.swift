@@ -17,6 +17,8 @@ public enum GalleryError: Error, Equatable, Sendable {
     case foreignLink(service: String, host: String)
     /// Reply after reply without items, each linking to another.
     case emptyPages(service: String, count: Int)
+    /// Showing a saved copy of the first page: what it does not hold needs the network.
+    case offline(service: String)
 
     public var title: String {
         switch self {
@@ -33,6 +35,7 @@ public enum GalleryError: Error, Equatable, Sendable {
         case .pagingLoop(let service): "\(service) kept sending the same pages"
         case .foreignLink(let service, _): "\(service) sent a link to another server"
         case .emptyPages(let service, _): "\(service) sent only empty pages"
+        case .offline: "Offline"
         }
     }
 
@@ -52,6 +55,7 @@ public enum GalleryError: Error, Equatable, Sendable {
         case .pagingLoop: "Stopped loading more pages."
         case .foreignLink(_, let host): "The next page is on \(host); it was not followed."
         case .emptyPages(_, let count): "Stopped after \(count) pages in a row without any images."
+        case .offline(let service): "\(service) cannot be reached. Try again when you are back online."
         }
     }
 

@@ -58,6 +58,12 @@ public final class GalleryFeed {
     public var limits: Limits
 
     private let client: HTTPClient
+    /// Where the first page's replies are kept for a launch without network; nil keeps nothing.
+    private let snapshots: FeedSnapshotStore?
+    /// Collects the replies up to the first page of items; nil once it is saved, or without `snapshots`.
+    private var recorder: FeedSnapshotRecorder?
+    /// The saved first page shown because the service could not be reached; nil while the feed is live.
+    public private(set) var offlineCopy: FeedSnapshot?
     private var next: PageRequest?
     private var requestedURLs: Set<String> = []
     /// The request or parse in flight; cancelling it (or replacing it) makes its result be ignored.
@@ -67,11 +73,17 @@ public final class GalleryFeed {
     private var rateLimitsInARow = 0
     private var emptyRepliesInARow = 0
 
-    public init(source: any GallerySource, client: HTTPClient, limits: Limits = .init()) {
+    /// With `snapshots`, the replies that make the first page are saved there, and stand in for them when
+    /// the service cannot be reached (`offlineCopy`).
+    public init(source: any GallerySource, client: HTTPClient, limits: Limits = .init(),
+                snapshots: FeedSnapshotStore? = nil) {
         self.source = source
         self.client = client
         self.limits = limits
-        next = source.firstRequest()
+        self.snapshots = snapshots
+        let first = source.firstRequest()
+        next = first
+        recorder = snapshots == nil ? nil : FeedSnapshotRecorder(firstURL: first.url)
     }
 
     public var canLoadMore: Bool { state == .idle && next != nil }
@@ -119,6 +131,7 @@ public final class GalleryFeed {
         guard requestedURLs.count < maxRequests else { return state = .failed(.pagingLoop(service: serviceName)) }
         requestedURLs.insert(request.url)
         state = .loading(page: pagesLoaded + 1)
+        if let offlineCopy { return replay(request, from: offlineCopy, deliver: deliver) }
         let cancellable = Cancellable()
         self.cancellable = cancellable
         let httpRequest = HTTPRequest(url: request.url, headers: request.headers, maxBodyBytes: limits.maxPageBytes)
@@ -130,6 +143,8 @@ public final class GalleryFeed {
                 self.handle(response, of: request, deliver: deliver)
             case .failure(.cancelled):
                 self.state = .idle
+            case .failure(let error) where error.isUnreachable && self.mayUseSnapshot:
+                self.useSnapshot(for: request, after: error, deliver: deliver)
             case .failure(.certificate(let detail)):
                 self.state = .failed(.certificate(service: self.serviceName, detail: detail))
             case .failure(.tooLarge):
@@ -151,11 +166,50 @@ public final class GalleryFeed {
         }, completion: { [weak self] parsed in
             guard let self, self.cancellable === cancellable else { return }
             self.cancellable = nil
-            self.apply(parsed, of: request, deliver: deliver)
+            self.apply(parsed, of: request, response: response, deliver: deliver)
         })
     }
 
-    private func apply(_ parsed: Result<PageResult, GalleryError>, of request: PageRequest,
+    // MARK: The saved first page
+
+    /// Only until the first page arrived: later pages are not saved, and a gallery half shown live and half
+    /// from an old copy would be neither.
+    private var mayUseSnapshot: Bool { snapshots != nil && offlineCopy == nil && pagesLoaded == 0 }
+
+    private func useSnapshot(for request: PageRequest, after error: HTTPError,
+                             deliver: @escaping @MainActor ([GalleryItem]) -> Void) {
+        guard let snapshots, let firstURL = recorder?.firstURL else {
+            return state = .failed(.network(service: serviceName, detail: error.message))
+        }
+        // Held like a request, so that `cancel()` drops the answer.
+        let cancellable = Cancellable()
+        self.cancellable = cancellable
+        snapshots.load(firstURL: firstURL) { [weak self] snapshot in
+            guard let self, self.cancellable === cancellable else { return }
+            self.cancellable = nil
+            guard let snapshot, snapshot.response(for: request.url) != nil else {
+                return self.state = .failed(.network(service: self.serviceName, detail: error.message))
+            }
+            self.offlineCopy = snapshot
+            self.recorder = nil
+            self.replay(request, from: snapshot, deliver: deliver)
+        }
+    }
+
+    /// Answers `request` from the saved copy; what it does not hold (the pages after the first) waits for
+    /// the network to be back (a reload).
+    private func replay(_ request: PageRequest, from snapshot: FeedSnapshot,
+                        deliver: @escaping @MainActor ([GalleryItem]) -> Void) {
+        guard let response = snapshot.response(for: request.url) else {
+            next = nil
+            return state = .failed(.offline(service: serviceName))
+        }
+        handle(response, of: request, deliver: deliver)
+    }
+
+    // MARK: Replies
+
+    private func apply(_ parsed: Result<PageResult, GalleryError>, of request: PageRequest, response: HTTPResponse,
                        deliver: @escaping @MainActor ([GalleryItem]) -> Void) {
         let result: PageResult
         switch parsed {
@@ -167,6 +221,7 @@ public final class GalleryFeed {
             result = page
         }
         rateLimitsInARow = 0
+        recorder?.record(response, of: request)
         // A "next" link back to a page already requested would page forever: stop after this page.
         let loops = result.next.map { requestedURLs.contains($0.url) } ?? false
         next = loops ? nil : result.next
@@ -182,6 +237,8 @@ public final class GalleryFeed {
         }
         emptyRepliesInARow = 0
         pagesLoaded += 1
+        if let snapshot = recorder?.snapshot(savedAt: DateText.now()) { snapshots?.save(snapshot) }
+        recorder = nil
         itemsDelivered += result.items.count
         let end: State
         if loops {

@@ -1,0 +1,206 @@
+import CGtk
+import GObjectBindings
+import TestSupport
+import XCTest
+@testable import GalleryCore
+
+/// The saved first page: kept on every search (bounded), shown when the service cannot be reached, and
+/// only then — against real servers on 127.0.0.1 that are stopped to take the network away.
+final class FeedSnapshotTests: GLibTestCase {
+    static let inkwellFeed = Fixtures.text("deviantart/gallery-page1.xml")
+    static let mastodonStatuses = "/api/v1/accounts/109876543210987654321/statuses"
+
+    /// What the feed server answers: the feed, an error, or a feed of `padding` extra bytes.
+    @MainActor
+    final class FeedServer {
+        let server: TestHTTPServer
+        var status: UInt32 = 200
+        var padding = 0
+
+        init() throws {
+            server = try TestHTTPServer()
+            server.route("/rss.xml") { [unowned self] _ in
+                guard status == 200 else { return .status(status) }
+                let feed = padding == 0 ? FeedSnapshotTests.inkwellFeed
+                    : FeedSnapshotTests.inkwellFeed.replacingOccurrences(
+                        of: "<channel>", with: "<channel><!--" + String(repeating: "x", count: padding) + "-->")
+                return .text(feed, contentType: "application/rss+xml")
+            }
+            server.route("/api/v1/accounts/lookup") { _ in
+                .text(Fixtures.text("mastodon/account.json"), contentType: "application/json")
+            }
+            server.route(FeedSnapshotTests.mastodonStatuses) { _ in
+                .text(Fixtures.text("mastodon/statuses-page1.json"), contentType: "application/json")
+            }
+        }
+
+        var deviantArt: any GallerySource {
+            get throws { try SourceKind.deviantArt.makeSource(username: "inkwell", endpointOverride: server.baseURL) }
+        }
+        var mastodon: any GallerySource {
+            get throws { try MastodonSource(account: "alice@mastodon.social", endpointOverride: server.baseURL) }
+        }
+    }
+
+    /// Loads the feed's first page (following lookups) and returns its items once the feed rests.
+    @MainActor
+    static func firstPage(of feed: GalleryFeed, file: StaticString = #filePath, line: UInt = #line) -> [GalleryItem] {
+        var items: [GalleryItem] = []
+        feed.loadNextPage { items += $0 }
+        let rested = iterateMainLoop(until: {
+            switch feed.state {
+            case .loading, .waiting: false
+            default: true
+            }
+        }, timeout: 20)
+        XCTAssertTrue(rested, "the feed never came to rest: \(feed.state)", file: file, line: line)
+        return items
+    }
+
+    /// Loads the first page online and waits until the store wrote it.
+    @MainActor
+    static func saveFirstPage(_ source: any GallerySource, in store: FeedSnapshotStore,
+                              file: StaticString = #filePath, line: UInt = #line) -> [GalleryItem] {
+        var saved = false
+        store.onSaved = { error in
+            XCTAssertNil(error, file: file, line: line)
+            saved = true
+        }
+        let items = firstPage(of: GalleryFeed(source: source, client: HTTPClient(), snapshots: store))
+        XCTAssertTrue(iterateMainLoop(until: { saved }), "the first page was not saved", file: file, line: line)
+        store.onSaved = nil
+        return items
+    }
+
+    // MARK: Tests
+
+    func testTheFirstPageIsSavedAndShownWhenTheServiceCannotBeReached() throws {
+        try MainActor.assumeIsolated {
+            let feeds = try FeedServer()
+            let folder = TemporaryFolder(prefix: "gallery-snapshot")
+            let store = FeedSnapshotStore(path: folder.path + "/last-gallery.json")
+            let source = try feeds.deviantArt
+            let online = Self.saveFirstPage(source, in: store)
+            XCTAssertEqual(online.count, 4)
+            var info = stat()
+            XCTAssertEqual(stat(store.path, &info), 0)
+            XCTAssertEqual(info.st_mode & 0o777, 0o600, "readable by the user only")
+
+            feeds.server.stop()
+            let feed = GalleryFeed(source: source, client: HTTPClient(), snapshots: store)
+            let offline = Self.firstPage(of: feed)
+            XCTAssertEqual(offline.map(\.title), online.map(\.title))
+            XCTAssertEqual(offline.map { $0.thumbnails.map(\.url) }, online.map { $0.thumbnails.map(\.url) })
+            XCTAssertNotNil(feed.offlineCopy)
+            XCTAssertEqual(feed.state, .idle, "the copy's next page is there to ask for")
+
+            XCTAssertTrue(Self.firstPage(of: feed).isEmpty)
+            XCTAssertEqual(feed.state, .failed(.offline(service: "DeviantArt")), "the next page needs the network")
+        }
+    }
+
+    func testALookupAndThePageAfterItAreReplayedInOrder() throws {
+        try MainActor.assumeIsolated {
+            let feeds = try FeedServer()
+            let folder = TemporaryFolder(prefix: "gallery-snapshot")
+            let store = FeedSnapshotStore(path: folder.path + "/last-gallery.json")
+            let source = try feeds.mastodon
+            let online = Self.saveFirstPage(source, in: store)
+            XCTAssertEqual(online.count, 3)
+            feeds.server.stop()
+            let feed = GalleryFeed(source: source, client: HTTPClient(), snapshots: store)
+            XCTAssertEqual(Self.firstPage(of: feed).map(\.id), online.map(\.id))
+            XCTAssertNotNil(feed.offlineCopy)
+        }
+    }
+
+    func testTheCopyIsNotUsedWhileTheServiceAnswers() throws {
+        try MainActor.assumeIsolated {
+            let feeds = try FeedServer()
+            let folder = TemporaryFolder(prefix: "gallery-snapshot")
+            let store = FeedSnapshotStore(path: folder.path + "/last-gallery.json")
+            let source = try feeds.deviantArt
+            _ = Self.saveFirstPage(source, in: store)
+            feeds.status = 500
+            let feed = GalleryFeed(source: source, client: HTTPClient(), snapshots: store)
+            XCTAssertTrue(Self.firstPage(of: feed).isEmpty)
+            guard case .failed(.serverError) = feed.state else { return XCTFail("\(feed.state)") }
+            XCTAssertNil(feed.offlineCopy)
+        }
+    }
+
+    func testAnotherGallerysCopyOrNoneLeavesTheNetworkError() throws {
+        try MainActor.assumeIsolated {
+            let feeds = try FeedServer()
+            let folder = TemporaryFolder(prefix: "gallery-snapshot")
+            let store = FeedSnapshotStore(path: folder.path + "/last-gallery.json")
+            let other = try SourceKind.deviantArt.makeSource(username: "someone-else", endpointOverride: feeds.server.baseURL)
+            feeds.server.stop()
+            let before = GalleryFeed(source: other, client: HTTPClient(), snapshots: store)
+            XCTAssertEqual(Self.firstPage(of: before), [])
+            guard case .failed(.network) = before.state else { return XCTFail("no copy at all: \(before.state)") }
+
+            let restarted = try FeedServer()
+            _ = Self.saveFirstPage(try restarted.deviantArt, in: store)
+            restarted.server.stop()
+            let elsewhere = try SourceKind.deviantArt.makeSource(username: "someone-else",
+                                                                 endpointOverride: restarted.server.baseURL)
+            let feed = GalleryFeed(source: elsewhere, client: HTTPClient(), snapshots: store)
+            XCTAssertTrue(Self.firstPage(of: feed).isEmpty)
+            guard case .failed(.network) = feed.state else { return XCTFail("another gallery's copy: \(feed.state)") }
+        }
+    }
+
+    func testAFirstPageBeyondTheBoundIsNotKept() throws {
+        try MainActor.assumeIsolated {
+            let feeds = try FeedServer()
+            feeds.padding = FeedSnapshot.maxBytes
+            let folder = TemporaryFolder(prefix: "gallery-snapshot")
+            let store = FeedSnapshotStore(path: folder.path + "/last-gallery.json")
+            var saves = 0
+            store.onSaved = { _ in saves += 1 }
+            let feed = GalleryFeed(source: try feeds.deviantArt, client: HTTPClient(), snapshots: store)
+            XCTAssertEqual(Self.firstPage(of: feed).count, 4, "the page itself is shown")
+            iterateMainLoop(for: 0.3)
+            XCTAssertEqual(saves, 0)
+            XCTAssertNil(DirectoryScan.fileBytes(at: store.path))
+        }
+    }
+
+    func testADamagedOrOversizedFileIsIgnored() throws {
+        try MainActor.assumeIsolated {
+            let folder = TemporaryFolder(prefix: "gallery-snapshot")
+            let store = FeedSnapshotStore(path: folder.path + "/last-gallery.json")
+            let reply = FeedSnapshot.Reply(request: PageRequest(url: "http://127.0.0.1:9/a"),
+                                           response: HTTPResponse(head: .init(status: 200, reason: "OK", url: "http://127.0.0.1:9/a"),
+                                                                  body: Bytes("feed")))
+            let good = try XCTUnwrap(FeedSnapshot(firstURL: "http://127.0.0.1:9/a", savedAt: 1, replies: [reply]).encoded())
+            XCTAssertNotNil(FeedSnapshot.decode(good))
+            XCTAssertNil(FeedSnapshot.decode(Bytes("{\"firstURL\": 3")))
+            let tooMany = FeedSnapshot(firstURL: "http://127.0.0.1:9/a", savedAt: 1,
+                                       replies: Array(repeating: reply, count: FeedSnapshot.maxReplies + 1))
+            XCTAssertNil(FeedSnapshot.decode(try XCTUnwrap(tooMany.encoded())), "more replies than a first page needs")
+
+            folder.write(Array(repeating: 0x20, count: FeedSnapshot.maxFileBytes + 1), to: "last-gallery.json")
+            var loaded: FeedSnapshot?? = .none
+            store.load(firstURL: "http://127.0.0.1:9/a") { loaded = .some($0) }
+            XCTAssertTrue(iterateMainLoop(until: { loaded != nil }))
+            XCTAssertEqual(loaded, .some(nil), "a file over the bound is not read")
+        }
+    }
+
+    func testRemoveDeletesTheFileAndSaysHowBig() throws {
+        try MainActor.assumeIsolated {
+            let feeds = try FeedServer()
+            let folder = TemporaryFolder(prefix: "gallery-snapshot")
+            let store = FeedSnapshotStore(path: folder.path + "/last-gallery.json")
+            _ = Self.saveFirstPage(try feeds.deviantArt, in: store)
+            let size = try XCTUnwrap(DirectoryScan.fileBytes(at: store.path))
+            var removed: Int?
+            store.remove { removed = $0 }
+            XCTAssertTrue(iterateMainLoop(until: { removed != nil }))
+            XCTAssertEqual(removed, size)
+            XCTAssertNil(DirectoryScan.fileBytes(at: store.path))
+        }
+    }
+}
