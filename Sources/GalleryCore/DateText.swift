@@ -12,4 +12,20 @@ enum DateText {
     }
 
     static func parseHTTPDate(_ text: String) -> Double? { Soup.parseHTTPDate(text) }
+
+    /// "just now", "5 minutes ago", "an hour ago", "3 days ago": how long ago `seconds` (since the epoch)
+    /// was. A time in the future (a clock put back) is "just now".
+    static func ago(_ seconds: Double, now: Double = now()) -> String {
+        let elapsed = Int(max(0, now - seconds))
+        switch elapsed {
+        case ..<60: return "just now"
+        case ..<3600: return count(elapsed / 60, "minute", "a minute")
+        case ..<86_400: return count(elapsed / 3600, "hour", "an hour")
+        default: return count(elapsed / 86_400, "day", "a day")
+        }
+    }
+
+    private static func count(_ value: Int, _ unit: String, _ one: String) -> String {
+        value == 1 ? "\(one) ago" : "\(value) \(unit)s ago"
+    }
 }

@@ -61,6 +61,9 @@ public struct FeedSnapshot: Sendable, Equatable, Codable {
         self.replies = replies
     }
 
+    /// "3 hours ago": when the page was saved, for the window.
+    public var savedAgo: String { DateText.ago(savedAt) }
+
     /// The reply to `url`, if it is part of the snapshot.
     public func response(for url: String) -> HTTPResponse? {
         replies.first { $0.requestURL == url }?.response

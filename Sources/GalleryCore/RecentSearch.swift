@@ -25,21 +25,31 @@ public struct RecentSearch: Equatable, Sendable {
     /// The remembered search; nil when there is none or the file is unreadable, corrupt or names an unknown
     /// source — the app then starts with its defaults. Read once at start-up: a few bytes, synchronously.
     public static func load(from path: String = defaultPath) -> RecentSearch? {
+        File.smallText(atPath: path).flatMap(parse)
+    }
+
+    static func parse(_ text: String) -> RecentSearch? {
         let file = g_key_file_new()
         defer { g_key_file_free(file) }
-        guard g_key_file_load_from_file(file, path, G_KEY_FILE_NONE, nil) != 0,
+        guard g_key_file_load_from_data(file, text, gsize(text.utf8.count), G_KEY_FILE_NONE, nil) != 0,
               let source = takeString(g_key_file_get_string(file, group, "source", nil)).flatMap(SourceKind.init(rawValue:)),
               let username = takeString(g_key_file_get_string(file, group, "username", nil))
         else { return nil }
         return RecentSearch(source: source, username: username)
     }
 
-    /// The key file's text.
-    var serialized: String {
+    /// The key file's text: `base` (the file as it was, with the settings and comments the user keeps
+    /// there) with this search in its group, and the cache setting spelled out for whoever looks.
+    func serialized(over base: String? = nil) -> String {
         let file = g_key_file_new()
         defer { g_key_file_free(file) }
+        if let base {
+            g_key_file_load_from_data(file, base, gsize(base.utf8.count),
+                                      GKeyFileFlags(rawValue: G_KEY_FILE_KEEP_COMMENTS.rawValue), nil)
+        }
         g_key_file_set_string(file, Self.group, "source", source.rawValue)
         g_key_file_set_string(file, Self.group, "username", username)
+        CacheSettings.addDefault(to: file)
         return takeString(g_key_file_to_data(file, nil, nil)) ?? ""
     }
 }
@@ -47,17 +57,27 @@ public struct RecentSearch: Equatable, Sendable {
 /// Saves the last search on every search without blocking the main loop: GIO writes the file on its worker
 /// threads, atomically (a temporary file renamed over the old one), readable by the user only, in a directory
 /// only the user can enter (0700: it says who the user looks at). Saves that come faster than the disk
-/// are coalesced: the newest wins.
+/// are coalesced: the newest wins. The rest of the file (the `[cache]` setting, comments) is kept as it was
+/// when the store was made: edit it while the app is closed.
 @MainActor
 public final class RecentSearchStore {
     public let path: String
+    /// The file as read at start: what every save keeps besides the search.
+    private let base: String?
+    /// The search the file held at start.
+    public let lastSearch: RecentSearch?
     private var saving = false
     private var pending: RecentSearch?
     private var directoryReady = false
     /// Called after each write with its error, if any (tests).
     public var onSaved: (@MainActor (GLibError?) -> Void)?
 
-    public init(path: String = RecentSearch.defaultPath) { self.path = path }
+    /// Reads the file once (a few bytes, synchronously).
+    public init(path: String = RecentSearch.defaultPath) {
+        self.path = path
+        base = File.smallText(atPath: path)
+        lastSearch = base.flatMap(RecentSearch.parse)
+    }
 
     public func load() -> RecentSearch? { RecentSearch.load(from: path) }
 
@@ -71,7 +91,7 @@ public final class RecentSearchStore {
         pending = nil
         prepareDirectory()
         saving = true
-        File(path: path).replaceContents(Bytes(search.serialized), private: true) { [weak self] error in
+        File(path: path).replaceContents(Bytes(search.serialized(over: base)), private: true) { [weak self] error in
             guard let self else { return }
             self.saving = false
             self.onSaved?(error)

@@ -11,14 +11,17 @@ public struct GalleryServices {
     public let makeSource: @MainActor (SourceKind, String) throws(GalleryError) -> any GallerySource
     /// What a feed's replies may cost (page size, rate-limit waits, empty pages); tests shorten the waits.
     public let feedLimits: GalleryFeed.Limits
+    /// Where each gallery's first page is kept for a launch without network; nil keeps nothing.
+    public let snapshots: FeedSnapshotStore?
 
     public init(client: HTTPClient, loader: ImageLoader, sources: [SourceKind] = SourceKind.allCases,
-                feedLimits: GalleryFeed.Limits = .init(),
+                feedLimits: GalleryFeed.Limits = .init(), snapshots: FeedSnapshotStore? = nil,
                 makeSource: @escaping @MainActor (SourceKind, String) throws(GalleryError) -> any GallerySource) {
         self.client = client
         self.loader = loader
         self.sources = sources
         self.feedLimits = feedLimits
+        self.snapshots = snapshots
         self.makeSource = makeSource
     }
 }

@@ -14,6 +14,8 @@ public final class MainWindow {
     public let listView = GalleryListView()
     public let largeView: LargeImageView
     public let statusPage = StatusPage()
+    /// Offline (a saved first page is shown), or a note of something done.
+    public let notices = NoticeBar()
     let stack = Stack()
     let services: GalleryServices
     public private(set) var gallery: Gallery?
@@ -38,7 +40,11 @@ public final class MainWindow {
         stack.add(statusPage.container, name: "status")
         stack.add(listView.container, name: "gallery")
         stack.add(largeView.container, name: "viewer")
-        window.setChild(stack)
+        let content = Box(GTK_ORIENTATION_VERTICAL, spacing: 0)
+        content.append(notices.bar)
+        content.append(stack, expand: true)
+        window.setChild(content)
+        content.show()
         stack.showAll()
         showWelcome()
 
@@ -60,6 +66,7 @@ public final class MainWindow {
     private func windowDestroyed() {
         isDestroyed = true
         statusUpdate?.cancel()
+        notices.stop()
         largeView.stop()
         gallery?.cancel()
         gallery = nil
@@ -77,6 +84,7 @@ public final class MainWindow {
         gallery?.cancel()
         gallery = nil
         listView.show(nil)
+        notices.setLasting(nil)
 
         let trimmed = username.trimmed
         guard !trimmed.isEmpty else { return showWelcome() }
@@ -89,7 +97,8 @@ public final class MainWindow {
         onSearch?(source, trimmed)
         let options = Gallery.Options(thumbnailPixelSize: GalleryRow.thumbnailSize * max(1, window.scaleFactor),
                                       showSensitive: showSensitive, feedLimits: services.feedLimits)
-        let gallery = Gallery(source: gallerySource, client: services.client, loader: services.loader, options: options)
+        let gallery = Gallery(source: gallerySource, client: services.client, loader: services.loader, options: options,
+                              snapshots: services.snapshots)
         self.gallery = gallery
         gallery.onStatusChange = { [weak self, weak gallery] in
             guard let self, !self.isDestroyed, let gallery, self.gallery === gallery else { return }
@@ -178,7 +187,13 @@ public final class MainWindow {
         }
         listView.updateFooter()
         updateTitles()
+        if let copy = gallery.feed.offlineCopy {
+            notices.setLasting(.offline(service: gallery.source.kind.displayName, savedAgo: copy.savedAgo))
+        }
     }
+
+    /// A short note at the top of the window ("Cache cleared…"), gone after a few seconds.
+    public func showNote(_ text: String) { notices.showNote(text) }
 
     private func updateTitles() {
         if isLargeViewOpen {

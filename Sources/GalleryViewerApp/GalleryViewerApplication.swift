@@ -4,8 +4,8 @@ import GtkBindings
 import GalleryCore
 import GalleryUI
 
-/// The GtkApplication and its wiring: one HTTP client and image loader for the process, the main window,
-/// the app-wide actions, and what to show first.
+/// The GtkApplication and its wiring: one HTTP client and image loader for the process (with the disk
+/// cache), the main window, the app-wide actions, and what to show first.
 ///
 /// One instance per session: the first launch owns the app id on the session bus; a later launch (menu,
 /// terminal, `gallery-viewer --source … USER`) hands its arguments and environment over and exits at once
@@ -14,13 +14,18 @@ import GalleryUI
 @MainActor
 final class GalleryViewerApplication {
     private let application = Application(id: AppVersion.applicationID, unique: true, handlesCommandLine: true)
-    private let client = HTTPClient()
+    /// Opened at startup, so only by the instance that shows the window (a launch handing over never
+    /// touches it); nil when it is turned off or another process holds it.
+    private var diskCache: DiskCache?
+    /// Made on first use, after startup opened the disk cache.
+    private lazy var client = HTTPClient(cache: diskCache?.http)
     private lazy var loader = ImageLoader(client: client)
     private let sources = SourceFactory(overriddenSource: nil, endpointOverride: nil)
-    /// The last search of the previous launch, read once; each new one is saved by `recentSearches`.
-    private let recent = RecentSearch.load()
+    /// Saves each new search; holds the last one of the previous launch, read once.
     private let recentSearches = RecentSearchStore()
+    private var recent: RecentSearch? { recentSearches.lastSearch }
     private var window: MainWindow?
+    private var signalSources: [MainLoopSource] = []
 
     func run(arguments: [String]) -> Int32 {
         // The X11 window class comes from the program name; the desktop entry's StartupWMClass matches it.
@@ -34,9 +39,20 @@ final class GalleryViewerApplication {
     }
 
     private func startup() {
+        // First, so that its index is being read while the window is made.
+        diskCache = DiskCache.open(settings: CacheSettings.load())
+        // Quit as Ctrl+Q does when asked to end (logout, kill, Ctrl+C in a terminal): the cache's index is
+        // written on the way out.
+        signalSources = [SIGTERM, SIGINT, SIGHUP].map { signal in
+            MainLoopSource.unixSignal(signal) { [weak self] in
+                self?.quit()
+                return false
+            }
+        }
         gtk_window_set_default_icon_name(AppVersion.applicationID)
         Style.install()
         application.addAction("quit") { [weak self] in self?.quit() }
+        application.addAction("clear-cache") { [weak self] in self?.clearCache() }
         application.addAction("about") { [weak self] in
             guard let window = self?.window?.window else { return }
             AboutDialog.present(.init(
@@ -99,7 +115,8 @@ final class GalleryViewerApplication {
     }
 
     private func makeWindow() -> MainWindow {
-        let services = GalleryServices(client: client, loader: loader) { [sources] kind, username throws(GalleryError) in
+        let services = GalleryServices(client: client, loader: loader, snapshots: diskCache?.snapshots) {
+            [sources] kind, username throws(GalleryError) in
             try sources.make(kind, username: username)
         }
         let window = MainWindow(application: application, services: services)
@@ -121,9 +138,22 @@ final class GalleryViewerApplication {
         application.quit()
     }
 
+    /// Main menu › Clear Cache: no question asked (it only costs downloading again); the window says what
+    /// it did.
+    private func clearCache() {
+        guard let diskCache else {
+            window?.showNote("There is no disk cache to clear: it is turned off, or another Gallery Viewer uses it.")
+            return
+        }
+        diskCache.clear(through: client) { [weak self] freed in
+            self?.window?.showNote("Cache cleared: \(TerminalProgress.size(freed)) of saved thumbnails, images and pages deleted.")
+        }
+    }
+
     private func shutdown() {
         window?.gallery?.cancel()
         client.abortAll()
+        diskCache?.save()
         sources.shutDown()
     }
 }

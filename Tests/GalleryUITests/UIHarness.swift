@@ -14,23 +14,27 @@ final class UIHarness {
     let server: DemoServer
     let application: Application
     let client: HTTPClient
+    let diskCache: HTTPCache?
     let loader: ImageLoader
     let window: MainWindow
 
     /// `endpoints` points other sources (or the Demo source, instead of the demo server) at local test servers;
-    /// sources without one get a closed local port.
+    /// sources without one get a closed local port. With `cacheDirectory`, the client has a disk cache there
+    /// and the window keeps its galleries' first pages there, as the app's window does.
     init(server options: DemoServer.Options = .init(), client configuration: HTTPClient.Configuration = .init(),
-         endpoints: [SourceKind: String] = [:]) throws {
+         endpoints: [SourceKind: String] = [:], cacheDirectory: String? = nil) throws {
         guard gtk_init_check(nil, nil) != 0 else {
             XCTFail("GTK could not open a display (DISPLAY=\(String(cString: getenv("DISPLAY") ?? strdup("")))); run the UI tests through `make test`")
             throw XCTSkip("no display")
         }
         server = try startDemoServer(options)
         application = try Self.sharedApplication()
-        client = HTTPClient(configuration: configuration)
+        diskCache = cacheDirectory.map { HTTPCache(directory: $0 + "/http", maxBytes: 50_000_000) }
+        client = HTTPClient(configuration: configuration, cache: diskCache)
         loader = ImageLoader(client: client)
         let baseURL = server.baseURL
-        let services = GalleryServices(client: client, loader: loader, feedLimits: fastFeedLimits) {
+        let snapshots = cacheDirectory.map { FeedSnapshotStore(path: $0 + "/last-gallery.json") }
+        let services = GalleryServices(client: client, loader: loader, feedLimits: fastFeedLimits, snapshots: snapshots) {
             kind, username throws(GalleryError) in
             try kind.makeSource(username: username,
                                 endpointOverride: endpoints[kind] ?? (kind == .demo ? baseURL : "http://127.0.0.1:9"))
