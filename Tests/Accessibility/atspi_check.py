@@ -1,12 +1,14 @@
 #!/usr/bin/python3
 """Reads a running Gallery Viewer's accessibility tree over AT-SPI, as a screen reader would, and checks it.
 
-    atspi_check.py APP_NAME [--expect NAME]...
+    atspi_check.py APP_NAME [--expect NAME]... [--expect-text TEXT]... [--expect-no-text TEXT]...
 
 Every control a user can press, type into or activate (buttons of any kind, combo boxes, text entries,
 list rows, menu items) that is on screen must have an accessible name; each --expect NAME must be on
-screen (waited for, up to 20 s, as the window may still be loading). Prints the controls it saw and exits
-1 with the offenders, 0 when all is well, 2 when the application is not on the accessibility bus.
+screen, each --expect-text TEXT must be part of some text on screen (a label's, a control's name) and no
+--expect-no-text TEXT may be (all waited for, up to 20 s, as the window may still be loading or changing).
+Prints the controls it saw and exits 1 with the offenders, 0 when all is well, 2 when the application is
+not on the accessibility bus.
 """
 import sys
 import time
@@ -59,16 +61,24 @@ def visible_controls(app):
             yield node, depth, (node.get_name() or "").strip()
 
 
+def visible_texts(app):
+    for node, _ in walk(app):
+        name = (node.get_name() or "").strip()
+        if name and showing(node):
+            yield name
+
+
 def main():
     args = sys.argv[1:]
     if not args:
         print(__doc__, file=sys.stderr)
         return 2
-    app_name, expected = args[0], []
+    app_name, expected, texts, absent = args[0], [], [], []
     rest = args[1:]
+    lists = {"--expect": expected, "--expect-text": texts, "--expect-no-text": absent}
     while rest:
-        if rest[0] == "--expect" and len(rest) > 1:
-            expected.append(rest[1])
+        if rest[0] in lists and len(rest) > 1:
+            lists[rest[0]].append(rest[1])
             rest = rest[2:]
         else:
             print(f"atspi_check: unknown argument {rest[0]}", file=sys.stderr)
@@ -82,7 +92,11 @@ def main():
     while True:
         controls = list(visible_controls(app))
         names = [name for _, _, name in controls]
-        if all(name in names for name in expected) or time.monotonic() > deadline:
+        shown = list(visible_texts(app)) if texts or absent else []
+        missing_texts = [text for text in texts if not any(text in name for name in shown)]
+        present = [text for text in absent if any(text in name for name in shown)]
+        done = all(name in names for name in expected) and not missing_texts and not present
+        if done or time.monotonic() > deadline:
             break
         time.sleep(0.3)
     unnamed = []
@@ -99,10 +113,16 @@ def main():
         print(f"atspi_check: FAIL: {problem}", file=sys.stderr)
     for name in missing:
         print(f"atspi_check: FAIL: no control named {name!r} on screen", file=sys.stderr)
+    for text in missing_texts:
+        print(f"atspi_check: FAIL: no text with {text!r} on screen", file=sys.stderr)
+    for text in present:
+        print(f"atspi_check: FAIL: {text!r} is still on screen", file=sys.stderr)
+    if texts or absent:
+        print("texts on screen: " + " | ".join(shown[:60]))
     if not names:
         print("atspi_check: FAIL: no controls at all on screen", file=sys.stderr)
         return 1
-    return 1 if unnamed or missing else 0
+    return 1 if unnamed or missing or missing_texts or present else 0
 
 
 if __name__ == "__main__":

@@ -13,22 +13,17 @@ set -euo pipefail
 : "${GALLERY_DEMO_SERVER:?path of the gallery-demo-server binary}"
 : "${DISPLAY:?an X display (run through .ci/headless)}"
 : "${DBUS_SESSION_BUS_ADDRESS:?a session bus (run through .ci/headless)}"
-launcher=
-for candidate in /usr/libexec/at-spi-bus-launcher /usr/lib/at-spi2-core/at-spi-bus-launcher; do
-  [ -x "$candidate" ] && launcher=$candidate && break
-done
-[ -n "$launcher" ] || { echo "a11y: at-spi-bus-launcher not found; run 'make test-deps'" >&2; exit 1; }
 python=/usr/bin/python3
-"$python" -c 'import gi; gi.require_version("Atspi", "2.0")' 2>/dev/null \
-  || { echo "a11y: python3-gi or gir1.2-atspi-2.0 missing; run 'make test-deps'" >&2; exit 1; }
 command -v xdotool >/dev/null || { echo "a11y: xdotool not found; run 'make test-deps'" >&2; exit 1; }
 
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=atspi-bus.sh
+. "$here/atspi-bus.sh"
 app_id=io.github.galleryviewer.GalleryViewer
 work=$(mktemp -d)
-launcher_pid= server_pid= app_pid=
+atspi_bus_pid= server_pid= app_pid=
 cleanup() {
-  for pid in $app_pid $server_pid $launcher_pid; do kill "$pid" 2>/dev/null || true; done
+  for pid in $app_pid $server_pid $atspi_bus_pid; do kill "$pid" 2>/dev/null || true; done
   wait 2>/dev/null || true
   rm -rf "$work"
 }
@@ -50,9 +45,7 @@ check() {  # STATE EXPECTED-NAME...
   sed 's/^/    /' "$work/tree"
 }
 
-unset NO_AT_BRIDGE
-"$launcher" --launch-immediately >"$work/launcher.log" 2>&1 &
-launcher_pid=$!
+start_atspi_bus "$work/launcher.log" || fail "no accessibility bus"
 
 "$GALLERY_DEMO_SERVER" --port 0 >"$work/server.out" 2>"$work/server.err" &
 server_pid=$!

@@ -37,26 +37,9 @@ fail() {
   exit 1
 }
 
-# Polls `$@` every 0.2 s for up to $1 seconds.
-wait_for() {
-  local seconds=$1; shift
-  local deadline=$((SECONDS + seconds))
-  until "$@"; do
-    [ $SECONDS -lt $deadline ] || return 1
-    sleep 0.2
-  done
-}
-
-# Mean HSL saturation (0–1) of a region of the window: thumbnails and photos are colourful, the theme's
-# placeholders, text and backgrounds are grey. $1 = geometry WxH+X+Y relative to the window.
-saturation() {
-  import -window "$window" "$work/window.png" 2>/dev/null || return 1
-  convert "$work/window.png" -crop "$1" +repage -colorspace HSL -channel G -separate +channel \
-    -format '%[fx:mean]' info: 2>/dev/null
-}
-is_colourful() { local s; s=$(saturation "$1") && awk -v s="$s" -v min="$2" 'BEGIN { exit !(s > min) }'; }
-window_name() { xdotool getwindowname "$window" 2>/dev/null; }
-name_is() { [ "$(window_name)" = "$1" ]; }
+# wait_for, saturation, is_colourful, window_name, name_is (on $window, with files in $work).
+# shellcheck source=helpers.sh
+. "$(dirname "$0")/helpers.sh"
 
 # 1. The demo server prints its base URL as the first line.
 "$GALLERY_DEMO_SERVER" --port 0 >"$work/server.out" 2>"$work/server.err" &

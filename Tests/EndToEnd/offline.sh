@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# End-to-end test of the disk cache with the real binary, driven like a user (run it through .ci/headless, as
+# `make test-e2e` does):
+#   the app on a demo server, aurora's thumbnails painted → Ctrl+Q → the cache's index and the saved first
+#   page are on disk → the server is stopped (the network is gone) → a second launch shows the first screen
+#   with its thumbnails from the cache and says it is offline → the server comes back on the same address →
+#   F5 shows the live gallery → Clear Cache (the app's action, activated over D-Bus as the main menu's item
+#   activates it) empties the cache and says so → Ctrl+Q.
+# What the window says is read over AT-SPI, as a screen reader reads it (its own accessibility bus).
+# Screenshots go to $E2E_SHOTS (default .build/e2e), next to run.sh's.
+set -euo pipefail
+
+: "${GALLERY_VIEWER:?path of the gallery-viewer binary}"
+: "${GALLERY_DEMO_SERVER:?path of the gallery-demo-server binary}"
+: "${DISPLAY:?an X display (run through .ci/headless)}"
+: "${DBUS_SESSION_BUS_ADDRESS:?a session bus (run through .ci/headless)}"
+: "${XDG_CACHE_HOME:?a throwaway cache directory (run through .ci/headless)}"
+for tool in xdotool import convert gdbus; do
+  command -v "$tool" >/dev/null || { echo "e2e offline: '$tool' not found; run 'make test-deps'" >&2; exit 1; }
+done
+
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=helpers.sh
+. "$here/helpers.sh"
+# shellcheck source=../Accessibility/atspi-bus.sh
+. "$here/../Accessibility/atspi-bus.sh"
+app_id=io.github.galleryviewer.GalleryViewer
+cache_dir=$XDG_CACHE_HOME/gallery-viewer
+shots=${E2E_SHOTS:-$(pwd)/.build/e2e}
+mkdir -p "$shots"
+work=$(mktemp -d)
+server_pid= app_pid= atspi_bus_pid= window=
+cleanup() {
+  for pid in $app_pid $server_pid $atspi_bus_pid; do kill "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+fail() {
+  echo "e2e offline: FAIL: $*" >&2
+  import -window root "$shots/offline-failure.png" 2>/dev/null && echo "e2e offline: screen at failure: $shots/offline-failure.png" >&2
+  for log in "$work"/app*.log; do [ -s "$log" ] && { echo "--- $log:" >&2; cat "$log" >&2; }; done
+  exit 1
+}
+
+# The demo server on $1 (0: any free port), logging its requests; sets base_url and port.
+start_server() {
+  "$GALLERY_DEMO_SERVER" --port "$1" --log-requests >"$work/server.out" 2>"$work/server.err" &
+  server_pid=$!
+  wait_for 20 grep -q '^http://' "$work/server.out" || fail "the demo server printed no URL ($(cat "$work/server.err"))"
+  base_url=$(head -n 1 "$work/server.out")
+  port=${base_url##*:}
+}
+stop_server() {
+  kill -TERM "$server_pid"
+  wait "$server_pid" 2>/dev/null || true
+  server_pid=
+}
+
+# Starts the app (log $1, then its arguments) and finds its window, 800×760 at the top left.
+launch() {
+  local log=$1; shift
+  "$GALLERY_VIEWER" "$@" >"$work/$log" 2>&1 &
+  app_pid=$!
+  wait_for 30 xdotool search --onlyvisible --name '^Gallery Viewer$' >/dev/null || fail "no window appeared"
+  window=$(xdotool search --onlyvisible --name '^Gallery Viewer$' | head -n 1)
+  xdotool windowmove "$window" 0 0 windowsize "$window" 800 760
+}
+
+quit_app() {
+  xdotool windowfocus --sync "$window"
+  xdotool key ctrl+q
+  wait_for 5 bash -c "! kill -0 $app_pid 2>/dev/null" || fail "the app did not quit within 5 s of Ctrl+Q"
+  local status=0
+  wait "$app_pid" || status=$?
+  app_pid=
+  [ "$status" -eq 0 ] || fail "the app exited with status $status"
+}
+
+# Reads the window over AT-SPI: atspi_check.py's arguments (--expect, --expect-text, --expect-no-text).
+screen_shows() {
+  /usr/bin/python3 "$here/../Accessibility/atspi_check.py" "$app_id" "$@" >"$work/tree" 2>"$work/problems" || {
+    cat "$work/tree" "$work/problems" >&2
+    fail "the window did not show what was expected: $*"
+  }
+}
+
+entry_files() { find "$cache_dir/http" -maxdepth 1 -type f -name '[0-9]*' 2>/dev/null | wc -l; }
+thumbnails=96x300+12+80
+
+start_atspi_bus "$work/atspi.log" || fail "no accessibility bus"
+
+# 1. Online: aurora's first screen, then Ctrl+Q.
+start_server 0
+launch app-online.log --source demo --endpoint "$base_url" aurora
+wait_for 30 is_colourful "$thumbnails" 0.20 || fail "no thumbnails were painted online"
+screen_shows --expect "Aurora over the Harbour" --expect-no-text "cannot be reached"
+import -window root "$shots/offline-1-online.png"
+quit_app
+
+# 2. What the quit left on disk: the index, the entries, the saved first page; private.
+[ -s "$cache_dir/http/soup.cache2" ] || fail "no cache index was written on quit"
+stored=$(entry_files)
+[ "$stored" -ge 5 ] || fail "only $stored entries in the cache"
+[ -s "$cache_dir/last-gallery.json" ] || fail "the first page was not saved"
+[ "$(stat -c %a "$cache_dir")" = 700 ] || fail "the cache directory is $(stat -c %a "$cache_dir"), not 700"
+[ "$(stat -c %a "$cache_dir/last-gallery.json")" = 600 ] || fail "the saved page is readable by others"
+echo "e2e offline: quit left an index of $(stat -c %s "$cache_dir/http/soup.cache2") bytes, $stored entries, the first page"
+
+# 3. The network is gone: the second launch (the last search, aurora) shows its first screen from the
+#    cache and says it is offline.
+stop_server
+started=$(date +%s%N)
+launch app-offline.log --source demo --endpoint "$base_url"
+wait_for 30 is_colourful "$thumbnails" 0.20 || fail "offline: no thumbnails from the cache (saturation $(saturation "$thumbnails"))"
+painted_ms=$(( ($(date +%s%N) - started) / 1000000 ))
+screen_shows --expect "Try Again" --expect "Aurora over the Harbour" \
+  --expect-text "Offline: Demo cannot be reached" --expect-text "Offline · 24 images"
+import -window root "$shots/offline-2-offline.png"
+echo "e2e offline: second launch without the server: first screen with thumbnails from the cache in ${painted_ms} ms (debug build, screenshots polled), and it says it is offline"
+
+# 4. The network is back (the same address): F5 loads the live gallery; the notice goes.
+start_server "$port"
+xdotool windowfocus --sync "$window"
+xdotool key F5
+screen_shows --expect "Aurora over the Harbour" --expect-no-text "cannot be reached" --expect-no-text "Offline ·"
+echo "e2e offline: F5 with the server back: the live gallery, no offline notice"
+
+# 5. Clear Cache (main menu › Clear Cache is the app action clear-cache): everything goes, and it says so.
+gdbus call --session --dest "$app_id" --object-path /io/github/galleryviewer/GalleryViewer \
+  --method org.gtk.Actions.Activate clear-cache '[]' '{}' >/dev/null || fail "could not activate clear-cache"
+screen_shows --expect-text "Cache cleared:"
+wait_for 10 bash -c "[ \$(find '$cache_dir/http' -maxdepth 1 -type f -name '[0-9]*' | wc -l) -eq 0 ]" \
+  || fail "$(entry_files) entries left after Clear Cache"
+[ ! -e "$cache_dir/last-gallery.json" ] || fail "the saved page is still there after Clear Cache"
+import -window root "$shots/offline-3-cleared.png"
+quit_app
+stop_server  # it lists its requests as it stops
+grep -q '^gallery-demo-server: request /rss.xml' "$work/server.err" || fail "F5 did not ask the server for the feed"
+if grep -E 'CRITICAL|WARNING' "$work"/app*.log; then fail "the app logged GLib/GTK warnings"; fi
+echo "e2e offline: PASS"
