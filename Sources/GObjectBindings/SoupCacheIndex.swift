@@ -1,4 +1,7 @@
 import CGtk
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension Soup.Cache {
     /// What `trimIndex` found and left: the bytes of bodies the index names, and its entries.
@@ -12,19 +15,23 @@ extension Soup.Cache {
     }
 
     /// Drops the entries stored longest ago from the index in `directory` until the bodies it names take at
-    /// most `limit` bytes, and writes the index back (atomically). The next `load` deletes the dropped
-    /// entries' files, as it deletes every file its index does not name.
+    /// most `limit` bytes and it has at most `maxEntries` entries, and writes the index back (atomically).
+    /// The dropped entries' files are renamed to `droppedFilePrefix` + their name, which `load` passes over
+    /// (it skips "soup." names; any other file its index does not name it deletes, one unlink at a time,
+    /// ~150 µs each here, while a rename is ~30 µs): `removeDroppedFiles` deletes them once the cache is
+    /// in use.
     ///
     /// Why: libsoup evicts among the entries hit least often the *newest* first (its LRU list puts a new
     /// entry before its equals), so a full cache keeps its oldest entries and replaces each new one with the
     /// next: what a session saw would not be there the next time. Trimming by age before each start leaves
-    /// room for what the coming session stores.
+    /// room for what the coming session stores. And `load` costs more than linear time in the entries (each
+    /// insert checks the length of its LRU list): the entry limit keeps the start quick.
     ///
     /// The file is libsoup 2.4's own ("soup.cache2", a GVariant `(qa(sbuuuuuqa{ss}))`, version 5); any other
     /// version is left alone (libsoup itself then starts empty). Blocking: call it on a worker thread,
     /// before `load`. Nil when there is no index to read.
     @discardableResult
-    public nonisolated static func trimIndex(in directory: String, toBytes limit: Int) -> IndexTrim? {
+    public nonisolated static func trimIndex(in directory: String, toBytes limit: Int, maxEntries: Int) -> IndexTrim? {
         let path = directory + "/" + indexFileName
         var contents: UnsafeMutablePointer<gchar>?
         var length: gsize = 0
@@ -56,13 +63,13 @@ extension Soup.Cache {
         }
         var trim = IndexTrim(bytesBefore: total, bytesAfter: total, entriesBefore: count, entriesAfter: count,
                              indexFileBytes: Int(length))
-        guard total > limit else { return trim }
+        guard total > limit || count > maxEntries else { return trim }
 
         // Oldest first; within one second, libsoup's list has the newest entries in front, so the later
         // one is the older.
         ages.sort { $0.storedAt != $1.storedAt ? $0.storedAt < $1.storedAt : $0.position > $1.position }
         var dropped = Set<Int>()
-        for age in ages where trim.bytesAfter > limit {
+        for age in ages where trim.bytesAfter > limit || count - dropped.count > maxEntries {
             dropped.insert(age.position)
             trim.bytesAfter -= age.bytes
         }
@@ -72,9 +79,13 @@ extension Soup.Cache {
         defer { g_variant_type_free(arrayType) }
         var builder = GVariantBuilder()
         g_variant_builder_init(&builder, arrayType)
-        for position in 0..<count where !dropped.contains(position) {
+        for position in 0..<count {
             let entry = g_variant_get_child_value(entries, gsize(position))
-            g_variant_builder_add_value(&builder, entry)
+            if dropped.contains(position) {
+                setAside(fileOf: entry, in: directory)
+            } else {
+                g_variant_builder_add_value(&builder, entry)
+            }
             g_variant_unref(entry)
         }
         var children: [OpaquePointer?] = [g_variant_new_uint16(version), g_variant_builder_end(&builder)]
@@ -83,6 +94,26 @@ extension Soup.Cache {
         let data = g_variant_get_data(trimmed)?.assumingMemoryBound(to: gchar.self)
         g_file_set_contents(path, data, gssize(g_variant_get_size(trimmed)), nil)
         return trim
+    }
+
+    /// Renames the file of an index entry (libsoup names it by `g_str_hash` of the URI) aside.
+    private nonisolated static func setAside(fileOf entry: OpaquePointer?, in directory: String) {
+        let uriValue = g_variant_get_child_value(entry, 0)
+        defer { g_variant_unref(uriValue) }
+        guard let uri = g_variant_get_string(uriValue, nil) else { return }
+        let name = String(g_str_hash(uri))
+        rename(directory + "/" + name, directory + "/" + droppedFilePrefix + name)
+    }
+
+    /// What `trimIndex` renames dropped entries' files to: a "soup." name, which libsoup leaves alone.
+    public nonisolated static let droppedFilePrefix = "soup.dropped-"
+
+    /// Deletes the files `trimIndex` set aside (also those an earlier run left). Blocking: a worker thread;
+    /// it can run while the cache is in use, as libsoup never touches these names.
+    public nonisolated static func removeDroppedFiles(in directory: String) {
+        for name in DirectoryScan.names(in: directory) where name.hasPrefix(droppedFilePrefix) {
+            unlink(directory + "/" + name)
+        }
     }
 
     /// libsoup 2.4's index file in the cache directory, and the format version this code reads.

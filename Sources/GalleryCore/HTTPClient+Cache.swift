@@ -29,6 +29,8 @@ public final class HTTPCache {
 
     public struct LoadReport: Sendable {
         public var microseconds: Int
+        /// Of which the trim (reading and rewriting the index; the dropped files are deleted by the read).
+        public var trimMicroseconds: Int
         /// Nil when there was no index (a first start, or after a crash or a clear).
         public var trim: Soup.Cache.IndexTrim?
     }
@@ -40,21 +42,33 @@ public final class HTTPCache {
     /// coming session has room to store what it sees (see `Soup.Cache.trimIndex` for why libsoup's own
     /// eviction does not leave it).
     public static let fillAfterTrim = 0.75
+    /// ... and until it has at most this many entries. libsoup reads its index in more than linear time, and
+    /// requests wait for it: `make bench`'s fullcache measured 47 ms for 2,500 entries, 138 ms for 5,000,
+    /// 518 ms for 10,000 and 2 s for 20,000. 4,000 thumbnails are about 25–80 MB.
+    public static let defaultMaxEntriesAfterTrim = 4_000
 
-    public init(directory: String, maxBytes: Int) {
+    public let maxEntriesAfterTrim: Int
+
+    public init(directory: String, maxBytes: Int, maxEntriesAfterTrim: Int = defaultMaxEntriesAfterTrim) {
         self.directory = directory
         self.maxBytes = min(max(0, maxBytes), Self.largestMaxBytes)
+        self.maxEntriesAfterTrim = maxEntriesAfterTrim
         soupCache = Self.makeCache(directory: directory, maxBytes: self.maxBytes)
         let loading = soupCache
         let trashPrefix = Self.trashPrefix(of: directory)
         let trimLimit = Int(Double(self.maxBytes) * Self.fillAfterTrim)
+        let maxEntries = maxEntriesAfterTrim
         WorkerTask.run({ () -> LoadReport in
             let started = g_get_monotonic_time()
-            let trim = Soup.Cache.trimIndex(in: directory, toBytes: trimLimit)
+            let trim = Soup.Cache.trimIndex(in: directory, toBytes: trimLimit, maxEntries: maxEntries)
+            let trimmed = g_get_monotonic_time()
             loading.load()
             Self.removeLeftoverTrash(prefix: trashPrefix)
-            return LoadReport(microseconds: Int(g_get_monotonic_time() - started), trim: trim)
+            return LoadReport(microseconds: Int(g_get_monotonic_time() - started), trimMicroseconds: Int(trimmed - started),
+                              trim: trim)
         }, completion: { [weak self] report in
+            // What the trim set aside goes now, off the way of the requests waiting for the index.
+            WorkerTask.run({ Soup.Cache.removeDroppedFiles(in: directory) }, completion: {})
             guard let self else { return }
             self.loadReport = report
             let work = self.waiting ?? []

@@ -33,23 +33,30 @@ enum BenchGTK {
 @MainActor
 final class AppUnderTest {
     let client: HTTPClient
+    /// The disk cache, when the run opts in (`cacheDirectory`): the numbers of every other scenario are of
+    /// the network, and its request counts must not be answered from disk.
+    let cache: HTTPCache?
     let loader: ImageLoader
     let window: MainWindow
     private(set) var paints: FrameWatcher!
 
-    init(serverURL: String) throws(BenchmarkError) {
+    /// With `cacheDirectory`, a disk cache and saved first pages there, as the app's window has.
+    /// `settleFirstFrames` lets the first frames (theme, header bar) go by before returning, so they do not
+    /// count as the app's work; a launch measurement counts them.
+    init(serverURL: String, cacheDirectory: String? = nil, settleFirstFrames: Bool = true) throws(BenchmarkError) {
         let application = try BenchGTK.shared()
-        client = HTTPClient()
+        cache = cacheDirectory.map { HTTPCache(directory: $0 + "/http", maxBytes: CacheSettings().maxBytes) }
+        client = HTTPClient(cache: cache)
         loader = ImageLoader(client: client)
-        let services = GalleryServices(client: client, loader: loader) { kind, username throws(GalleryError) in
+        let snapshots = cacheDirectory.map { FeedSnapshotStore(path: $0 + "/last-gallery.json") }
+        let services = GalleryServices(client: client, loader: loader, snapshots: snapshots) { kind, username throws(GalleryError) in
             try kind.makeSource(username: username, endpointOverride: serverURL)
         }
         window = MainWindow(application: application, services: services)
         window.present()
         try Loop.run(until: { self.window.window.isMapped }, timeout: 10, "the window mapping")
         paints = FrameWatcher(window.window)
-        // Let the first frames (theme, header bar) go by, so they do not count as the app's work.
-        Loop.run(for: 0.2)
+        if settleFirstFrames { Loop.run(for: 0.2) }
     }
 
     var list: GalleryListView { window.listView }

@@ -23,10 +23,11 @@ final class DemoServerProcess {
     private let output: UnsafeMutablePointer<GDataInputStream>
     private var stopped = false
 
-    /// `hostile`: the hostile server instead of the demo gallery.
-    init(latencyMilliseconds: Int = 0, hostile: Bool = false) throws(BenchmarkError) {
+    /// `hostile`: the hostile server instead of the demo gallery. `port` 0 picks a free one.
+    init(latencyMilliseconds: Int = 0, hostile: Bool = false, port: Int = 0) throws(BenchmarkError) {
         self.latencyMilliseconds = latencyMilliseconds
-        let arguments = [Self.executablePath, "serve", "--latency", String(latencyMilliseconds)] + (hostile ? ["--hostile"] : [])
+        let arguments = [Self.executablePath, "serve", "--latency", String(latencyMilliseconds), "--port", String(port)]
+            + (hostile ? ["--hostile"] : [])
         var argv = arguments.map { UnsafePointer(strdup($0)) } + [nil]
         defer { argv.forEach { free(UnsafeMutableRawPointer(mutating: $0)) } }
         var error: UnsafeMutablePointer<GError>?

@@ -3,7 +3,7 @@ import GObjectBindings
 import GalleryDemoServer
 import Glibc
 
-/// `gallery-benchmarks serve [--latency MS | --hostile]`: the demo (or hostile) server in a process of its own, so that its work
+/// `gallery-benchmarks serve [--latency MS] [--port N] | --hostile`: the demo (or hostile) server in a process of its own, so that its work
 /// (reading and sending image files) neither runs on the measured main loop nor counts in its memory.
 ///
 /// Protocol with `DemoServerProcess`, over stdin/stdout:
@@ -13,11 +13,14 @@ import Glibc
 @MainActor
 enum ServeCommand {
     static func run(_ arguments: ArraySlice<String>) -> Int32 {
-        var latency = 0
-        if let flag = arguments.firstIndex(of: "--latency"), flag + 1 < arguments.endIndex,
-           let value = Int(arguments[flag + 1]), value >= 0 {
-            latency = value
+        func value(_ flag: String) -> Int? {
+            guard let index = arguments.firstIndex(of: flag), index + 1 < arguments.endIndex,
+                  let value = Int(arguments[index + 1]), value >= 0 else { return nil }
+            return value
         }
+        let latency = value("--latency") ?? 0
+        // The same address again (a server that comes back): the cache's entries are keyed by URL.
+        let port = UInt16(clamping: value("--port") ?? 0)
         let server: any ServedForBenchmark
         do {
             if arguments.contains("--hostile") {
@@ -29,7 +32,7 @@ enum ServeCommand {
                     return fail("no demo data directory; run `make demo-data`")
                 }
                 let demo = try DemoServer(dataDirectory: directory, options: .init(latencyMilliseconds: latency))
-                try demo.start()
+                try demo.start(port: port)
                 server = demo
             }
         } catch {

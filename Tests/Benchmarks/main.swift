@@ -14,6 +14,8 @@ import Glibc
 //   baselines   10,000 items four ways: ours, sync downloads, a thread per image, one row per item
 //   variant     (internal) one baseline run, in a process of its own
 //   hostile     the hostile server's gallery and feeds: peak memory, worst gap, every row and feed ending
+//   relaunch    the disk cache: a relaunch's first screen with the server up and gone, requests, the index
+//   fullcache   a full 256 MB cache: the index file's size, writing it at quit, reading it at start
 //   serve       (internal) the demo server child process
 let arguments = CommandLine.arguments.dropFirst()
 let status: Int32 = MainActor.assumeIsolated {
@@ -40,6 +42,8 @@ enum Bench {
         ("jump", JumpScenario.run),
         ("baselines", BaselineScenario.run),
         ("hostile", HostileScenario.run),
+        ("relaunch", CacheScenario.runRelaunch),
+        ("fullcache", CacheScenario.runFullCache),
     ]
 
     static func run(_ name: String) -> Int32 {

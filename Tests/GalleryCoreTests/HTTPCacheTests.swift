@@ -31,8 +31,9 @@ final class HTTPCacheTests: GLibTestCase {
 
     /// A session: a new cache on `folder` (its index read from disk) and a client using it.
     @MainActor
-    static func session(_ folder: TemporaryFolder, maxBytes: Int = 10_000_000) -> (HTTPCache, HTTPClient) {
-        let cache = HTTPCache(directory: folder.path + "/http", maxBytes: maxBytes)
+    static func session(_ folder: TemporaryFolder, maxBytes: Int = 10_000_000,
+                        maxEntries: Int = HTTPCache.defaultMaxEntriesAfterTrim) -> (HTTPCache, HTTPClient) {
+        let cache = HTTPCache(directory: folder.path + "/http", maxBytes: maxBytes, maxEntriesAfterTrim: maxEntries)
         return (cache, HTTPClient(cache: cache))
     }
 
@@ -150,13 +151,38 @@ final class HTTPCacheTests: GLibTestCase {
             XCTAssertEqual(trim.entriesBefore, 20)
             XCTAssertEqual(trim.entriesAfter, 18, "two 8 KB entries make 144 KB of 150 KB")
             XCTAssertLessThanOrEqual(trim.bytesAfter, 150_000)
-            XCTAssertEqual(Self.entryFiles(folder.path + "/http").count, 18, "the dropped entries' files are deleted")
+            XCTAssertEqual(Self.entryFiles(folder.path + "/http").count, 18, "the dropped entries' files are set aside")
+            XCTAssertTrue(iterateMainLoop(until: {
+                !DirectoryScan.names(in: folder.path + "/http").contains { $0.hasPrefix(Soup.Cache.droppedFilePrefix) }
+            }), "and deleted once the cache is in use")
+            XCTAssertEqual(DirectoryScan.names(in: folder.path + "/http").count, 19, "18 entries and the index")
 
             server.resetCounters()
             Self.fetchAll(Array(paths.suffix(18)), from: server, with: client)
             XCTAssertEqual(Self.imageRequests(server), 0, "the newest entries are kept")
             Self.fetchAll(Array(paths.prefix(2)), from: server, with: client)
             XCTAssertEqual(Self.imageRequests(server), 2, "the oldest were dropped")
+        }
+    }
+
+    func testEachStartKeepsAtMostTheNewestEntriesItReadsQuickly() throws {
+        try MainActor.assumeIsolated {
+            let server = try Self.server()
+            let folder = TemporaryFolder(prefix: "gallery-cache")
+            let paths = (1...20).map { "/img/\($0).png" }
+            do {
+                let (cache, client) = Self.session(folder)
+                Self.fetchAll(paths, from: server, with: client)
+                cache.finishWrites()
+                cache.dump()
+            }
+            let (cache, client) = Self.session(folder, maxEntries: 12)
+            XCTAssertTrue(iterateMainLoop(until: { cache.isReady }))
+            XCTAssertEqual(cache.loadReport?.trim?.entriesAfter, 12, "well under the bytes, over the entries")
+            XCTAssertEqual(Self.entryFiles(folder.path + "/http").count, 12)
+            server.resetCounters()
+            Self.fetchAll(Array(paths.suffix(12)), from: server, with: client)
+            XCTAssertEqual(Self.imageRequests(server), 0, "the newest twelve are kept")
         }
     }
 

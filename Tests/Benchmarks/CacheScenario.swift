@@ -1,0 +1,184 @@
+import CGtk
+import GObjectBindings
+import GalleryCore
+import GalleryDemoServer
+
+/// The disk cache across launches. Each "launch" is a new window, HTTP client and disk cache on the same
+/// directory, measured from opening the cache (the app's startup) to the frame that shows every visible row's
+/// final picture — in-process: without the process start and GTK's own initialisation. The cache's files are
+/// in the page cache (just written), as for a relaunch soon after a quit.
+///
+///   relaunch   first launch (network, 100 ms latency) → quit → a launch with the server up (feed from the
+///              network, thumbnails from disk: no thumbnail requests) → the server gone: the saved first page
+///              and thumbnails from disk, said to be offline
+///   fullcache  256 MB of thumbnails stored: the index file's size, the synchronous dump at quit, and reading
+///              it again (with the trim) on the worker while the main loop runs
+@MainActor
+enum CacheScenario {
+    static let latency = 100
+    static let runs = 5
+
+    static func runRelaunch(_ report: Report) throws(BenchmarkError) {
+        let directory = try makeDirectory()
+        defer { removeDirectory(directory) }
+        let first = try DemoServerProcess(latencyMilliseconds: latency)
+        let baseURL = first.baseURL
+        let port = Int(baseURL.split(separator: ":").last ?? "") ?? 0
+
+        let cold = try launch(baseURL, directory)
+        let dumpStarted = Loop.now()
+        cold.cache.dump()
+        let dumpMilliseconds = Loop.milliseconds(since: dumpStarted)
+        let indexBytes = DirectoryScan.fileBytes(at: directory + "/http/" + Soup.Cache.indexFileName) ?? 0
+        _ = try first.stop()
+        // The same server again, at the same address, so that what it sees is the relaunches' requests alone.
+        let again = try DemoServerProcess(latencyMilliseconds: latency, port: port)
+        var warm: [Launch] = []
+        for _ in 0..<runs {
+            warm.append(try launch(baseURL, directory))
+            warm.last?.cache.dump()
+        }
+        let requests = try again.stop().requests
+        var offline: [Launch] = []
+        for _ in 0..<runs { offline.append(try launch(baseURL, directory)) }
+
+        report.section("a launch → the first screen's thumbnails painted, \(latency) ms server latency (in-process, \(runs) runs each)")
+        report.row("first launch, empty cache", Format.milliseconds(cold.milliseconds), "feed and \(cold.loaded) thumbnails from the network")
+        report.row("relaunch, server up", Format.spread(warm.map(\.milliseconds)), "feed from the network, thumbnails from disk")
+        report.row("relaunch, server gone", Format.spread(offline.map(\.milliseconds)), "saved first page and thumbnails from disk")
+        report.row("reading the index at start", Format.spread(warm.map(\.indexMilliseconds)), "on a GTask worker; \(indexBytes) bytes")
+        report.row("writing the index at quit", Format.milliseconds(dumpMilliseconds), "synchronous, \(cold.loaded) entries")
+        report.row("worst main-loop gap, relaunches", Format.milliseconds((warm + offline).map(\.worstGap).max() ?? 0))
+        // aurora's deliberately failing images answer no-store: asked for every time, by design.
+        let thumbnailRequests = requests.filter { $0.contains("/thumbs/") && !$0.contains("fault=") }.count
+        report.row("thumbnail requests on relaunch", "\(thumbnailRequests)",
+                   "\(requests.count) requests in \(runs) relaunches: the feed, and failing images (no-store)")
+        report.row("said offline", "\(offline.filter(\.saidOffline).count) of \(runs)")
+        report.goal("relaunch-thumbnail-requests", count: thumbnailRequests, equals: 0, what: "thumbnail requests")
+        report.goal("offline-notice", count: offline.filter(\.saidOffline).count, equals: runs, what: "launches said offline")
+        report.goal("offline-first-screen", measured: Stats(offline.map(\.milliseconds)).median,
+                    atMost: Goals.offlineFirstScreenMilliseconds, unit: "ms")
+        report.goal("relaunch-first-screen", measured: Stats(warm.map(\.milliseconds)).median,
+                    atMost: Goals.relaunchFirstScreenMilliseconds, unit: "ms")
+    }
+
+    private struct Launch {
+        let cache: HTTPCache
+        let milliseconds: Double
+        let indexMilliseconds: Double
+        let loaded: Int
+        let saidOffline: Bool
+        let worstGap: Double
+    }
+
+    private static func launch(_ baseURL: String, _ directory: String) throws(BenchmarkError) -> Launch {
+        let probe = MainLoopProbe()
+        probe.start()
+        let start = Loop.now()
+        let app = try AppUnderTest(serverURL: baseURL, cacheDirectory: directory, settleFirstFrames: false)
+        app.window.search(source: .demo, username: "aurora")
+        try Loop.run(until: { app.visibleRowsAreSettled }, timeout: 30, "the first screen's thumbnails")
+        let shown = app.paints.paint(after: Loop.now())
+        let loaded = app.list.visibleRange.filter { app.download($0)?.state == .loaded }.count
+        let saidOffline = app.window.notices.notice.map { if case .offline = $0 { true } else { false } } ?? false
+        let cache = app.cache!
+        try Loop.run(until: { cache.isReady }, timeout: 10, "the index")
+        let result = Launch(cache: cache, milliseconds: Double(shown - start) / 1000,
+                            indexMilliseconds: Double(cache.loadReport?.microseconds ?? 0) / 1000, loaded: loaded,
+                            saidOffline: saidOffline, worstGap: probe.stop().worstMilliseconds)
+        app.close()
+        return result
+    }
+
+    // MARK: A full cache
+
+    /// Entry counts at which the index is written and read again: libsoup 2.4's index costs grow faster
+    /// than its entries (each insert checks its LRU list's length), which is what the trim's entry limit is for.
+    static let checkpoints = [2_500, 5_000, 10_000, 20_000, 40_000]
+
+    static func runFullCache(_ report: Report) throws(BenchmarkError) {
+        let directory = try makeDirectory()
+        defer { removeDirectory(directory) }
+        let settings = CacheSettings()
+        let server = try DemoServerProcess()
+        guard let huge = DemoHugeGallery(name: "huge", catalog: try DemoData.catalog()) else {
+            throw BenchmarkError(description: "no huge demo gallery")
+        }
+        report.section("the index at N entries (150 px thumbnails, ~6.5 KB each, under URLs of their own)")
+        // The thumbnails a 96 px row asks for (150 px); the cache itself is not trimmed or capped here.
+        let cache = HTTPCache(directory: directory + "/http", maxBytes: HTTPCache.largestMaxBytes, maxEntriesAfterTrim: .max)
+        let client = HTTPClient(cache: cache)
+        var next = 1
+        var inFlight = 0
+        for checkpoint in checkpoints {
+            try Loop.run(until: {
+                while inFlight < 12 && next <= checkpoint {
+                    let url = server.baseURL + huge.item(index: next).imagePath(thumbnailLongSide: 150)
+                    next += 1
+                    inFlight += 1
+                    client.fetch(HTTPRequest(url: url, maxBodyBytes: 1_048_576), cancellable: Cancellable()) { _ in inFlight -= 1 }
+                }
+                return inFlight == 0 && next > checkpoint
+            }, timeout: 600, "fetching \(checkpoint) thumbnails")
+            cache.finishWrites()
+            let dumpStarted = Loop.now()
+            cache.dump()
+            let dumpMilliseconds = Loop.milliseconds(since: dumpStarted)
+            let entries = entryCount(directory)
+            // Read by a second cache on the same directory, as the next start does (nothing is fetched meanwhile).
+            let reader = HTTPCache(directory: directory + "/http", maxBytes: HTTPCache.largestMaxBytes,
+                                   maxEntriesAfterTrim: .max)
+            try Loop.run(until: { reader.isReady }, timeout: 300, "reading the index")
+            report.row("\(entries) entries", "read \(Format.milliseconds(Double(reader.loadReport?.microseconds ?? 0) / 1000))",
+                       "written at quit in \(Format.milliseconds(dumpMilliseconds)); index \(indexBytes(directory) / 1024) KiB; "
+                       + "\(DirectoryScan.totalFileBytes(in: directory + "/http") / 1_048_576) MB stored")
+        }
+        _ = try server.stop()
+
+        // The next start with the app's settings: trimmed (to the newest entries, within three quarters of
+        // the cap), then read, on a worker while the main loop runs; and the start after that.
+        for label in ["next start: trim, read", "the start after: read"] {
+            let probe = MainLoopProbe()
+            probe.start()
+            let started = HTTPCache(directory: directory + "/http", maxBytes: settings.maxBytes)
+            try Loop.run(until: { started.isReady }, timeout: 300, "reading the index")
+            let gap = probe.stop().worstMilliseconds
+            let load = started.loadReport
+            let milliseconds = Double(load?.microseconds ?? 0) / 1000
+            report.row(label, Format.milliseconds(milliseconds),
+                       "\(load?.trim?.entriesBefore ?? 0) → \(load?.trim?.entriesAfter ?? 0) entries (trim "
+                       + "\(Format.milliseconds(Double(load?.trimMicroseconds ?? 0) / 1000))); main-loop gap meanwhile \(Format.milliseconds(gap))")
+            if label.hasPrefix("next") {
+                report.goal("start-gap", measured: gap, atMost: Goals.worstGapMilliseconds, unit: "ms")
+            } else {
+                report.goal("start-read", measured: milliseconds, atMost: Goals.trimmedIndexReadMilliseconds, unit: "ms")
+            }
+            started.dump()
+        }
+    }
+
+    private static func indexBytes(_ directory: String) -> Int {
+        DirectoryScan.fileBytes(at: directory + "/http/" + Soup.Cache.indexFileName) ?? 0
+    }
+
+    private static func entryCount(_ directory: String) -> Int {
+        DirectoryScan.names(in: directory + "/http").filter { $0.first?.isNumber == true }.count
+    }
+
+    // MARK: Directory
+
+    private static func makeDirectory() throws(BenchmarkError) -> String {
+        guard let path = takeString(g_dir_make_tmp("gallery-bench-cache-XXXXXX", nil)) else {
+            throw BenchmarkError(description: "no temporary directory")
+        }
+        return path
+    }
+
+    private static func removeDirectory(_ path: String) {
+        for name in DirectoryScan.names(in: path) {
+            let child = path + "/" + name
+            if DirectoryScan.fileBytes(at: child) == nil { DirectoryScan.removeFlatDirectory(child) } else { unlink(child) }
+        }
+        rmdir(path)
+    }
+}
