@@ -10,10 +10,13 @@ final class FeedSnapshotTests: GLibTestCase {
     static let inkwellFeed = Fixtures.text("deviantart/gallery-page1.xml")
     static let mastodonStatuses = "/api/v1/accounts/109876543210987654321/statuses"
 
-    /// What the feed server answers: the feed, an error, or a feed of `padding` extra bytes.
+    /// What the feed server answers: the feed, an error, or a feed of `padding` extra bytes; and a snapshot
+    /// store in a folder of its own, removed with it.
     @MainActor
     final class FeedServer {
         let server: TestHTTPServer
+        let folder = TemporaryFolder(prefix: "gallery-snapshot")
+        lazy var store = FeedSnapshotStore(path: folder.path + "/last-gallery.json")
         var status: UInt32 = 200
         var padding = 0
 
@@ -77,8 +80,7 @@ final class FeedSnapshotTests: GLibTestCase {
     func testTheFirstPageIsSavedAndShownWhenTheServiceCannotBeReached() throws {
         try MainActor.assumeIsolated {
             let feeds = try FeedServer()
-            let folder = TemporaryFolder(prefix: "gallery-snapshot")
-            let store = FeedSnapshotStore(path: folder.path + "/last-gallery.json")
+            let store = feeds.store
             let source = try feeds.deviantArt
             let online = Self.saveFirstPage(source, in: store)
             XCTAssertEqual(online.count, 4)
@@ -102,8 +104,7 @@ final class FeedSnapshotTests: GLibTestCase {
     func testALookupAndThePageAfterItAreReplayedInOrder() throws {
         try MainActor.assumeIsolated {
             let feeds = try FeedServer()
-            let folder = TemporaryFolder(prefix: "gallery-snapshot")
-            let store = FeedSnapshotStore(path: folder.path + "/last-gallery.json")
+            let store = feeds.store
             let source = try feeds.mastodon
             let online = Self.saveFirstPage(source, in: store)
             XCTAssertEqual(online.count, 3)
@@ -117,8 +118,7 @@ final class FeedSnapshotTests: GLibTestCase {
     func testTheCopyIsNotUsedWhileTheServiceAnswers() throws {
         try MainActor.assumeIsolated {
             let feeds = try FeedServer()
-            let folder = TemporaryFolder(prefix: "gallery-snapshot")
-            let store = FeedSnapshotStore(path: folder.path + "/last-gallery.json")
+            let store = feeds.store
             let source = try feeds.deviantArt
             _ = Self.saveFirstPage(source, in: store)
             feeds.status = 500
@@ -132,8 +132,7 @@ final class FeedSnapshotTests: GLibTestCase {
     func testAnotherGallerysCopyOrNoneLeavesTheNetworkError() throws {
         try MainActor.assumeIsolated {
             let feeds = try FeedServer()
-            let folder = TemporaryFolder(prefix: "gallery-snapshot")
-            let store = FeedSnapshotStore(path: folder.path + "/last-gallery.json")
+            let store = feeds.store
             let other = try SourceKind.deviantArt.makeSource(username: "someone-else", endpointOverride: feeds.server.baseURL)
             feeds.server.stop()
             let before = GalleryFeed(source: other, client: HTTPClient(), snapshots: store)
@@ -155,8 +154,7 @@ final class FeedSnapshotTests: GLibTestCase {
         try MainActor.assumeIsolated {
             let feeds = try FeedServer()
             feeds.padding = FeedSnapshot.maxBytes
-            let folder = TemporaryFolder(prefix: "gallery-snapshot")
-            let store = FeedSnapshotStore(path: folder.path + "/last-gallery.json")
+            let store = feeds.store
             var saves = 0
             store.onSaved = { _ in saves += 1 }
             let feed = GalleryFeed(source: try feeds.deviantArt, client: HTTPClient(), snapshots: store)
@@ -169,8 +167,8 @@ final class FeedSnapshotTests: GLibTestCase {
 
     func testADamagedOrOversizedFileIsIgnored() throws {
         try MainActor.assumeIsolated {
-            let folder = TemporaryFolder(prefix: "gallery-snapshot")
-            let store = FeedSnapshotStore(path: folder.path + "/last-gallery.json")
+            let feeds = try FeedServer()
+            let store = feeds.store
             let reply = FeedSnapshot.Reply(request: PageRequest(url: "http://127.0.0.1:9/a"),
                                            response: HTTPResponse(head: .init(status: 200, reason: "OK", url: "http://127.0.0.1:9/a"),
                                                                   body: Bytes("feed")))
@@ -181,7 +179,7 @@ final class FeedSnapshotTests: GLibTestCase {
                                        replies: Array(repeating: reply, count: FeedSnapshot.maxReplies + 1))
             XCTAssertNil(FeedSnapshot.decode(try XCTUnwrap(tooMany.encoded())), "more replies than a first page needs")
 
-            folder.write(Array(repeating: 0x20, count: FeedSnapshot.maxFileBytes + 1), to: "last-gallery.json")
+            feeds.folder.write(Array(repeating: 0x20, count: FeedSnapshot.maxFileBytes + 1), to: "last-gallery.json")
             var loaded: FeedSnapshot?? = .none
             store.load(firstURL: "http://127.0.0.1:9/a") { loaded = .some($0) }
             XCTAssertTrue(iterateMainLoop(until: { loaded != nil }))
@@ -192,8 +190,7 @@ final class FeedSnapshotTests: GLibTestCase {
     func testRemoveDeletesTheFileAndSaysHowBig() throws {
         try MainActor.assumeIsolated {
             let feeds = try FeedServer()
-            let folder = TemporaryFolder(prefix: "gallery-snapshot")
-            let store = FeedSnapshotStore(path: folder.path + "/last-gallery.json")
+            let store = feeds.store
             _ = Self.saveFirstPage(try feeds.deviantArt, in: store)
             let size = try XCTUnwrap(DirectoryScan.fileBytes(at: store.path))
             var removed: Int?

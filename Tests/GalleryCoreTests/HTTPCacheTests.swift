@@ -47,6 +47,16 @@ final class HTTPCacheTests: GLibTestCase {
         }
     }
 
+    /// A session that fetches `paths`, lets them reach the disk and quits (writes the index).
+    @MainActor
+    static func storeAndQuit(_ paths: [String], from server: TestHTTPServer, in folder: TemporaryFolder,
+                             maxBytes: Int = 10_000_000) {
+        let (cache, client) = session(folder, maxBytes: maxBytes)
+        fetchAll(paths, from: server, with: client)
+        cache.finishWrites()
+        cache.dump()
+    }
+
     /// Numbered entry files in the cache directory (libsoup names them by the URL's hash).
     static func entryFiles(_ directory: String) -> [String] {
         DirectoryScan.names(in: directory).filter { $0.first?.isNumber == true }
@@ -138,13 +148,8 @@ final class HTTPCacheTests: GLibTestCase {
             let server = try Self.server()
             let folder = TemporaryFolder(prefix: "gallery-cache")
             let paths = (1...20).map { "/img/\($0).png" }
-            do {
-                // 160 KB in a 200 KB cache: over the three quarters the next start trims it to.
-                let (cache, client) = Self.session(folder, maxBytes: 200_000)
-                Self.fetchAll(paths, from: server, with: client)
-                cache.finishWrites()
-                cache.dump()
-            }
+            // 160 KB in a 200 KB cache: over the three quarters the next start trims it to.
+            Self.storeAndQuit(paths, from: server, in: folder, maxBytes: 200_000)
             let (cache, client) = Self.session(folder, maxBytes: 200_000)
             XCTAssertTrue(iterateMainLoop(until: { cache.isReady }))
             let trim = try XCTUnwrap(cache.loadReport?.trim)
@@ -170,12 +175,7 @@ final class HTTPCacheTests: GLibTestCase {
             let server = try Self.server()
             let folder = TemporaryFolder(prefix: "gallery-cache")
             let paths = (1...20).map { "/img/\($0).png" }
-            do {
-                let (cache, client) = Self.session(folder)
-                Self.fetchAll(paths, from: server, with: client)
-                cache.finishWrites()
-                cache.dump()
-            }
+            Self.storeAndQuit(paths, from: server, in: folder)
             let (cache, client) = Self.session(folder, maxEntries: 12)
             XCTAssertTrue(iterateMainLoop(until: { cache.isReady }))
             XCTAssertEqual(cache.loadReport?.trim?.entriesAfter, 12, "well under the bytes, over the entries")
