@@ -231,7 +231,7 @@ public final class MainWindow {
     /// Failures worth a "Try Again" button: the same request may work in a moment.
     private static func mayPass(_ error: GalleryError) -> Bool {
         switch error {
-        case .network, .serverError, .rateLimited: true
+        case .network, .serverError, .rateLimited, .offline: true
         default: false
         }
     }
@@ -240,7 +240,7 @@ public final class MainWindow {
         switch error {
         case .noSuchUser, .invalidUsername: "avatar-default-symbolic"
         case .emptyGallery: "folder-pictures-symbolic"
-        case .network, .certificate: "network-offline-symbolic"
+        case .network, .certificate, .offline: "network-offline-symbolic"
         case .rateLimited: "preferences-system-time-symbolic"
         default: "dialog-warning-symbolic"
         }
