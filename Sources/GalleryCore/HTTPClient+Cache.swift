@@ -9,8 +9,8 @@ import Glibc
 /// revalidated, and while the network is unreachable a stored copy is used however old (see `HTTPClient.open`).
 ///
 /// The index is read on a GTask worker as soon as the cache is made (it is a synchronous read of a file
-/// that grows with the entries: measured in `make bench`'s `relaunch`), after trimming it to
-/// `fillAfterTrim` of the cap, and the cache joins the session only once it is read; requests made
+/// that grows with the entries: measured in `make bench`'s `fullcache` and `relaunch`), after trimming it
+/// to `fillAfterTrim` of the cap and `maxEntriesAfterTrim` entries, and the cache joins the session only once it is read; requests made
 /// meanwhile wait for it, so a launch without network still finds everything the last one stored.
 /// `dump()` writes the index back: call it when the app quits.
 ///
@@ -29,7 +29,8 @@ public final class HTTPCache {
 
     public struct LoadReport: Sendable {
         public var microseconds: Int
-        /// Of which the trim (reading and rewriting the index; the dropped files are deleted by the read).
+        /// Of which the trim: reading and rewriting the index, renaming the dropped entries' files aside (they
+        /// are deleted after the read, while the cache is in use).
         public var trimMicroseconds: Int
         /// Nil when there was no index (a first start, or after a crash or a clear).
         public var trim: Soup.Cache.IndexTrim?
