@@ -10,8 +10,9 @@ import Glibc
 ///
 /// The index is read on a GTask worker as soon as the cache is made (it is a synchronous read of a file
 /// that grows with the entries: measured in `make bench`'s `fullcache` and `relaunch`), after trimming it
-/// to `fillAfterTrim` of the cap and `maxEntriesAfterTrim` entries, and the cache joins the session only once it is read; requests made
-/// meanwhile wait for it, so a launch without network still finds everything the last one stored.
+/// to `fillAfterTrim` of the cap and `maxEntriesAfterTrim` entries, and the cache joins the session only
+/// once it is read; requests made meanwhile wait for it, so a launch without network still finds everything
+/// the last one stored.
 /// `dump()` writes the index back: call it when the app quits.
 ///
 /// One cache serves one `HTTPClient`, and its directory must belong to this process alone (SoupCache is
