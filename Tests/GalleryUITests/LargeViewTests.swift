@@ -31,7 +31,7 @@ final class LargeViewTests: GLibTestCase {
             XCTAssertEqual(view.fullImageSize?.height, item.height)
             XCTAssertEqual(ui.window.window.title, item.title)
             XCTAssertEqual(ui.window.header.bar.subtitle, "\(item.width) × \(item.height) pixels")
-            XCTAssertEqual(view.canvas.accessibleName, "Large view: \(item.title)")
+            XCTAssertEqual(view.canvas.area.accessibleName, "Large view: \(item.title)")
             XCTAssertFalse(view.spinner.isSpinning)
 
             ui.activateAction("next")  // Right, Page Down
