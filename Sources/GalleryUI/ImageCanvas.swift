@@ -173,7 +173,9 @@ final class ImageCanvas {
     private func scrolled(_ input: ScrollInput) -> Bool {
         guard let viewport else { return false }
         if input.withControl {
-            zoom(steps: -input.dy, around: (input.x, input.y), animated: !input.isSmooth)
+            // Wheel clicks (whole steps, also when XInput2 reports them as smooth deltas) ease to their zoom;
+            // a touchpad's fractions follow the fingers at once.
+            zoom(steps: -input.dy, around: (input.x, input.y), animated: abs(input.dy) >= 1)
             return true
         }
         guard viewport.isZoomedIn else { return false }

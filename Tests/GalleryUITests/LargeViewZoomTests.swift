@@ -18,6 +18,8 @@ final class LargeViewZoomTests: GLibTestCase {
         ui.window.openLargeView(ui.download(index))
         let view = ui.window.largeView
         XCTAssertTrue(iterateMainLoop(until: { view.isShowingFullImage }, timeout: 20), "the photo was not shown")
+        // The header bar changed from search to viewer controls: let the window lay out at its final size.
+        iterateMainLoop(for: 0.3)
         return view
     }
 
