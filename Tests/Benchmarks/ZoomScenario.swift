@@ -34,21 +34,20 @@ enum ZoomScenario {
         let frames = FrameTimes(app.window.window) { view.isMoving }
 
         report.section("\(photo.fileName): \(photo.width) × \(photo.height), screen-sized decode \(view.shownPixbuf?.width ?? 0) px wide")
-        let wheel = ["mousemove", "\(centre.x)", "\(centre.y)", "keydown", "ctrl"]
-            + Array(repeating: ["click", "4", "sleep", "0.12"], count: 12).flatMap { $0 }
-            + Array(repeating: ["click", "5", "sleep", "0.12"], count: 12).flatMap { $0 } + ["keyup", "ctrl"]
+        let wheelIn = repeated(["click", "4", "sleep", "0.12"], 12)
+        let wheelOut = repeated(["click", "5", "sleep", "0.12"], 12)
+        let wheel = ["mousemove", "\(centre.x)", "\(centre.y)", "keydown", "ctrl"] + wheelIn + wheelOut + ["keyup", "ctrl"]
         let zoom = try phase("Ctrl+wheel: 12 clicks in, 12 out", wheel, view: view, frames: frames, report: report)
         let detailLoaded = view.fullResolutionPixbuf?.width ?? 0
 
         view.zoomToRealSize()
         try Loop.run(until: { !view.isMoving && view.fullResolutionPixbuf != nil }, timeout: 30, "100 % at full resolution")
-        let step = ["mousemove_relative", "--", "-12", "-7", "sleep", "0.016"]
-        let back = ["mousemove_relative", "--", "12", "7", "sleep", "0.016"]
-        let dragInput = ["mousemove", "\(centre.x)", "\(centre.y)", "mousedown", "1"]
-            + Array(repeating: step, count: 45).flatMap { $0 } + Array(repeating: back, count: 45).flatMap { $0 } + ["mouseup", "1"]
+        let away = repeated(["mousemove_relative", "--", "-12", "-7", "sleep", "0.016"], 45)
+        let back = repeated(["mousemove_relative", "--", "12", "7", "sleep", "0.016"], 45)
+        let dragInput = ["mousemove", "\(centre.x)", "\(centre.y)", "mousedown", "1"] + away + back + ["mouseup", "1"]
         let drag = try phase("drag at 100 %: 90 moves, 16 ms apart", dragInput, view: view, frames: frames, report: report)
-        let keyInput = ["key", "--delay", "40"] + Array(repeating: "Right", count: 15) + Array(repeating: "Down", count: 10)
-            + Array(repeating: "Left", count: 15) + Array(repeating: "Up", count: 10)
+        let arrows = repeated(["Right"], 15) + repeated(["Down"], 10) + repeated(["Left"], 15) + repeated(["Up"], 10)
+        let keyInput = ["key", "--delay", "40"] + arrows
         let keys = try phase("arrow keys at 100 %: 50 presses, 40 ms apart", keyInput, view: view, frames: frames,
                              report: report)
         app.window.closeLargeView()
@@ -63,6 +62,10 @@ enum ZoomScenario {
         report.goal("full-resolution", count: detailLoaded, equals: photo.width, what: "px wide decode after zooming in")
         let gaps = [zoom.gaps, drag.gaps, keys.gaps].map(\.worstMilliseconds).max() ?? 0
         report.goal("worst-gap", measured: gaps, atMost: Goals.zoomPanWorstGapMilliseconds, unit: "ms")
+    }
+
+    private static func repeated(_ words: [String], _ times: Int) -> [String] {
+        Array(repeating: words, count: times).flatMap { $0 }
     }
 
     struct PhaseResult {
