@@ -73,16 +73,13 @@ extension LargeImageView {
                                      completion: done)
             guard ticket.isPending else { return }
             detail = .loading(nil, ticket)
-            spinner.isSpinning = true
-            progressBar.fraction = 0
-            progressBar.show()
+            setLoading(true)
             ticket.onProgress = { [weak self] progress in self?.showProgress(progress) }
         }
     }
 
     private func detailDecoded(_ result: Result<DecodedPixbuf, ImageLoadError>) {
-        spinner.isSpinning = false
-        progressBar.hide()
+        setLoading(false)
         switch result {
         case .success(let image):
             let generation = self.generation

@@ -21,6 +21,9 @@ public final class LargeImageView {
     let canvas = ImageCanvas()
     let spinner = Spinner()
     let progressBar = ProgressBar()
+    /// Spinner, message and buttons over the middle of the picture; hidden when empty, because an overlay
+    /// child takes the pointer events over its area (a scroll or double-click there would go nowhere).
+    let statusBox = Box(GTK_ORIENTATION_VERTICAL, spacing: 12)
     let messageLabel = Label()
     let retryButton = Button(label: "_Retry")
     let openInBrowserButton = Button(label: "Open in _Browser")
@@ -59,7 +62,7 @@ public final class LargeImageView {
         progressBar.accessibleName = "Download progress"
         container.addOverlay(progressBar)
 
-        let overlay = Box(GTK_ORIENTATION_VERTICAL, spacing: 12)
+        let overlay = statusBox
         overlay.halign = GTK_ALIGN_CENTER
         overlay.valign = GTK_ALIGN_CENTER
         spinner.setSizeRequest(width: 48, height: 48)
@@ -79,8 +82,8 @@ public final class LargeImageView {
         }
         container.addOverlay(overlay)
         container.showAll()
-        spinner.isSpinning = false
         [progressBar, messageLabel, retryButton, openInBrowserButton].forEach { $0.hide() }
+        setLoading(false)
 
         canvas.onZoomSettled = { [weak self] in self?.onChange?() }
         canvas.onZoomRequested = { [weak self] in self?.loadDetailIfNeeded() }
@@ -115,6 +118,7 @@ public final class LargeImageView {
         failure = nil
         [messageLabel, retryButton].forEach { $0.hide() }
         openInBrowserButton.isVisible = download.item.pageURL != nil && download.item.fullImageURL == nil
+        updateStatusBox()
         canvas.area.accessibleName = "Large view: \(download.item.displayTitle)"
         self.maxPixelSize = maxPixelSize
 
@@ -149,8 +153,20 @@ public final class LargeImageView {
         ticket = nil
         cancelDetail()
         originalBytes = nil
-        spinner.isSpinning = false
-        progressBar.hide()
+        setLoading(false)
+    }
+
+    /// The spinner and the progress bar, on or off; the status box shows only while it has something to show.
+    func setLoading(_ loading: Bool) {
+        spinner.isSpinning = loading
+        spinner.isVisible = loading
+        progressBar.isVisible = loading
+        if loading { progressBar.fraction = 0 }
+        updateStatusBox()
+    }
+
+    func updateStatusBox() {
+        statusBox.isVisible = [spinner, messageLabel, retryButton, openInBrowserButton].contains { $0.isVisible }
     }
 
     /// The view closed: stop, and let go of every picture (a full-resolution one is tens of megabytes).
@@ -166,9 +182,7 @@ public final class LargeImageView {
 
     private func load(_ url: String) {
         requestedURL = url
-        spinner.isSpinning = true
-        progressBar.fraction = 0
-        progressBar.show()
+        setLoading(true)
         let generation = self.generation
         let ticket = loader.load(url, maxPixelSize: maxPixelSize, priority: .interactive) { [weak self] result in
             guard let self, self.generation == generation else { return }
@@ -195,8 +209,7 @@ public final class LargeImageView {
 
     private func fullImageArrived(_ result: Result<DecodedPixbuf, ImageLoadError>) {
         ticket = nil
-        spinner.isSpinning = false
-        progressBar.hide()
+        setLoading(false)
         // An original too large to decode, which its size in the feed did not give away: the service's own
         // scaled copy shows the same picture.
         if case .failure(.tooLarge) = result, let rendition = download?.item.rendition(covering: maxPixelSize),
@@ -217,6 +230,7 @@ public final class LargeImageView {
             failure = error.message
             showMessage("The full image could not be loaded: \(error.message)")
             retryButton.isVisible = error != .http(.notAWebAddress)
+            updateStatusBox()
             onChange?()
         }
     }
@@ -234,5 +248,6 @@ public final class LargeImageView {
     private func showMessage(_ text: String) {
         messageLabel.text = text
         messageLabel.show()
+        updateStatusBox()
     }
 }
