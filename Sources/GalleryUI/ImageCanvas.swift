@@ -22,7 +22,7 @@ final class ImageCanvas {
     private var pictures: [(surface: ImageSurface, resolution: Double)] = []
     private var restRender: (key: RestKey, surface: ImageSurface)?
     private let ticker: FrameTicker
-    private var zoomAnimation: (start: Int?, from: Double, to: Double, anchor: (x: Double, y: Double)?)?
+    private var zoomAnimation: ZoomAnimation?
     private var dragOrigin: (x: Double, y: Double)?
     private var drag: DragGesture!
     private var restTimer: MainLoopSource?
@@ -36,6 +36,15 @@ final class ImageCanvas {
     var onZoomRequested: (@MainActor () -> Void)?
     /// A right-click on the picture.
     var onContextMenu: (@MainActor (ButtonPress) -> Void)?
+
+    /// A zoom easing from `from` to `to`, with `imagePoint` held at `anchor` throughout.
+    private struct ZoomAnimation {
+        var start: Int?
+        let from: Double
+        let to: Double
+        let anchor: (x: Double, y: Double)
+        let imagePoint: (x: Double, y: Double)
+    }
 
     private struct RestKey: Equatable {
         let surface: ObjectIdentifier
@@ -138,7 +147,9 @@ final class ImageCanvas {
             self.viewport?.setZoom(clampedTarget, around: anchor)
             return moved()
         }
-        zoomAnimation = (nil, viewport.zoom, clampedTarget, anchor)
+        let point = anchor ?? viewport.centre
+        zoomAnimation = ZoomAnimation(start: nil, from: viewport.zoom, to: clampedTarget, anchor: point,
+                                      imagePoint: viewport.imagePoint(at: point))
         markMoving()
     }
 
@@ -151,7 +162,7 @@ final class ImageCanvas {
         let progress = min(1, Double(time - start) / 1000 / Self.zoomMilliseconds)
         let eased = 1 - pow(1 - progress, 3)
         let zoom = animation.from * pow(animation.to / animation.from, eased)
-        viewport?.setZoom(zoom, around: animation.anchor)
+        viewport?.setZoom(zoom, placing: animation.imagePoint, at: animation.anchor)
         if progress >= 1 { zoomAnimation = nil }
         moved()
         return zoomAnimation != nil

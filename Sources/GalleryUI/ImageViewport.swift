@@ -66,14 +66,27 @@ struct ImageViewport: Equatable {
     /// Sets the zoom keeping the image point under `anchor` (view coordinates; nil: the view's centre) where it
     /// is, as far as the edges allow. The fit zoom or below is fit again (it follows the window from then on).
     mutating func setZoom(_ newZoom: Double, around anchor: (x: Double, y: Double)?) {
-        let point = anchor ?? (viewWidth / 2, viewHeight / 2)
-        let imagePoint = ((point.x - offsetX) / scale, (point.y - offsetY) / scale)
+        let point = anchor ?? centre
+        setZoom(newZoom, placing: imagePoint(at: point), at: point)
+    }
+
+    /// Sets the zoom with `imagePoint` (image pixels) at `anchor` (view coordinates), as far as the edges
+    /// allow. An animation keeps both from its start, so where it ends does not depend on how many frames
+    /// it had (an edge clamping an early frame would otherwise shift every later one).
+    mutating func setZoom(_ newZoom: Double, placing imagePoint: (x: Double, y: Double), at anchor: (x: Double, y: Double)) {
         isFit = newZoom <= fitZoom * 1.0001
         zoom = isFit ? fitZoom : min(newZoom, maxZoom)
-        offsetX = point.x - imagePoint.0 * scale
-        offsetY = point.y - imagePoint.1 * scale
+        offsetX = anchor.x - imagePoint.x * scale
+        offsetY = anchor.y - imagePoint.y * scale
         clamp()
     }
+
+    /// The image point (image pixels) under `point` (view coordinates).
+    func imagePoint(at point: (x: Double, y: Double)) -> (x: Double, y: Double) {
+        ((point.x - offsetX) / scale, (point.y - offsetY) / scale)
+    }
+
+    var centre: (x: Double, y: Double) { (viewWidth / 2, viewHeight / 2) }
 
     /// Moves the image by (dx, dy) logical pixels, as far as its edges allow.
     mutating func pan(dx: Double, dy: Double) {

@@ -10,12 +10,12 @@ enum Goals {
 
     /// 100 ms is where a delay stops feeling instant (a click, a key, a scroll step): one callback or frame
     /// taking that long is a visible freeze. Measured 38–48 ms while the large view filtered its image on every
-    /// paint; 24–37 ms since it paints a scaled copy 1:1 (FittedImage).
+    /// paint; 24–37 ms since it paints a scaled copy 1:1 (now ImageCanvas's rest render).
     static let worstGapMilliseconds = 100.0
 
     /// At most 1% of the probe's intervals (~600 over three rounds) may stretch past two 60 Hz frames
     /// (33 ms, rounded down). The large view scales each image once per size and then copies it 1:1 on every
-    /// frame (FittedImage): measured p99 16–17 ms. Filtering the 1280 px image with CAIRO_FILTER_GOOD on every
+    /// frame (now ImageCanvas's rest render): measured p99 16–17 ms. Filtering the 1280 px image with CAIRO_FILTER_GOOD on every
     /// paint, as it once did, measured 31.0–37.4 ms and failed this goal.
     static let p99GapMilliseconds = 30.0
 

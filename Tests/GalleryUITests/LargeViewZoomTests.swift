@@ -106,6 +106,7 @@ final class LargeViewZoomTests: GLibTestCase {
             Self.waitForRest(view)
             XCTAssertEqual(view.zoom, 1, accuracy: 0.001, "a double-click shows 100 %")
             let zoomed = try XCTUnwrap(view.canvas.viewport)
+            XCTAssertEqual(zoomed.viewHeight, viewport.viewHeight, "view \(zoomed.viewWidth)x\(zoomed.viewHeight) was \(viewport.viewWidth)x\(viewport.viewHeight)")
             XCTAssertEqual((point.x - zoomed.offsetX) / zoomed.scale, imagePoint.0, accuracy: 1,
                            "the point double-clicked stays under the pointer")
             XCTAssertEqual((point.y - zoomed.offsetY) / zoomed.scale, imagePoint.1, accuracy: 1)
