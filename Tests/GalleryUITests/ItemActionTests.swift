@@ -14,11 +14,8 @@ final class ItemActionTests: GLibTestCase {
         try MainActor.assumeIsolated {
             let ui = try UIHarness()
             defer { ui.close() }
-            ui.search("aurora")
-            XCTAssertTrue(ui.waitForRows(24))
+            _ = ui.openPhoto()
             let item = ui.download(0).item
-            ui.window.openLargeView(ui.download(0))
-            XCTAssertTrue(iterateMainLoop(until: { ui.window.largeView.isShowingFullImage }, timeout: 20))
 
             ui.press(GDK_KEY_s, GDK_CONTROL_MASK)
             let dialog = try XCTUnwrap(Self.waitForFileChooser(), "Ctrl+S opens a file chooser")
@@ -46,11 +43,8 @@ final class ItemActionTests: GLibTestCase {
         try MainActor.assumeIsolated {
             let ui = try UIHarness()
             defer { ui.close() }
-            ui.search("aurora")
-            XCTAssertTrue(ui.waitForRows(24))
+            _ = ui.openPhoto()
             let item = ui.download(0).item
-            ui.window.openLargeView(ui.download(0))
-            XCTAssertTrue(iterateMainLoop(until: { ui.window.largeView.isShowingFullImage }, timeout: 20))
 
             ui.press(GDK_KEY_c, GDK_CONTROL_MASK)
             XCTAssertTrue(iterateMainLoop(until: { !ui.window.itemActions.isCopying }, timeout: 20))
