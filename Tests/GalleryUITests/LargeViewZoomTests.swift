@@ -87,7 +87,8 @@ final class LargeViewZoomTests: GLibTestCase {
             let view = ui.openPhoto()
             let canvas = view.canvas.area
             let viewport = try XCTUnwrap(view.canvas.viewport)
-            // The middle of the picture, where the spinner and messages sit while there are any.
+            // Near the middle of the picture. (These events go to the picture's own window; that nothing over
+            // the middle swallows a real pointer's events is the end-to-end test's double-click, via X.)
             let point = (x: viewport.viewWidth / 2 - 30, y: viewport.viewHeight / 2 - 20)
             let imagePoint = ((point.x - viewport.offsetX) / viewport.scale, (point.y - viewport.offsetY) / viewport.scale)
 
