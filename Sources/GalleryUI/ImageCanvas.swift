@@ -8,19 +8,25 @@ import GtkBindings
 ///
 /// Each resolution of the image is one cairo surface (`ImageSurface`), painted through a pattern matrix, so a
 /// frame only samples the pixels that land in the view. While the view moves (a zoom easing to its target, a
-/// drag, keys held) frames use bilinear filtering, cheap at any zoom; once it rests for `restMilliseconds`,
-/// the visible region is filtered well (cairo GOOD) once and that copy is painted 1:1 until the next move.
+/// drag, keys held) frames use bilinear filtering, cheap at any zoom; once it rests for `restMilliseconds`
+/// with the surface shrunk more than twice, the visible region is filtered well (cairo GOOD) once and that
+/// copy is painted 1:1 until the next move.
 /// A higher resolution arriving replaces the lower one in the same place: the geometry is in image pixels.
 @MainActor
 final class ImageCanvas {
     static let zoomMilliseconds = 200.0
     static let restMilliseconds: UInt32 = 150
+    /// Shrinking a surface by more than this, the picture at rest is filtered with cairo's GOOD filter.
+    static let goodFilterShrink = 2.0
 
     let area = DrawingArea()
     private(set) var viewport: ImageViewport?
     /// The image's surfaces, by resolution (surface pixels per image pixel).
     private var pictures: [(surface: ImageSurface, resolution: Double)] = []
-    private var restRender: (key: RestKey, surface: ImageSurface)?
+    /// The view's pixels of the image, redrawn when the view changed; `restRender` says it holds a
+    /// GOOD-filtered rest frame for that key, kept until the next move.
+    private var buffer: ImageSurface?
+    private var restRender: RestKey?
     private let ticker: FrameTicker
     private var zoomAnimation: ZoomAnimation?
     private var dragOrigin: (x: Double, y: Double)?
@@ -101,6 +107,7 @@ final class ImageCanvas {
         viewport = nil
         pictures = []
         restRender = nil
+        buffer = nil
         area.queueDraw()
     }
 
@@ -268,32 +275,33 @@ final class ImageCanvas {
 
     // MARK: Drawing
 
+    /// Renders the part of the image in view into a buffer of the view's size (on the CPU, touching only the
+    /// pixels shown) and paints that 1:1. Moving, or shrinking the surface at most twice: bilinear, redrawn
+    /// each frame into the same buffer; at rest beyond that: GOOD, drawn once and kept until the next move.
     private func draw(_ cairo: OpaquePointer) {
         area.renderBackground(cairo)
         guard let viewport, let picture = picture(for: viewport.zoom) else { return }
-        // Logical pixels per surface pixel, and surface pixels per device pixel (over ~1.3, bilinear
-        // filtering starts to skip pixels and GOOD differs from it).
-        let scale = viewport.scale / picture.resolution
-        let shrink = picture.resolution / viewport.zoom
-        if isMoving || shrink <= 1.3 {
-            picture.surface.paint(on: cairo, x: viewport.offsetX, y: viewport.offsetY, scale: scale,
-                                  filter: isMoving ? .fast : .good)
-            return
-        }
+        let device = viewport.deviceScale
+        let left = max(0, viewport.offsetX)
+        let top = max(0, viewport.offsetY)
+        let width = Int(((min(viewport.viewWidth, viewport.offsetX + viewport.shownWidth) - left) * device).rounded(.up))
+        let height = Int(((min(viewport.viewHeight, viewport.offsetY + viewport.shownHeight) - top) * device).rounded(.up))
+        guard width > 0, height > 0 else { return }
+        // In the buffer's pixels: where the image's corner is, and how wide one surface pixel is.
+        let x = (viewport.offsetX - left) * device
+        let y = (viewport.offsetY - top) * device
+        let scale = viewport.zoom / picture.resolution
+        let good = !isMoving && 1 / scale > Self.goodFilterShrink
         let key = RestKey(surface: ObjectIdentifier(picture.surface), viewport: viewport)
-        let visible = (x: max(0, viewport.offsetX), y: max(0, viewport.offsetY),
-                       right: min(viewport.viewWidth, viewport.offsetX + viewport.shownWidth),
-                       bottom: min(viewport.viewHeight, viewport.offsetY + viewport.shownHeight))
-        if restRender?.key != key {
-            restRender = nil  // the old copy goes before the new one is made
-            let device = viewport.deviceScale
-            restRender = (key, picture.surface.rendered(
-                width: Int(((visible.right - visible.x) * device).rounded(.up)),
-                height: Int(((visible.bottom - visible.y) * device).rounded(.up)),
-                x: (viewport.offsetX - visible.x) * device, y: (viewport.offsetY - visible.y) * device,
-                scale: scale * device, deviceScale: Int(device)))
+        if !good || restRender != key {
+            if buffer?.pixelWidth != width || buffer?.pixelHeight != height {
+                buffer = nil  // the old buffer goes before the new one is made
+                buffer = ImageSurface(width: width, height: height)
+            }
+            buffer?.draw(picture.surface, x: x, y: y, scale: scale, filter: good ? .good : .fast)
+            restRender = good ? key : nil
         }
-        restRender?.surface.paintUnscaled(on: cairo, x: visible.x, y: visible.y)
+        buffer?.paintUnscaled(on: cairo, x: left, y: top, deviceScale: device)
     }
 
     /// The least detailed surface that still has a pixel for every screen pixel at `zoom`, else the sharpest.

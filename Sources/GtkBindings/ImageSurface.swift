@@ -27,10 +27,11 @@ public final class ImageSurface: @unchecked Sendable {
         pixelHeight = Int(cairo_image_surface_get_height(surface))
     }
 
-    private init(width: Int, height: Int) {
-        surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))
-        pixelWidth = width
-        pixelHeight = height
+    /// A blank (transparent) surface of `width` × `height` pixels, to draw into.
+    public init(width: Int, height: Int) {
+        surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(max(1, width)), Int32(max(1, height)))
+        pixelWidth = max(1, width)
+        pixelHeight = max(1, height)
     }
 
     deinit { cairo_surface_destroy(surface) }
@@ -38,10 +39,17 @@ public final class ImageSurface: @unchecked Sendable {
     /// False when cairo could not make the surface (out of memory, or a side over cairo's 32767 px).
     public var isValid: Bool { cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS && pixelWidth > 0 && pixelHeight > 0 }
 
-    /// Converts `pixbuf` on a GTask worker thread and calls `completion` with the surface on the main loop.
+    /// Above this many pixels `make` converts on a worker thread.
+    public static let workerPixels = 4_000_000
+
+    /// Converts `pixbuf` and calls `completion` with the surface on the main loop: a full-resolution photo on
+    /// a GTask worker thread (tens of milliseconds), a screen-sized one at once (a few). Not everything goes to
+    /// the worker: big buffers freed there stay in its malloc arena, and a dozen screen-sized images viewed
+    /// grew the process by ~18 MiB more that way.
     @MainActor
     public static func make(from pixbuf: Pixbuf, cancellable: Cancellable? = nil,
                             completion: @escaping @MainActor (ImageSurface) -> Void) {
+        guard pixbuf.width * pixbuf.height > workerPixels else { return completion(ImageSurface(pixbuf)) }
         WorkerTask.run(cancellable: cancellable, { ImageSurface(pixbuf) }, completion: completion)
     }
 
@@ -68,23 +76,28 @@ public final class ImageSurface: @unchecked Sendable {
         cairo_restore(cairo)
     }
 
-    /// What `paint(…, filter: .good)` would draw into a `width` × `height` device-pixel rectangle at the
-    /// origin, rendered once into a surface of its own — to be painted 1:1 on every frame while nothing
-    /// moves, instead of filtering again each time. `deviceScale` makes it paint at logical size.
-    public func rendered(width: Int, height: Int, x: Double, y: Double, scale: Double, deviceScale: Int) -> ImageSurface {
-        let target = ImageSurface(width: max(1, width), height: max(1, height))
-        if target.isValid, let context = cairo_create(target.surface) {
-            paint(on: context, x: x, y: y, scale: scale, filter: .good)
-            cairo_destroy(context)
-        }
-        cairo_surface_set_device_scale(target.surface, Double(deviceScale), Double(deviceScale))
-        return target
+    /// Replaces this surface's pixels with `source` drawn at `x`, `y` (pixels of this surface), each source
+    /// pixel `scale` wide: the part of a large image that a view shows, rendered on the CPU into a buffer of
+    /// the view's size. Painting that 1:1 into a window sends only the view's pixels to the X server; painting
+    /// the large image with a matrix there would first upload all of it (230 ms for 12 megapixels, measured).
+    public func draw(_ source: ImageSurface, x: Double, y: Double, scale: Double, filter: Filter) {
+        guard isValid, let context = cairo_create(surface) else { return }
+        cairo_set_operator(context, CAIRO_OPERATOR_CLEAR)
+        cairo_paint(context)
+        cairo_set_operator(context, CAIRO_OPERATOR_OVER)
+        source.paint(on: context, x: x, y: y, scale: scale, filter: filter)
+        cairo_destroy(context)
     }
 
-    /// Paints a surface made by `rendered` 1:1 at `x`, `y` (logical pixels).
-    public func paintUnscaled(on cairo: OpaquePointer, x: Double, y: Double) {
-        cairo_set_source_surface(cairo, surface, x.rounded(), y.rounded())
+    /// Paints this surface's pixels 1:1 onto the screen's (device) pixels, its top-left corner at `x`, `y`
+    /// (logical pixels of `cairo`, whose device scale is `deviceScale`).
+    public func paintUnscaled(on cairo: OpaquePointer, x: Double, y: Double, deviceScale: Double) {
+        cairo_save(cairo)
+        cairo_translate(cairo, x, y)
+        cairo_scale(cairo, 1 / deviceScale, 1 / deviceScale)
+        cairo_set_source_surface(cairo, surface, 0, 0)
         cairo_paint(cairo)
+        cairo_restore(cairo)
     }
 
     /// The pixels as a new pixbuf (for the clipboard), unpremultiplied again.

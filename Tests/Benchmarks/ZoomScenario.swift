@@ -1,3 +1,4 @@
+import Glibc
 import CGtk
 import GObjectBindings
 import GtkBindings
@@ -90,6 +91,7 @@ enum ZoomScenario {
         report.section(title)
         report.row("frames while moving", "\(moving.count)", "over \(Format.number(gaps.seconds, digits: 1)) s")
         report.row("frame paint (app), moving", Format.percentiles(moving.map(\.work)))
+        report.row("  main thread CPU in it", Format.percentiles(moving.map(\.cpu)), "the rest: waiting for a core")
         report.row("frame incl. X server, moving", Format.percentiles(moving.map(\.withServer)))
         report.row("frame interval, moving", Format.percentiles(moving.dropFirst().map(\.interval)), "60 Hz = 16.7 ms")
         report.row("settle frame (GOOD filter)", resting.map { Format.milliseconds($0.work) }.joined(separator: ", "),
@@ -116,6 +118,9 @@ enum ZoomScenario {
 final class FrameTimes {
     struct Frame {
         let work: Double
+        /// The main thread's CPU time in the frame: the work itself, without the time other threads and
+        /// processes held the core.
+        let cpu: Double
         let withServer: Double
         let interval: Double
         let moving: Bool
@@ -123,6 +128,7 @@ final class FrameTimes {
 
     private(set) var frames: [Frame] = []
     private var start = 0
+    private var startCPU = 0
     private var lastEnd = 0
     private var connections: [SignalConnection] = []
 
@@ -130,13 +136,17 @@ final class FrameTimes {
         guard let clock = gtk_widget_get_frame_clock(widget.widget) else { return }
         let clockRef = ObjectRef(UnsafeMutableRawPointer(clock), transfer: .none)
         connections = [
-            clockRef.connect("before-paint") { [weak self] in self?.start = Loop.now() },
+            clockRef.connect("before-paint") { [weak self] in
+                self?.start = Loop.now()
+                self?.startCPU = threadCPUMicroseconds()
+            },
             clockRef.connect("after-paint") { [weak self] in
                 guard let self, self.start > 0 else { return }
                 let end = Loop.now()
+                let cpu = Double(threadCPUMicroseconds() - self.startCPU) / 1000
                 gdk_display_sync(gdk_display_get_default())
                 let synced = Loop.now()
-                self.frames.append(Frame(work: Double(end - self.start) / 1000, withServer: Double(synced - self.start) / 1000,
+                self.frames.append(Frame(work: Double(end - self.start) / 1000, cpu: cpu, withServer: Double(synced - self.start) / 1000,
                                          interval: Double(end - self.lastEnd) / 1000, moving: isMoving()))
                 self.lastEnd = end
             },
@@ -149,6 +159,13 @@ final class FrameTimes {
         frames = []
         lastEnd = Loop.now()
     }
+}
+
+/// CPU time of the calling thread.
+func threadCPUMicroseconds() -> Int {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return time.tv_sec * 1_000_000 + time.tv_nsec / 1000
 }
 
 extension Format {
