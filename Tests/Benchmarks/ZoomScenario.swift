@@ -56,9 +56,15 @@ enum ZoomScenario {
         _ = try server.stop()
 
         report.row("full-resolution decode", detailLoaded > 0 ? "\(detailLoaded) px wide, swapped in while zooming" : "not loaded")
-        let moving = zoom.moving + drag.moving + keys.moving
-        report.goal("worst-moving-frame", measured: moving.max() ?? .infinity, atMost: Goals.zoomPanWorstFrameMilliseconds,
-                    unit: "ms")
+        let moving = (zoom.moving + drag.moving + keys.moving).sorted()
+        let cpu = zoom.cpu + drag.cpu + keys.cpu
+        report.section("all \(moving.count) frames painted while moving")
+        report.row("frame paint (app)", Format.percentiles(moving))
+        report.row("  main thread CPU in it", Format.percentiles(cpu))
+        report.goal("frame-cpu-worst", measured: cpu.max() ?? .infinity, atMost: Goals.zoomPanFrameMilliseconds, unit: "ms")
+        let p99 = moving.isEmpty ? Double.infinity : moving[min(moving.count - 1, Int(Double(moving.count - 1) * 0.99))]
+        report.goal("frame-p99", measured: p99, atMost: Goals.zoomPanFrameMilliseconds, unit: "ms")
+        report.goal("frame-worst", measured: moving.last ?? .infinity, atMost: Goals.zoomPanWorstFrameMilliseconds, unit: "ms")
         report.goal("moving-frames", count: min(1, moving.count), equals: 1, what: "phases with frames painted while moving")
         report.goal("full-resolution", count: detailLoaded, equals: photo.width, what: "px wide decode after zooming in")
         let gaps = [zoom.gaps, drag.gaps, keys.gaps].map(\.worstMilliseconds).max() ?? 0
@@ -71,6 +77,7 @@ enum ZoomScenario {
 
     struct PhaseResult {
         var moving: [Double]
+        var cpu: [Double]
         var gaps: MainLoopProbe.Summary
     }
 
@@ -94,11 +101,11 @@ enum ZoomScenario {
         report.row("  main thread CPU in it", Format.percentiles(moving.map(\.cpu)), "the rest: waiting for a core")
         report.row("frame incl. X server, moving", Format.percentiles(moving.map(\.withServer)))
         report.row("frame interval, moving", Format.percentiles(moving.dropFirst().map(\.interval)), "60 Hz = 16.7 ms")
-        report.row("settle frame (GOOD filter)", resting.map { Format.milliseconds($0.work) }.joined(separator: ", "),
-                   "painted once the view rests")
+        report.row("frames at rest after it", "\(resting.count), worst \(Format.milliseconds(resting.map(\.work).max() ?? 0))",
+                   "the well-filtered rest frame among them")
         report.row("main-loop worst gap", Format.milliseconds(gaps.worstMilliseconds),
                    "p99 \(Format.milliseconds(gaps.p99Milliseconds))")
-        return PhaseResult(moving: moving.map(\.work), gaps: gaps)
+        return PhaseResult(moving: moving.map(\.work), cpu: moving.map(\.cpu), gaps: gaps)
     }
 
     /// The widget's centre in screen coordinates (where xdotool points).
@@ -169,11 +176,11 @@ func threadCPUMicroseconds() -> Int {
 }
 
 extension Format {
-    /// "p50 4.1 ms, p95 7.9 ms, worst 11.2 ms"
+    /// "p50 4.1, p95 7.9, p99 9.0, worst 11.2 ms"
     static func percentiles(_ values: [Double]) -> String {
         guard !values.isEmpty else { return "–" }
         let sorted = values.sorted()
         let at = { (p: Double) in sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))] }
-        return "p50 \(number(at(0.5))), p95 \(number(at(0.95))), worst \(number(sorted.last!)) ms"
+        return "p50 \(number(at(0.5))), p95 \(number(at(0.95))), p99 \(number(at(0.99))), worst \(number(sorted.last!)) ms"
     }
 }
