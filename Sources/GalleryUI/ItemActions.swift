@@ -28,10 +28,14 @@ enum ItemAction: String, CaseIterable {
         }
     }
 
-    /// Whether the action can do anything for `item`.
-    func applies(to item: GalleryItem) -> Bool {
-        switch self {
-        case .saveImage, .copyImage: item.kind == .image && item.fullImageURL != nil
+    /// Whether the action can do anything for `download`'s item. A sensitive image still hidden is not
+    /// saved or copied unseen.
+    @MainActor
+    func applies(to download: ImageDownload) -> Bool {
+        let item = download.item
+        return switch self {
+        case .saveImage, .copyImage:
+            item.kind == .image && item.fullImageURL != nil && download.state != .sensitiveHidden
         case .copyLink: item.link != nil
         case .openInBrowser: item.pageURL.map(URLText.isWebAddress) ?? false
         }
@@ -69,7 +73,7 @@ final class ItemActionRunner {
     /// Runs `action` on `download`'s item; `largeView` offers what it already holds of that item.
     func run(_ action: ItemAction, on download: ImageDownload, largeView: LargeImageView?) {
         let item = download.item
-        guard action.applies(to: item) else { return }
+        guard action.applies(to: download) else { return }
         switch action {
         case .saveImage: chooseFileAndSave(item)
         case .copyImage: copyImage(item, shownIn: largeView?.download === download ? largeView : nil)

@@ -35,6 +35,8 @@ public final class LargeImageView {
     public private(set) var download: ImageDownload?
     /// The pixbuf behind the picture shown: the thumbnail until the full image arrives.
     public private(set) var shownPixbuf: Pixbuf?
+    /// The canvas shows this item (its thumbnail or image), not the previous one kept until it could be replaced.
+    private var showsCurrentItem = false
     public private(set) var isShowingFullImage = false
     public private(set) var fullImageSize: (width: Int, height: Int)?
     public private(set) var failure: String?
@@ -124,8 +126,10 @@ public final class LargeImageView {
 
         let item = download.item
         let hidden = download.state == .sensitiveHidden
+        showsCurrentItem = false
         if let thumbnail = download.cachedThumbnail?.pixbuf, !hidden {
             shownPixbuf = thumbnail
+            showsCurrentItem = true
             canvas.show(ImageSurface(thumbnail), imageWidth: thumbnail.width, imageHeight: thumbnail.height,
                         resolution: 1, isPlaceholder: true)
         }
@@ -227,6 +231,8 @@ public final class LargeImageView {
         case .failure(let error) where error.isCancelled:
             return
         case .failure(let error):
+            // Nothing of this item to show: the previous item's picture must not stand in for it.
+            if !showsCurrentItem { clearPicture() }
             failure = error.message
             showMessage("The full image could not be loaded: \(error.message)")
             retryButton.isVisible = error != .http(.notAWebAddress)
@@ -238,6 +244,7 @@ public final class LargeImageView {
     /// The decoded image is ready to be painted: it replaces the thumbnail (or the previous item) in one frame.
     private func fullImagePainted(_ image: DecodedPixbuf, surface: ImageSurface) {
         shownPixbuf = image.pixbuf
+        showsCurrentItem = true
         isShowingFullImage = true
         canvas.show(surface, imageWidth: image.originalWidth, imageHeight: image.originalHeight,
                     resolution: Double(surface.pixelWidth) / Double(max(1, image.originalWidth)), isPlaceholder: false)

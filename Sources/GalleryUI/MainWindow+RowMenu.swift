@@ -26,7 +26,7 @@ extension MainWindow {
     func openRowMenu(for download: ImageDownload, at press: ButtonPress?) {
         rowMenuTarget = download
         for action in ItemAction.allCases {
-            rowActionsByName[action.rawValue]?.isEnabled = action.applies(to: download.item)
+            rowActionsByName[action.rawValue]?.isEnabled = action.applies(to: download)
         }
         if rowMenu == nil { rowMenu = PopupMenu(model: ItemMenus.row(), attachedTo: listView.listBox) }
         guard let rowMenu else { return }

@@ -144,7 +144,7 @@ public final class MainWindow {
         stack.visibleChildName = "viewer"
         header.setViewerMode(true)
         viewerActions.forEach { $0.isEnabled = true }
-        for (action, gAction) in viewerItemActions { gAction.isEnabled = action.applies(to: download.item) }
+        for (action, gAction) in viewerItemActions { gAction.isEnabled = action.applies(to: download) }
         updateTitles()
     }
 

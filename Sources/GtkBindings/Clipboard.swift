@@ -13,6 +13,7 @@ public enum Clipboard {
     public static func setText(_ text: String) {
         guard let clipboard else { return }
         gtk_clipboard_set_text(clipboard, text, -1)
+        keepAfterQuit(clipboard)
     }
 
     /// Offers `pixbuf` as an image: GTK encodes it (PNG, JPEG, BMP…) in the format a pasting application
@@ -20,6 +21,13 @@ public enum Clipboard {
     public static func setImage(_ pixbuf: Pixbuf) {
         guard let clipboard else { return }
         gtk_clipboard_set_image(clipboard, pixbuf.pointer)
+        keepAfterQuit(clipboard)
+    }
+
+    /// Lets the desktop's clipboard manager take a copy when the app quits, so what was copied can still be
+    /// pasted afterwards (without a manager this does nothing).
+    private static func keepAfterQuit(_ clipboard: OpaquePointer) {
+        gtk_clipboard_set_can_store(clipboard, nil, 0)
     }
 
     /// The clipboard's text, asked for synchronously (a nested main loop): for tests.

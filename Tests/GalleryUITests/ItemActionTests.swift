@@ -101,6 +101,21 @@ final class ItemActionTests: GLibTestCase {
             iterateMainLoop(for: 0.2)
             XCTAssertEqual(ui.window.itemActions.savesInFlight, 0)
 
+            // A sensitive item still hidden is not saved or copied unseen; its link can be.
+            let hidden = try XCTUnwrap((0..<24).first { ui.download($0).state == .sensitiveHidden })
+            ui.list.select(hidden, focus: true)
+            iterateMainLoop(for: 0.1)
+            ui.press(GDK_KEY_Menu)
+            XCTAssertTrue(ui.window.rowMenuTarget === ui.download(hidden))
+            XCTAssertEqual(ui.window.rowActionsByName["save-image"]?.isEnabled, false)
+            XCTAssertEqual(ui.window.rowActionsByName["copy-image"]?.isEnabled, false)
+            XCTAssertEqual(ui.window.rowActionsByName["copy-link"]?.isEnabled, true)
+            ui.window.rowMenu?.close()
+            ui.list.select(17, focus: true)
+            iterateMainLoop(for: 0.1)
+            ui.press(GDK_KEY_Menu)
+            ui.window.rowMenu?.close()
+
             ui.window.activateRowAction("open")
             XCTAssertTrue(ui.window.isLargeViewOpen)
             XCTAssertEqual(ui.window.largeView.download?.index, 17, "Open: the large view of that item")

@@ -50,6 +50,24 @@ final class LargeViewTests: GLibTestCase {
         }
     }
 
+    /// Next shows the previous picture until the new one can be painted (no blank frame); when the new one
+    /// fails and has no thumbnail either, the old picture does not stand in for it.
+    func testAFailedImageWithoutThumbnailDoesNotKeepThePreviousPicture() throws {
+        try MainActor.assumeIsolated {
+            let ui = try UIHarness()
+            defer { ui.close() }
+            let view = ui.openPhoto(4)  // Tiny Square; next is "Missing Lighthouse", a 404 also for its thumbnail
+            XCTAssertTrue(ui.waitUntilSettled(5))
+            XCTAssertNil(ui.download(5).cachedThumbnail)
+            ui.activateAction("next")
+            XCTAssertTrue(view.canvas.hasPicture, "the previous picture stays while the next one loads")
+            XCTAssertTrue(iterateMainLoop(until: { view.failure != nil }, timeout: 10))
+            XCTAssertEqual(view.failure, "HTTP 404 Not Found")
+            XCTAssertFalse(view.canvas.hasPicture, "no other item's picture under the failure")
+            XCTAssertTrue(view.retryButton.isVisible)
+        }
+    }
+
     func testClosingTheLargeViewMidLoadStopsTheDownload() throws {
         try MainActor.assumeIsolated {
             let ui = try UIHarness(server: .init(bandwidthBytesPerSecond: 100_000))
