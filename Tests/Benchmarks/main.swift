@@ -13,6 +13,7 @@ import Glibc
 //   jump        End and scrollbar drags across 10,000 items: time to thumbnails, requests for rows flown past
 //   baselines   10,000 items four ways: ours, sync downloads, a thread per image, one row per item
 //   variant     (internal) one baseline run, in a process of its own
+//   zoom        the large view's frame times while a 4000 px photo is zoomed and panned with real input
 //   hostile     the hostile server's gallery and feeds: peak memory, worst gap, every row and feed ending
 //   serve       (internal) the demo server child process
 let arguments = CommandLine.arguments.dropFirst()
@@ -40,6 +41,7 @@ enum Bench {
         ("jump", JumpScenario.run),
         ("baselines", BaselineScenario.run),
         ("hostile", HostileScenario.run),
+        ("zoom", ZoomScenario.run),
     ]
 
     static func run(_ name: String) -> Int32 {
