@@ -17,6 +17,9 @@ static inline GType gv_type_pointer(void) { return G_TYPE_POINTER; }
 
 static inline GQuark gv_io_error_quark(void) { return G_IO_ERROR; }
 
+// GdkAtom constants are macros over a cast.
+static inline GdkAtom gv_selection_clipboard(void) { return GDK_SELECTION_CLIPBOARD; }
+
 // GtkDialog-free message helpers are variadic in C.
 static inline GtkWidget *gv_message_dialog_new(GtkWindow *parent, GtkMessageType type,
                                                GtkButtonsType buttons, const char *text) {

@@ -189,12 +189,13 @@ extension ObjectRef {
 
 // Shape: void handler(GObject *instance, gdouble first, gdouble second, gpointer user_data) — a scroll
 // controller's `scroll` (dx, dy) and `decelerate` (velocities).
-private typealias DoublePairBox = SignalHandlerBox<(Double, Double), Void>
+private typealias DoublePairBox = SignalHandlerBox<(SignalEmitter, Double, Double), Void>
 
 private let doublePairTrampoline: @convention(c) (gpointer?, gdouble, gdouble, gpointer?) -> Void = {
-    _, first, second, data in
+    instance, first, second, data in
     let box = DoublePairBox.from(data)
-    MainActor.assumeIsolated { box.handler((first, second)) }
+    let arguments = (SignalEmitter(pointer: instance!), first, second)
+    MainActor.assumeIsolated { box.handler(arguments) }
 }
 
 extension ObjectRef {
@@ -203,7 +204,7 @@ extension ObjectRef {
     public func connect(
         _ signal: String, after: Bool = false, _ handler: @escaping @MainActor (Double, Double) -> Void
     ) -> SignalConnection {
-        connect(signal, box: DoublePairBox { handler($0.0, $0.1) },
+        connect(signal, box: DoublePairBox { handler($0.1, $0.2) },
                 trampoline: unsafeBitCast(doublePairTrampoline, to: GCallback.self), after: after)
     }
 }

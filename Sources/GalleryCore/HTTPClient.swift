@@ -68,9 +68,11 @@ public final class HTTPClient {
     /// and can reject the response (a 404, an HTML page where an image was expected) without downloading the
     /// body. `completion` runs exactly once, on the main loop — never before `fetch` returns, also for a URL
     /// that is refused at once — and also after cancellation (with `.cancelled`). A request abandoned as too
-    /// slow completes with `.tooSlow`.
+    /// slow completes with `.tooSlow`. `progress`, if given, hears the bytes received so far (and the total, when
+    /// the response declares it) after every chunk of the body.
     public func fetch(_ request: HTTPRequest, cancellable: Cancellable,
                       validate: @escaping @MainActor (HTTPResponseHead) -> HTTPError? = { _ in nil },
+                      progress: (@MainActor (_ received: Int, _ expected: Int?) -> Void)? = nil,
                       completion: @escaping @MainActor (Result<HTTPResponse, HTTPError>) -> Void) {
         open(request, cancellable: cancellable) { [readChunkBytes] result in
             switch result {
@@ -82,8 +84,10 @@ public final class HTTPClient {
                     response.body.close()
                     return completion(.failure(rejection))
                 }
-                BodyReader(body: response.body, head: head, limit: request.maxBodyBytes, chunkBytes: readChunkBytes,
-                           cancellable: cancellable, completion: completion).readNext()
+                let reader = BodyReader(body: response.body, head: head, limit: request.maxBodyBytes,
+                                        chunkBytes: readChunkBytes, cancellable: cancellable, completion: completion)
+                reader.progress = progress
+                reader.readNext()
             }
         }
     }
@@ -127,6 +131,7 @@ private final class BodyReader {
     let completion: @MainActor (Result<HTTPResponse, HTTPError>) -> Void
     var chunks: [Bytes] = []
     var received = 0
+    var progress: (@MainActor (_ received: Int, _ expected: Int?) -> Void)?
 
     init(body: HTTPBody, head: HTTPResponseHead, limit: Int, chunkBytes: Int, cancellable: Cancellable,
          completion: @escaping @MainActor (Result<HTTPResponse, HTTPError>) -> Void) {
@@ -154,6 +159,8 @@ private final class BodyReader {
                     return self.completion(.failure(.tooLarge(limitBytes: self.limit)))
                 }
                 self.chunks.append(chunk)
+                // A Content-Length that the body outgrows (gzip decoded, or a lie) says nothing about the total.
+                self.progress?(self.received, self.head.contentLength.flatMap { $0 >= self.received ? $0 : nil })
                 self.readNext()
             }
         }

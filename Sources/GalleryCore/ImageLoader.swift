@@ -50,8 +50,10 @@ public final class ImageLoader {
 
     /// Loads `url` scaled to fit `maxPixelSize` (nil: original size). A cached image completes before this
     /// returns; anything else completes later on the main loop, unless the ticket is cancelled first.
+    /// `storeInCache: false` keeps the result out of the memory cache (a full-resolution image that would push
+    /// out hundreds of thumbnails); it is still taken from the cache when it is there.
     @discardableResult
-    public func load(_ url: String, maxPixelSize: Int?, priority: LoadPriority,
+    public func load(_ url: String, maxPixelSize: Int?, priority: LoadPriority, storeInCache: Bool = true,
                      completion: @escaping Completion) -> ImageTicket {
         let key = ImageCache.Key(url: url, maxPixelSize: maxPixelSize)
         let ticket = ImageTicket(loader: self, key: key, priority: priority, completion: completion)
@@ -60,6 +62,7 @@ public final class ImageLoader {
             return ticket
         }
         let job = decodes[key] ?? makeDecodeJob(key)
+        if storeInCache { job.storeInCache = true }
         job.tickets.append(ticket)
         updatePriority(of: job)
         return ticket
@@ -89,6 +92,8 @@ public final class ImageLoader {
         let key: ImageCache.Key
         var tickets: [ImageTicket] = []
         var decoding: Cancellable?
+        /// Any of its tickets wants the result cached.
+        var storeInCache = false
         init(key: ImageCache.Key) { self.key = key }
         var priority: LoadPriority { tickets.map { $0.priority }.max() ?? .offscreen }
     }
@@ -129,7 +134,7 @@ public final class ImageLoader {
         decoder.decode(bytes, maxPixelSize: job.key.maxPixelSize, cancellable: cancellable) { [weak self] result in
             guard let self, self.decodes[job.key] === job else { return }
             self.decodes[job.key] = nil
-            if case .success(let image) = result { self.cache.insert(image, for: job.key) }
+            if case .success(let image) = result, job.storeInCache { self.cache.insert(image, for: job.key) }
             for ticket in job.tickets { ticket.complete(result) }
         }
     }
@@ -167,14 +172,22 @@ public final class ImageLoader {
 
     private func start(_ job: FetchJob) {
         let request = HTTPRequest(url: job.url, headers: ["Accept": "image/*"], maxBodyBytes: limits.maxImageBytes)
-        client.fetch(request, cancellable: job.cancellable, validate: Self.validateImageResponse) { [weak self] result in
+        client.fetch(request, cancellable: job.cancellable, validate: Self.validateImageResponse, progress: {
+            [weak job] received, expected in
+            // Coalesced: every ticket waiting for this URL, whatever size it wants, is told.
+            let progress = LoadProgress(receivedBytes: received, expectedBytes: expected)
+            job?.decodeJobs.forEach { $0.tickets.forEach { $0.report(progress) } }
+        }) { [weak self] result in
             guard let self else { return }
             if let ticket = job.scheduled { self.scheduler.finish(ticket) }
             guard self.fetches[job.url] === job else { return }
             self.fetches[job.url] = nil
             switch result {
             case .success(let response):
-                for decodeJob in job.decodeJobs { self.decode(decodeJob, bytes: response.body) }
+                for decodeJob in job.decodeJobs {
+                    decodeJob.tickets.forEach { $0.deliverOriginal(response.body) }
+                    self.decode(decodeJob, bytes: response.body)
+                }
             case .failure(let error):
                 for decodeJob in job.decodeJobs { self.fail(decodeJob, .http(error)) }
             }
@@ -221,15 +234,52 @@ public final class ImageTicket {
     /// Nothing was sent for it yet: it waits behind other downloads to the same host.
     public var isWaitingForConnection: Bool { loader?.isWaitingForConnection(self) ?? false }
 
+    /// Hears the download's progress, chunk by chunk, until the ticket completes or is cancelled. A download
+    /// shared with other tickets (same URL) reports to each of them.
+    public var onProgress: (@MainActor (LoadProgress) -> Void)?
+    /// Gets the downloaded bytes just before they are decoded, for a requester that keeps the original (to
+    /// decode it again at another size without a second download). Not called for a cached image.
+    public var onOriginalBytes: (@MainActor (Bytes) -> Void)?
+
     public func cancel() {
         guard isPending else { return }
         completion = nil
+        onProgress = nil
+        onOriginalBytes = nil
         loader?.cancel(self)
+    }
+
+    fileprivate func report(_ progress: LoadProgress) {
+        if isPending { onProgress?(progress) }
+    }
+
+    fileprivate func deliverOriginal(_ bytes: Bytes) {
+        if isPending { onOriginalBytes?(bytes) }
     }
 
     fileprivate func complete(_ result: Result<DecodedPixbuf, ImageLoadError>) {
         guard let completion else { return }
         self.completion = nil
+        onProgress = nil
+        onOriginalBytes = nil
         completion(result)
+    }
+}
+
+/// How much of an image's download has arrived.
+public struct LoadProgress: Equatable, Sendable {
+    public var receivedBytes: Int
+    /// The response's declared length, when it declared one.
+    public var expectedBytes: Int?
+
+    public init(receivedBytes: Int, expectedBytes: Int?) {
+        self.receivedBytes = receivedBytes
+        self.expectedBytes = expectedBytes
+    }
+
+    /// 0…1 when the total is known.
+    public var fraction: Double? {
+        guard let expectedBytes, expectedBytes > 0 else { return nil }
+        return min(1, Double(receivedBytes) / Double(expectedBytes))
     }
 }

@@ -83,6 +83,10 @@ extension GalleryListView {
         case GDK_KEY_Return, GDK_KEY_KP_Enter, GDK_KEY_ISO_Enter, GDK_KEY_space, GDK_KEY_KP_Space:
             guard let selectedIndex else { return false }
             activate(selectedIndex)
+        case GDK_KEY_Menu:
+            return openContextMenuForSelection()
+        case GDK_KEY_F10 where modifiers.rawValue & GDK_SHIFT_MASK.rawValue != 0:
+            return openContextMenuForSelection()
         default:
             return false
         }

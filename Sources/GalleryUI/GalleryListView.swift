@@ -56,6 +56,8 @@ public final class GalleryListView {
 
     /// A row was double-clicked or Enter was pressed: the item it shows.
     public var onActivate: (@MainActor (ImageDownload) -> Void)?
+    /// A row's context menu was asked for: the item it shows, and the click (nil: the Menu key or Shift+F10).
+    public var onContextMenu: (@MainActor (ImageDownload, ButtonPress?) -> Void)?
 
     public init() {
         scrollbar = Scrollbar(GTK_ORIENTATION_VERTICAL, adjustment: adjustment)
@@ -107,6 +109,7 @@ public final class GalleryListView {
             return false
         }
         connectInput()
+        connectContextMenu()
     }
 
     /// Shows `gallery` (or nothing), replacing the previous one. Work is proportional to the rows on

@@ -3,7 +3,8 @@ import GObjectBindings
 import GtkBindings
 import GalleryCore
 
-/// The header bar's controls: back button (large view), source selector, username entry, main menu.
+/// The header bar's controls: back button and image menu (large view), source selector, username entry,
+/// main menu.
 @MainActor
 public final class HeaderControls {
     public let bar = HeaderBar()
@@ -11,6 +12,9 @@ public final class HeaderControls {
     public let sourceSelector = ComboBoxText()
     public let usernameEntry = Entry()
     let menuButton: MenuButton
+    /// The large view's menu: zoom, save, copy, open in browser.
+    public let imageMenuButton = MenuButton(iconName: "view-more-symbolic", tooltip: "Image Menu",
+                                            menu: ItemMenus.largeView())
     let searchBox = Box(GTK_ORIENTATION_HORIZONTAL, spacing: 0)
 
     public init(sources: [SourceKind]) {
@@ -44,8 +48,10 @@ public final class HeaderControls {
         bar.packStart(backButton)
         bar.packStart(searchBox)
         bar.packEnd(menuButton)
+        bar.packEnd(imageMenuButton)
         bar.showAll()
         backButton.hide()
+        imageMenuButton.hide()
     }
 
     public var selectedSource: SourceKind? {
@@ -56,6 +62,7 @@ public final class HeaderControls {
     /// Gallery mode shows the search controls; the large view shows a back button instead.
     public func setViewerMode(_ viewer: Bool) {
         backButton.isVisible = viewer
+        imageMenuButton.isVisible = viewer
         searchBox.isVisible = !viewer
     }
 }

@@ -12,15 +12,13 @@ final class KineticScroll {
     /// Below this speed (pixels per second) the glide ends.
     static let stopVelocity = 20.0
 
-    private let widget: Widget
     private let adjustment: Adjustment
     private var glide: (startTime: Int, startValue: Double, velocity: Double)?
-    private var clock: ObjectRef?
-    private var update: SignalConnection?
+    private let ticker: FrameTicker
 
     init(widget: Widget, adjustment: Adjustment) {
-        self.widget = widget
         self.adjustment = adjustment
+        ticker = FrameTicker(widget: widget)
     }
 
     /// Pixels per wheel click (or per unit of touchpad delta) for a page of `pageSize`.
@@ -36,13 +34,9 @@ final class KineticScroll {
     func decelerate(velocity: Double) {
         stop()
         let pixelsPerSecond = velocity * Self.wheelStep(pageSize: adjustment.pageSize)
-        guard abs(pixelsPerSecond) > Self.stopVelocity,
-              let frameClock = gtk_widget_get_frame_clock(widget.widget) else { return }
-        let clock = ObjectRef(UnsafeMutableRawPointer(frameClock), transfer: .none)
-        glide = (Int(gdk_frame_clock_get_frame_time(frameClock)), adjustment.value, pixelsPerSecond)
-        self.clock = clock
-        update = clock.connect("update") { [weak self] in self?.frame() }
-        gdk_frame_clock_begin_updating(frameClock)
+        guard abs(pixelsPerSecond) > Self.stopVelocity, let now = ticker.frameTime else { return }
+        glide = (now, adjustment.value, pixelsPerSecond)
+        ticker.start { [weak self] time in self?.frame(time) ?? false }
     }
 
     var isGliding: Bool { glide != nil }
@@ -50,19 +44,21 @@ final class KineticScroll {
     func stop() {
         guard glide != nil else { return }
         glide = nil
-        update?.disconnect()
-        update = nil
-        if let clock { gdk_frame_clock_end_updating(clock.opaque) }
-        clock = nil
+        ticker.stop()
     }
 
-    private func frame() {
-        guard let glide, let clock else { return }
-        let seconds = Double(Int(gdk_frame_clock_get_frame_time(clock.opaque)) - glide.startTime) / 1_000_000
+    /// One frame of the glide; false when it ends.
+    private func frame(_ time: Int) -> Bool {
+        guard let glide else { return false }
+        let seconds = Double(time - glide.startTime) / 1_000_000
         let decay = exp(-Self.friction * seconds)
         let target = glide.startValue + glide.velocity / Self.friction * (1 - decay)
         adjustment.value = target
         let clamped = adjustment.value != target
-        if clamped || abs(glide.velocity * decay) < Self.stopVelocity { stop() }
+        if clamped || abs(glide.velocity * decay) < Self.stopVelocity {
+            self.glide = nil
+            return false
+        }
+        return true
     }
 }

@@ -3,46 +3,68 @@ import GObjectBindings
 import GtkBindings
 import GalleryCore
 
-/// The large view of one gallery item: the row's thumbnail at once (scaled up, with a spinner), replaced by
-/// the full image once it is downloaded and decoded, always scaled to fit. Leaving the view cancels the
-/// download; nothing arrives late into a view that moved on to another item.
+/// The large view of one gallery item, as an image viewer shows it: the row's thumbnail at once (stretched,
+/// with a spinner and a thin progress bar of the download), replaced by the image decoded to the screen's
+/// size once it arrives, fitted to the window. Zooming past what that decode holds decodes the original at
+/// full resolution (`ImageCanvas` keeps both and paints the one the zoom needs). A failed download says why,
+/// with a Retry button. Leaving the view, or moving to another item, cancels all of it; nothing arrives late.
+///
+/// The picture shown stays until the next one is ready to be painted: no blank frame between two images,
+/// none between the fitted and the full-resolution decode.
 @MainActor
 public final class LargeImageView {
+    /// Originals are decoded at most this large on their longer side when zooming in (cairo's surfaces end at
+    /// 32767 px; the loader's pixel and memory limits apply first).
+    static let maxDetailPixelSize = 16384
+
     public let container = Overlay()
-    let canvas = DrawingArea()
+    let canvas = ImageCanvas()
     let spinner = Spinner()
+    let progressBar = ProgressBar()
+    /// Spinner, message and buttons over the middle of the picture; hidden when empty, because an overlay
+    /// child takes the pointer events over its area (a scroll or double-click there would go nowhere).
+    let statusBox = Box(GTK_ORIENTATION_VERTICAL, spacing: 12)
     let messageLabel = Label()
+    let retryButton = Button(label: "_Retry")
     let openInBrowserButton = Button(label: "Open in _Browser")
-    private let fitted = FittedImage()
-    private let loader: ImageLoader
+    let loader: ImageLoader
     private var ticket: ImageTicket?
     /// The URL being loaded: the original, or a rendition the service offers when the original is too large.
     public private(set) var requestedURL: String?
     private var maxPixelSize = 0
     public private(set) var download: ImageDownload?
-    /// What is drawn now: the thumbnail until the full image arrives.
+    /// The pixbuf behind the picture shown: the thumbnail until the full image arrives.
     public private(set) var shownPixbuf: Pixbuf?
+    /// The canvas shows this item (its thumbnail or image), not the previous one kept until it could be replaced.
+    private var showsCurrentItem = false
     public private(set) var isShowingFullImage = false
     public private(set) var fullImageSize: (width: Int, height: Int)?
     public private(set) var failure: String?
+    /// The downloaded original, kept while the item is shown, to decode it at full resolution without
+    /// downloading it again. Nil when the image came from the memory cache.
+    var originalBytes: Bytes?
+    /// Bumped whenever the view moves on: completions of older work find it changed and do nothing.
+    var generation = 0
+    var detail = DetailState.none
 
     /// The title or the size line changed (the header bar shows both).
     public var onChange: (@MainActor () -> Void)?
     /// Asks the window to open a page in the browser.
     public var onOpenInBrowser: (@MainActor (String) -> Void)?
+    /// A right-click on the picture: the window opens the image menu there.
+    public var onContextMenu: (@MainActor (ButtonPress) -> Void)?
 
     public init(loader: ImageLoader) {
         self.loader = loader
-        canvas.hexpand = true
-        canvas.vexpand = true
-        canvas.addStyleClass("large-view")
-        canvas.onDraw { [weak self] cairo in
-            self?.draw(cairo)
-            return true
-        }
-        container.setChild(canvas)
+        canvas.area.addStyleClass("large-view")
+        container.setChild(canvas.area)
 
-        let overlay = Box(GTK_ORIENTATION_VERTICAL, spacing: 12)
+        progressBar.valign = GTK_ALIGN_START
+        progressBar.addStyleClass("osd")
+        progressBar.accessibleName = "Download progress"
+        container.addOverlay(progressBar)
+
+        let overlay = statusBox
         overlay.halign = GTK_ALIGN_CENTER
         overlay.valign = GTK_ALIGN_CENTER
         spinner.setSizeRequest(width: 48, height: 48)
@@ -51,25 +73,35 @@ public final class LargeImageView {
         messageLabel.wraps = true
         messageLabel.justify = GTK_JUSTIFY_CENTER
         overlay.append(messageLabel)
-        openInBrowserButton.halign = GTK_ALIGN_CENTER
+        for button in [retryButton, openInBrowserButton] {
+            button.halign = GTK_ALIGN_CENTER
+            overlay.append(button)
+        }
         openInBrowserButton.addStyleClass("suggested-action")
+        retryButton.onClicked { [weak self] in self?.retry() }
         openInBrowserButton.onClicked { [weak self] in
             if let url = self?.download?.item.pageURL { self?.onOpenInBrowser?(url) }
         }
-        overlay.append(openInBrowserButton)
         container.addOverlay(overlay)
         container.showAll()
-        spinner.isSpinning = false
-        messageLabel.hide()
-        openInBrowserButton.hide()
+        [progressBar, messageLabel, retryButton, openInBrowserButton].forEach { $0.hide() }
+        setLoading(false)
+
+        canvas.onZoomSettled = { [weak self] in self?.onChange?() }
+        canvas.onZoomRequested = { [weak self] in self?.loadDetailIfNeeded() }
+        canvas.onContextMenu = { [weak self] press in self?.onContextMenu?(press) }
     }
 
     public var title: String { download?.item.displayTitle ?? "" }
 
-    /// "4000 × 3000 pixels", or why the image is missing.
+    /// "4000 × 3000 pixels", with the zoom when it is not "fit" ("… · 100 %"), or why the image is missing.
     public var sizeLine: String {
         guard let item = download?.item else { return "" }
-        if let size = fullImageSize { return "\(size.width) × \(size.height) pixels" }
+        if let size = fullImageSize {
+            let line = "\(size.width) × \(size.height) pixels"
+            guard let viewport = canvas.viewport, !viewport.isFit, isShowingFullImage else { return line }
+            return line + " · \(Int((viewport.zoom * 100).rounded())) %"
+        }
         if let failure { return failure }
         if item.kind != .image { return item.kind == .audio ? "Audio" : item.kind == .video ? "Video" : "Web page" }
         if let width = item.width, let height = item.height, width > 0, height > 0 {
@@ -83,49 +115,105 @@ public final class LargeImageView {
     public func show(_ download: ImageDownload, maxPixelSize: Int) {
         stop()
         self.download = download
-        shownPixbuf = download.cachedThumbnail?.pixbuf
         isShowingFullImage = false
         fullImageSize = nil
         failure = nil
-        messageLabel.hide()
+        [messageLabel, retryButton].forEach { $0.hide() }
         openInBrowserButton.isVisible = download.item.pageURL != nil && download.item.fullImageURL == nil
-        canvas.accessibleName = "Large view: \(download.item.displayTitle)"
-
+        updateStatusBox()
+        canvas.area.accessibleName = "Large view: \(download.item.displayTitle)"
         self.maxPixelSize = maxPixelSize
+
         let item = download.item
-        if let url = item.largeImageURL(fitting: maxPixelSize, maxPixels: loader.limits.decode.maxPixels),
-           download.state != .sensitiveHidden {
-            load(url)
-        } else if item.mediaURLRejected && download.state != .sensitiveHidden {
-            failure = HTTPError.notAWebAddress.message
-            showMessage("The full image could not be loaded: \(HTTPError.notAWebAddress.message)")
-        } else if download.state == .sensitiveHidden {
-            showMessage("Sensitive content is hidden. Turn on “Show Sensitive Content” in the menu to see it.")
-        } else if download.item.kind != .image {
-            showMessage("This item is not an image.")
+        let hidden = download.state == .sensitiveHidden
+        showsCurrentItem = false
+        if let thumbnail = download.cachedThumbnail?.pixbuf, !hidden {
+            shownPixbuf = thumbnail
+            showsCurrentItem = true
+            canvas.show(ImageSurface(thumbnail), imageWidth: thumbnail.width, imageHeight: thumbnail.height,
+                        resolution: 1, isPlaceholder: true)
         }
-        canvas.queueDraw()
+        if let url = item.largeImageURL(fitting: maxPixelSize, maxPixels: loader.limits.decode.maxPixels), !hidden {
+            // Without a thumbnail the previous image stays until this one can be painted.
+            load(url)
+        } else {
+            clearPicture()
+            if item.mediaURLRejected && !hidden {
+                failure = HTTPError.notAWebAddress.message
+                showMessage("The full image could not be loaded: \(HTTPError.notAWebAddress.message)")
+            } else if hidden {
+                showMessage("Sensitive content is hidden. Turn on “Show Sensitive Content” in the menu to see it.")
+            } else if item.kind != .image {
+                showMessage("This item is not an image.")
+            }
+        }
         onChange?()
     }
 
-    /// Cancels the full-image download; called when the view closes or moves to another item.
+    /// Cancels the downloads and decodes in flight; called when the view closes or moves to another item.
     public func stop() {
+        generation += 1
         ticket?.cancel()
         ticket = nil
-        spinner.isSpinning = false
+        cancelDetail()
+        originalBytes = nil
+        setLoading(false)
+    }
+
+    /// The spinner and the progress bar, on or off; the status box shows only while it has something to show.
+    func setLoading(_ loading: Bool) {
+        spinner.isSpinning = loading
+        spinner.isVisible = loading
+        progressBar.isVisible = loading
+        if loading { progressBar.fraction = 0 }
+        updateStatusBox()
+    }
+
+    func updateStatusBox() {
+        statusBox.isVisible = [spinner, messageLabel, retryButton, openInBrowserButton].contains { $0.isVisible }
+    }
+
+    /// The view closed: stop, and let go of every picture (a full-resolution one is tens of megabytes).
+    public func close() {
+        stop()
+        clearPicture()
+    }
+
+    private func clearPicture() {
+        shownPixbuf = nil
+        canvas.clear()
     }
 
     private func load(_ url: String) {
         requestedURL = url
-        spinner.isSpinning = true
-        ticket = loader.load(url, maxPixelSize: maxPixelSize, priority: .interactive) { [weak self] result in
-            self?.fullImageArrived(result)
+        setLoading(true)
+        let generation = self.generation
+        let ticket = loader.load(url, maxPixelSize: maxPixelSize, priority: .interactive) { [weak self] result in
+            guard let self, self.generation == generation else { return }
+            self.fullImageArrived(result)
         }
+        guard ticket.isPending else { return }  // a cached image completed at once
+        self.ticket = ticket
+        ticket.onProgress = { [weak self] progress in self?.showProgress(progress) }
+        ticket.onOriginalBytes = { [weak self] bytes in self?.originalBytes = bytes }
+    }
+
+    func showProgress(_ progress: LoadProgress) {
+        if let fraction = progress.fraction { progressBar.fraction = fraction } else { progressBar.pulse() }
+    }
+
+    /// Tries the download that failed again (the Retry button).
+    public func retry() {
+        guard let url = requestedURL, failure != nil, ticket == nil else { return }
+        failure = nil
+        [messageLabel, retryButton].forEach { $0.hide() }
+        load(url)
+        onChange?()
     }
 
     private func fullImageArrived(_ result: Result<DecodedPixbuf, ImageLoadError>) {
         ticket = nil
-        spinner.isSpinning = false
+        setLoading(false)
         // An original too large to decode, which its size in the feed did not give away: the service's own
         // scaled copy shows the same picture.
         if case .failure(.tooLarge) = result, let rendition = download?.item.rendition(covering: maxPixelSize),
@@ -134,41 +222,39 @@ public final class LargeImageView {
         }
         switch result {
         case .success(let image):
-            shownPixbuf = image.pixbuf
-            isShowingFullImage = true
             fullImageSize = (image.originalWidth, image.originalHeight)
+            let generation = self.generation
+            ImageSurface.make(from: image.pixbuf) { [weak self] surface in
+                guard let self, self.generation == generation else { return }
+                self.fullImagePainted(image, surface: surface)
+            }
         case .failure(let error) where error.isCancelled:
             return
         case .failure(let error):
+            // Nothing of this item to show: the previous item's picture must not stand in for it.
+            if !showsCurrentItem { clearPicture() }
             failure = error.message
             showMessage("The full image could not be loaded: \(error.message)")
+            retryButton.isVisible = error != .http(.notAWebAddress)
+            updateStatusBox()
+            onChange?()
         }
-        canvas.queueDraw()
+    }
+
+    /// The decoded image is ready to be painted: it replaces the thumbnail (or the previous item) in one frame.
+    private func fullImagePainted(_ image: DecodedPixbuf, surface: ImageSurface) {
+        shownPixbuf = image.pixbuf
+        showsCurrentItem = true
+        isShowingFullImage = true
+        canvas.show(surface, imageWidth: image.originalWidth, imageHeight: image.originalHeight,
+                    resolution: Double(surface.pixelWidth) / Double(max(1, image.originalWidth)), isPlaceholder: false)
+        if image.pixbuf.width >= image.originalWidth { detail = .loaded(image.pixbuf) }
         onChange?()
     }
 
     private func showMessage(_ text: String) {
         messageLabel.text = text
         messageLabel.show()
-    }
-
-    /// Fits the image in the view, centred: the full image never beyond its real size, the thumbnail blown
-    /// up (blurred) until the full image replaces it.
-    private func draw(_ cairo: OpaquePointer) {
-        canvas.renderBackground(cairo)
-        guard let pixbuf = shownPixbuf else { return }
-        let width = Double(canvas.allocatedWidth)
-        let height = Double(canvas.allocatedHeight)
-        let margin = 12.0
-        let deviceScale = max(1, canvas.scaleFactor)
-        let naturalWidth = Double(pixbuf.width) / Double(isShowingFullImage ? deviceScale : 1)
-        let naturalHeight = Double(pixbuf.height) / Double(isShowingFullImage ? deviceScale : 1)
-        var scale = min((width - 2 * margin) / naturalWidth, (height - 2 * margin) / naturalHeight)
-        if isShowingFullImage { scale = min(scale, 1) }
-        guard scale > 0 else { return }
-        let drawnWidth = naturalWidth * scale
-        let drawnHeight = naturalHeight * scale
-        fitted.paint(pixbuf, in: cairo, x: (width - drawnWidth) / 2, y: (height - drawnHeight) / 2,
-                     width: drawnWidth, height: drawnHeight, deviceScale: deviceScale)
+        updateStatusBox()
     }
 }

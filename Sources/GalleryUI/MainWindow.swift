@@ -17,11 +17,24 @@ public final class MainWindow {
     /// Offline (a saved first page is shown), or a note of something done.
     public let notices = NoticeBar()
     let stack = Stack()
+    let notification = InAppNotification()
     let services: GalleryServices
     public private(set) var gallery: Gallery?
     public var showSensitive = false
-    private var backAction: SimpleAction!
-    private var neighbourActions: [SimpleAction] = []
+    /// Actions of the large view only (back, neighbours, zoom, the item actions): disabled elsewhere, so
+    /// their keys (arrows, +, -, 1, Ctrl+C) reach the entry and the list as usual.
+    var viewerActions: [SimpleAction] = []
+    var viewerItemActions: [ItemAction: SimpleAction] = [:]
+    var itemActions: ItemActionRunner!
+    /// A row's context menu and the item it acts on: the one its row showed when it opened.
+    let rowActions = ActionGroup()
+    var rowActionsByName: [String: SimpleAction] = [:]
+    var rowMenu: PopupMenu?
+    public internal(set) var rowMenuTarget: ImageDownload?
+    var viewerMenu: PopupMenu?
+    /// Full screen was asked for (by F11 or the menu) and not left since; the window manager confirms it
+    /// through `onFullscreenChanged`, or not at all on a bare X server.
+    public internal(set) var isFullscreen = false
 
     /// A search started (for remembering the last source and username).
     public var onSearch: (@MainActor (SourceKind, String) -> Void)?
@@ -42,7 +55,10 @@ public final class MainWindow {
         stack.add(largeView.container, name: "viewer")
         let content = Box(GTK_ORIENTATION_VERTICAL, spacing: 0)
         content.append(notices.bar)
-        content.append(stack, expand: true)
+        let overlay = Overlay()
+        overlay.setChild(stack)
+        overlay.addOverlay(notification.revealer)
+        content.append(overlay, expand: true)
         window.setChild(content)
         content.show()
         stack.showAll()
@@ -54,6 +70,11 @@ public final class MainWindow {
         listView.onActivate = { [weak self] download in self?.openLargeView(download) }
         largeView.onChange = { [weak self] in self?.updateTitles() }
         largeView.onOpenInBrowser = { [weak self] url in self?.openInBrowser(url) }
+        largeView.onContextMenu = { [weak self] press in self?.openViewerMenu(at: press) }
+        listView.onContextMenu = { [weak self] download, press in self?.openRowMenu(for: download, at: press) }
+        itemActions = ItemActionRunner(window: window, services: services, notification: notification) {
+            [weak self] url in self?.openInBrowser(url)
+        }
         installActions(application)
         window.onDestroy { [weak self] in self?.windowDestroyed() }
     }
@@ -66,8 +87,9 @@ public final class MainWindow {
     private func windowDestroyed() {
         isDestroyed = true
         statusUpdate?.cancel()
-        notices.stop()
         largeView.stop()
+        itemActions.cancelAll()
+        notification.dismiss()
         gallery?.cancel()
         gallery = nil
         listView.detach()
@@ -84,7 +106,7 @@ public final class MainWindow {
         gallery?.cancel()
         gallery = nil
         listView.show(nil)
-        notices.setLasting(nil)
+        notices.show(nil)
 
         let trimmed = username.trimmed
         guard !trimmed.isEmpty else { return showWelcome() }
@@ -129,19 +151,20 @@ public final class MainWindow {
         largeView.show(download, maxPixelSize: min(4096, max(monitor.width, monitor.height)))
         stack.visibleChildName = "viewer"
         header.setViewerMode(true)
-        backAction.isEnabled = true
-        neighbourActions.forEach { $0.isEnabled = true }
+        viewerActions.forEach { $0.isEnabled = true }
+        for (action, gAction) in viewerItemActions { gAction.isEnabled = action.applies(to: download) }
         updateTitles()
     }
 
     /// Back to the list, at the scroll position it had, with the viewed row selected.
     public func closeLargeView() {
         guard isLargeViewOpen else { return }
-        largeView.stop()
+        setFullscreen(false)
+        largeView.close()
         stack.visibleChildName = "gallery"
         header.setViewerMode(false)
-        backAction.isEnabled = false
-        neighbourActions.forEach { $0.isEnabled = false }
+        viewerActions.forEach { $0.isEnabled = false }
+        viewerItemActions.values.forEach { $0.isEnabled = false }
         if let index = largeView.download?.index { listView.select(index, focus: true) }
         updateTitles()
     }
@@ -188,12 +211,12 @@ public final class MainWindow {
         listView.updateFooter()
         updateTitles()
         if let copy = gallery.feed.offlineCopy {
-            notices.setLasting(.offline(service: gallery.source.kind.displayName, savedAgo: copy.savedAgo))
+            notices.show(.offline(service: gallery.source.kind.displayName, savedAgo: copy.savedAgo))
         }
     }
 
     /// A short note at the top of the window ("Cache cleared…"), gone after a few seconds.
-    public func showNote(_ text: String) { notices.showNote(text) }
+    public func showNote(_ text: String) { notification.show(text, seconds: InAppNotification.longSeconds) }
 
     private func updateTitles() {
         if isLargeViewOpen {
@@ -283,15 +306,8 @@ public final class MainWindow {
         }
         SimpleAction.add(to: map, name: "reload") { [weak self] in self?.reload() }
         SimpleAction.add(to: map, name: "close") { [weak self] in self?.window.close() }
-        backAction = SimpleAction.add(to: map, name: "back") { [weak self] in self?.closeLargeView() }
-        neighbourActions = [
-            SimpleAction.add(to: map, name: "previous") { [weak self] in self?.showNeighbour(-1) },
-            SimpleAction.add(to: map, name: "next") { [weak self] in self?.showNeighbour(1) },
-        ]
-        // Escape and the arrow keys belong to the large view only; disabled actions let the keys reach
-        // the entry and the list as usual.
-        backAction.isEnabled = false
-        neighbourActions.forEach { $0.isEnabled = false }
+        installViewerActions()
+        installRowActions()
         // Ctrl+? and the main menu's "Keyboard Shortcuts" (win.show-help-overlay) open it.
         window.setHelpOverlay(Shortcuts.makeWindow())
         Shortcuts.install(in: application)

@@ -40,9 +40,24 @@ public enum Shortcuts {
         .init(.gallery, "A screenful up / down", action: nil, "Page_Up", "Page_Down"),
         .init(.gallery, "First / last row loaded; End also loads the next page", action: nil,
               "Home", "End", "<Primary>Home", "<Primary>End"),
-        .init(.largeView, "Back to the gallery", action: "win.back", "Escape", "<Alt>Left"),
-        .init(.largeView, "Previous image", action: "win.previous", "Left", "Page_Up"),
-        .init(.largeView, "Next image", action: "win.next", "Right", "Page_Down"),
+        .init(.gallery, "The row's menu (save, copy, open in browser)", action: nil, "Menu", "<Shift>F10"),
+        .init(.largeView, "Leave full screen, then back to the gallery", action: "win.back", "Escape", "<Alt>Left"),
+        .init(.largeView, "Previous image", action: "win.previous", "Page_Up"),
+        .init(.largeView, "Next image", action: "win.next", "Page_Down"),
+        .init(.largeView, "Previous image; pans left when zoomed in", action: "win.pan::left", "Left"),
+        .init(.largeView, "Next image; pans right when zoomed in", action: "win.pan::right", "Right"),
+        .init(.largeView, "Pan up when zoomed in", action: "win.pan::up", "Up"),
+        .init(.largeView, "Pan down when zoomed in", action: "win.pan::down", "Down"),
+        .init(.largeView, "Zoom in (also Ctrl+scroll)", action: "win.zoom-in",
+              "<Primary>plus", "<Primary>equal", "plus", "KP_Add", "<Primary>KP_Add"),
+        .init(.largeView, "Zoom out (also Ctrl+scroll)", action: "win.zoom-out",
+              "<Primary>minus", "minus", "KP_Subtract", "<Primary>KP_Subtract"),
+        .init(.largeView, "Original size, 100 % (or double-click)", action: "win.zoom-real-size", "<Primary>0", "1"),
+        .init(.largeView, "Best fit (or double-click again)", action: "win.zoom-fit", "f"),
+        .init(.largeView, "Full screen", action: "win.fullscreen", "F11"),
+        .init(.largeView, "Save the original image", action: "win.save-image", "<Primary>s"),
+        .init(.largeView, "Copy the image", action: "win.copy-image", "<Primary>c"),
+        .init(.largeView, "Copy the link to the item's page", action: "win.copy-link", "<Primary><Shift>c"),
     ]
 
     /// Sets every action's accelerators on `application` (replacing earlier ones; safe to repeat).
@@ -80,7 +95,8 @@ public enum Shortcuts {
 
     private nonisolated static func keyLabel(_ name: String) -> String {
         let labels = ["Left": "←", "Right": "→", "Up": "↑", "Down": "↓", "Return": "Enter", "question": "?",
-                      "plus": "+", "minus": "-", "equal": "=", "Page_Up": "Page Up", "Page_Down": "Page Down"]
+                      "plus": "+", "minus": "-", "equal": "=", "KP_Add": "+ (keypad)",
+                      "KP_Subtract": "- (keypad)", "Page_Up": "Page Up", "Page_Down": "Page Down"]
         if let label = labels[name] { return label }
         return name.count == 1 ? name.uppercased() : String(name.map { $0 == "_" ? " " : $0 })
     }

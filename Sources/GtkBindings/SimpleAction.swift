@@ -22,6 +22,21 @@ public final class SimpleAction {
         return action
     }
 
+    /// Adds an action taking a string parameter, triggered by detailed names ("win.pan::left").
+    @discardableResult
+    public static func add(to map: ObjectRef, name: String, stringParameter activate: @escaping @MainActor (String) -> Void)
+        -> SimpleAction {
+        let type = g_variant_type_new("s")
+        defer { g_variant_type_free(type) }
+        let action = SimpleAction(g_simple_action_new(name, type))
+        action.ref.connect("activate") { (parameter: UnsafeMutableRawPointer?) in
+            guard let parameter else { return }
+            activate(String(cString: g_variant_get_string(parameter.opaque, nil)))
+        }
+        g_action_map_add_action(map.opaque, action.action)
+        return action
+    }
+
     /// Adds an on/off action (a check item in a menu). The action map keeps it; the returned wrapper may be
     /// dropped: the handler sets the state on the action that emitted `change-state`, not on a wrapper.
     @discardableResult

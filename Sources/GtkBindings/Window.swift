@@ -65,3 +65,22 @@ public final class ApplicationWindow: Bin {
         gtk_widget_show(dialog)
     }
 }
+
+extension ApplicationWindow {
+    /// Asks the window manager for full screen (or to leave it); `onFullscreenChanged` reports what it did.
+    public func setFullscreen(_ fullscreen: Bool) {
+        if fullscreen { gtk_window_fullscreen(widget.raw.as(GtkWindow.self)) } else {
+            gtk_window_unfullscreen(widget.raw.as(GtkWindow.self))
+        }
+    }
+
+    /// Calls `handler` when the window enters or leaves full screen (by the app's request or the user's).
+    public func onFullscreenChanged(_ handler: @escaping @MainActor (Bool) -> Void) {
+        ref.connectEvent("window-state-event") { event in
+            guard let state = event?.as(GdkEventWindowState.self).pointee,
+                  state.changed_mask.rawValue & GDK_WINDOW_STATE_FULLSCREEN.rawValue != 0 else { return false }
+            handler(state.new_window_state.rawValue & GDK_WINDOW_STATE_FULLSCREEN.rawValue != 0)
+            return false
+        }
+    }
+}

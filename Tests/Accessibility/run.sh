@@ -69,7 +69,7 @@ check "the gallery" "Main Menu" "Source" "Username" "Aurora over the Harbour" "R
 
 xdotool windowfocus --sync "$window"
 xdotool mousemove --window "$window" 400 120 click --repeat 2 --delay 120 1
-check "the large view" "Back to the Gallery"
+check "the large view" "Back to the Gallery" "Image Menu"
 
 xdotool key Escape
 xdotool key ctrl+question

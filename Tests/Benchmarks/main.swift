@@ -13,6 +13,7 @@ import Glibc
 //   jump        End and scrollbar drags across 10,000 items: time to thumbnails, requests for rows flown past
 //   baselines   10,000 items four ways: ours, sync downloads, a thread per image, one row per item
 //   variant     (internal) one baseline run, in a process of its own
+//   zoom        the large view's frame times while a 4000 px photo is zoomed and panned with real input
 //   hostile     the hostile server's gallery and feeds: peak memory, worst gap, every row and feed ending
 //   relaunch    the disk cache: a relaunch's first screen with the server up and gone, requests, the index
 //   fullcache   a full 256 MB cache: the index file's size, writing it at quit, reading it at start
@@ -44,6 +45,7 @@ enum Bench {
         ("hostile", HostileScenario.run),
         ("relaunch", CacheScenario.runRelaunch),
         ("fullcache", CacheScenario.runFullCache),
+        ("zoom", ZoomScenario.run),
     ]
 
     static func run(_ name: String) -> Int32 {

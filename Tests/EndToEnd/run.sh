@@ -2,7 +2,8 @@
 # End-to-end test of the real binary, driven like a user with xdotool on an X display (run it through
 # .ci/headless, as `make test-e2e` does):
 #   start gallery-demo-server → start gallery-viewer on it → Ctrl+L, type a username, Enter →
-#   thumbnails painted → double-click a row → the large view opens and paints the image → Escape →
+#   thumbnails painted → double-click a row → the large view opens and paints the image → double-click
+#   zooms to 100 % and back → Escape →
 #   back on the list → a second launch hands its search to the running window and exits at once →
 #   Ctrl+? shows the shortcuts window → Ctrl+Q quits at once.
 # Before the window: --list, and --download (save, skip on rerun, resume, Ctrl+C, failures, exit status).
@@ -216,6 +217,18 @@ wait_for 10 name_is "$first_title" || fail "the large view did not open (window 
 echo "e2e: large view open: '$(window_name)'"
 wait_for 30 is_colourful 300x300+250+230 0.20 || fail "the large view painted no image (saturation $(saturation 300x300+250+230))"
 import -window root "$shots/3-large-view.png"
+
+# 6b. A double-click shows 100 %: the photo (4000 × 2667, fitted with dark bands above and below it) then
+#     covers the whole view, the band below included; a second double-click fits it again.
+band=300x20+250+728
+is_dark() { local s; s=$(saturation "$band") && awk -v s="$s" 'BEGIN { exit !(s < 0.05) }'; }
+is_dark || fail "the fitted photo leaves no dark band below it (saturation $(saturation "$band"))"
+xdotool mousemove --window "$window" 400 400 click --repeat 2 --delay 120 1
+wait_for 10 is_colourful "$band" 0.10 || fail "a double-click did not zoom to 100 % (band saturation $(saturation "$band"))"
+import -window root "$shots/3b-large-view-100.png"
+xdotool click --repeat 2 --delay 120 1
+wait_for 10 is_dark || fail "a second double-click did not fit the photo again (band saturation $(saturation "$band"))"
+echo "e2e: double-click toggled 100 % and fit"
 
 # 7. Escape returns to the list.
 xdotool key Escape

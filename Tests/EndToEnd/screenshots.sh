@@ -2,6 +2,7 @@
 # Takes the README's screenshots of the real app on the demo gallery (run through .ci/headless):
 #   docs/screenshots/main-window.png   the gallery, scrolled to show failing rows too
 #   docs/screenshots/large-view.png    an image in the large view
+#   docs/screenshots/large-view-zoomed.png  the same zoomed in (double-click: 100 %, then + twice), its menu open
 #   docs/screenshots/no-such-user.png  the message for a user that does not exist
 set -euo pipefail
 : "${GALLERY_VIEWER:?}" "${GALLERY_DEMO_SERVER:?}" "${DISPLAY:?}"
@@ -15,6 +16,8 @@ for _ in $(seq 100); do grep -q '^http' "$work/server.out" && break; sleep 0.1; 
 url=$(head -n 1 "$work/server.out")
 
 shoot() { sleep "${2:-2}"; import -window "$window" "$out/$1"; echo "wrote $out/$1"; }
+# With a popup menu open: the menu is a window of its own, so the shot is taken from the screen.
+shoot_screen() { sleep "${2:-2}"; import -window root -crop 760x800+0+0 +repage "$out/$1"; echo "wrote $out/$1"; }
 start() {
   "$GALLERY_VIEWER" --source demo --endpoint "$url" "$@" &
   for _ in $(seq 100); do xdotool search --onlyvisible --name '^Gallery Viewer$' >/dev/null 2>&1 && break; sleep 0.1; done
@@ -31,6 +34,13 @@ for _ in 1 2 3 4 5 6 7 8 9 10 11 12; do xdotool click 5; sleep 0.05; done
 shoot main-window.png 3
 xdotool mousemove --window "$window" 380 200 click --repeat 2 --delay 120 1
 shoot large-view.png 3
+xdotool mousemove --window "$window" 300 420 click --repeat 2 --delay 120 1
+sleep 1
+xdotool key plus plus
+sleep 1.5
+xdotool mousemove --window "$window" 470 300 click 3
+shoot_screen large-view-zoomed.png 2
+xdotool key Escape
 xdotool key ctrl+q; wait "$!" 2>/dev/null || true
 
 start nobody-here

@@ -24,6 +24,36 @@ final class ImageLoaderTests: GLibTestCase {
         }
     }
 
+    /// Fetches are coalesced per URL, so every ticket waiting for it hears the download's progress; a ticket
+    /// may keep the original bytes, and keep its result out of the memory cache.
+    func testEveryTicketOfACoalescedFetchHearsItsProgressAndMayKeepTheOriginal() throws {
+        try MainActor.assumeIsolated {
+            let server = try startDemoServer(.init(bandwidthBytesPerSecond: 4_000_000))
+            let loader = ImageLoader(client: HTTPClient())
+            let url = server.baseURL + Self.item(server, "aurora", 1).imagePath()
+            var progress: [[LoadProgress]] = [[], []]
+            var originals: [Int] = []
+            var done = 0
+            let thumbnail = loader.load(url, maxPixelSize: 96, priority: .visible) { _ in done += 1 }
+            let large = loader.load(url, maxPixelSize: 640, priority: .interactive, storeInCache: false) { _ in done += 1 }
+            thumbnail.onProgress = { progress[0].append($0) }
+            large.onProgress = { progress[1].append($0) }
+            large.onOriginalBytes = { originals.append($0.count) }
+            XCTAssertTrue(iterateMainLoop(until: { done == 2 }, timeout: 30))
+            XCTAssertEqual(server.requestLog.filter { $0.contains("/images/") }.count, 1, "one download for both")
+            for heard in progress {
+                XCTAssertGreaterThan(heard.count, 2, "chunk by chunk")
+                XCTAssertEqual(heard.map(\.receivedBytes), heard.map(\.receivedBytes).sorted())
+                let last = try XCTUnwrap(heard.last)
+                XCTAssertEqual(last.receivedBytes, try XCTUnwrap(last.expectedBytes), "all of the declared length")
+                XCTAssertEqual(last.fraction, 1)
+            }
+            XCTAssertEqual(originals, [progress[1].last?.receivedBytes ?? -1], "the original, once")
+            XCTAssertNotNil(loader.cache.image(for: .init(url: url, maxPixelSize: 96)))
+            XCTAssertNil(loader.cache.image(for: .init(url: url, maxPixelSize: 640)), "kept out of the cache")
+        }
+    }
+
     func testFailuresCarryTheirReason() throws {
         try MainActor.assumeIsolated {
             let server = try startDemoServer()

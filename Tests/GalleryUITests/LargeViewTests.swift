@@ -31,7 +31,7 @@ final class LargeViewTests: GLibTestCase {
             XCTAssertEqual(view.fullImageSize?.height, item.height)
             XCTAssertEqual(ui.window.window.title, item.title)
             XCTAssertEqual(ui.window.header.bar.subtitle, "\(item.width) × \(item.height) pixels")
-            XCTAssertEqual(view.canvas.accessibleName, "Large view: \(item.title)")
+            XCTAssertEqual(view.canvas.area.accessibleName, "Large view: \(item.title)")
             XCTAssertFalse(view.spinner.isSpinning)
 
             ui.activateAction("next")  // Right, Page Down
@@ -47,6 +47,24 @@ final class LargeViewTests: GLibTestCase {
             XCTAssertEqual(ui.list.adjustment.value, scrolledTo, accuracy: 1,
                            "back at the same scroll position")
             XCTAssertEqual(ui.list.selectedIndex, 4, "the image last viewed is selected")
+        }
+    }
+
+    /// Next shows the previous picture until the new one can be painted (no blank frame); when the new one
+    /// fails and has no thumbnail either, the old picture does not stand in for it.
+    func testAFailedImageWithoutThumbnailDoesNotKeepThePreviousPicture() throws {
+        try MainActor.assumeIsolated {
+            let ui = try UIHarness()
+            defer { ui.close() }
+            let view = ui.openPhoto(4)  // Tiny Square; next is "Missing Lighthouse", a 404 also for its thumbnail
+            XCTAssertTrue(ui.waitUntilSettled(5))
+            XCTAssertNil(ui.download(5).cachedThumbnail)
+            ui.activateAction("next")
+            XCTAssertTrue(view.canvas.hasPicture, "the previous picture stays while the next one loads")
+            XCTAssertTrue(iterateMainLoop(until: { view.failure != nil }, timeout: 10))
+            XCTAssertEqual(view.failure, "HTTP 404 Not Found")
+            XCTAssertFalse(view.canvas.hasPicture, "no other item's picture under the failure")
+            XCTAssertTrue(view.retryButton.isVisible)
         }
     }
 

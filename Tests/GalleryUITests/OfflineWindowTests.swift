@@ -60,20 +60,20 @@ final class OfflineWindowTests: GLibTestCase {
         }
     }
 
-    func testANoteGoesAwayByItselfAndTheOfflineNoticeComesBack() throws {
+    func testANoteShowsOverTheOfflineNoticeWhichStays() throws {
         try MainActor.assumeIsolated {
             let ui = try UIHarness()
             defer { ui.close() }
             let notices = ui.window.notices
-            NoticeBar.noteMilliseconds = 200
-            defer { NoticeBar.noteMilliseconds = NoticeBar.defaultNoteMilliseconds }
-            notices.setLasting(.offline(service: "Demo", savedAgo: "an hour ago"))
+            notices.show(.offline(service: "Demo", savedAgo: "an hour ago"))
+            XCTAssertEqual(notices.label.text, "Offline: Demo cannot be reached. Showing the gallery as saved an hour ago.")
             ui.window.showNote("Cache cleared: 3 MB of saved thumbnails, images and pages deleted.")
-            XCTAssertEqual(notices.notice, .note("Cache cleared: 3 MB of saved thumbnails, images and pages deleted."))
-            XCTAssertFalse(notices.retryButton.isVisible)
-            XCTAssertTrue(iterateMainLoop(until: { if case .offline? = notices.notice { true } else { false } }, timeout: 5))
-            XCTAssertEqual(notices.notice, .offline(service: "Demo", savedAgo: "an hour ago"))
+            XCTAssertEqual(ui.window.notification.text, "Cache cleared: 3 MB of saved thumbnails, images and pages deleted.")
+            XCTAssertEqual(notices.notice, .offline(service: "Demo", savedAgo: "an hour ago"), "the note does not hide the offline state")
+            XCTAssertTrue(notices.bar.isRevealed)
             XCTAssertTrue(notices.retryButton.isVisible)
+            notices.show(nil)
+            XCTAssertFalse(notices.bar.isRevealed)
         }
     }
 }

@@ -99,6 +99,19 @@ final class UIHarness {
         list.listBox.activateRow(at: position)
     }
 
+    /// Opens aurora's item `index` (item 0: a 4000 × 2667 photo) in the large view and waits until its
+    /// image is painted and the window laid out for the view.
+    func openPhoto(_ index: Int = 0) -> LargeImageView {
+        search("aurora")
+        XCTAssertTrue(waitForRows(24))
+        window.openLargeView(download(index))
+        let view = window.largeView
+        XCTAssertTrue(iterateMainLoop(until: { view.isShowingFullImage }, timeout: 20), "the photo was not shown")
+        // The header bar changed from search to viewer controls: let the window lay out at its final size.
+        iterateMainLoop(for: 0.3)
+        return view
+    }
+
     func thumbnailRequests() -> [String] { server.requestLog.filter { $0.contains("/thumbs/") } }
 
     /// Presses and releases `keyval` through the window, as the keyboard does: the window's accelerators

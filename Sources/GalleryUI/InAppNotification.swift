@@ -1,0 +1,46 @@
+import CGtk
+import GObjectBindings
+import GtkBindings
+
+/// A short message that drops from the header bar and goes by itself ("Saved sunset.jpg", "Link copied"),
+/// as GNOME apps confirm what had no other visible effect.
+@MainActor
+final class InAppNotification {
+    static let seconds: UInt32 = 3
+    /// For a sentence rather than a few words.
+    static let longSeconds: UInt32 = 8
+
+    let revealer = Revealer()
+    let label = Label()
+    private let closeButton = Button(iconName: "window-close-symbolic", tooltip: "Dismiss")
+    private var hideTimer: MainLoopSource?
+
+    init() {
+        let box = Box(GTK_ORIENTATION_HORIZONTAL, spacing: 12)
+        box.addStyleClass("app-notification")
+        box.append(label)
+        closeButton.isFlat = true
+        closeButton.onClicked { [weak self] in self?.dismiss() }
+        box.append(closeButton)
+        revealer.setChild(box)
+        revealer.halign = GTK_ALIGN_CENTER
+        revealer.valign = GTK_ALIGN_START
+        revealer.showAll()
+    }
+
+    /// The message shown now, "" when none.
+    var text: String { revealer.isRevealed ? label.text : "" }
+
+    func show(_ message: String, seconds: UInt32 = seconds) {
+        label.text = message
+        revealer.isRevealed = true
+        hideTimer?.cancel()
+        hideTimer = MainLoopSource.after(milliseconds: seconds * 1000) { [weak self] in self?.dismiss() }
+    }
+
+    func dismiss() {
+        hideTimer?.cancel()
+        hideTimer = nil
+        revealer.isRevealed = false
+    }
+}

@@ -1,0 +1,210 @@
+import CGtk
+import GObjectBindings
+import GtkBindings
+import GalleryCore
+
+/// What a user can do with one gallery item, wherever they are: the large view's menu and keys ("win.*", on
+/// the item shown) and a row's context menu ("row.*", on the item that row showed when the menu opened).
+///
+/// - Save: the original file, byte for byte as the service sends it (never a re-encoded pixbuf), through
+///   `FileDownload`: a hidden partial file renamed once complete, with the same checks as `--download`.
+/// - Copy Image: the image at full resolution on the clipboard (decoded from the bytes the large view holds,
+///   else downloaded again; the loader's limits apply).
+/// - Copy Link: the item's page on the service (what a person shares: it credits the author and works for
+///   videos too), or the image's address when the item has no page.
+/// - Open in Browser: the item's page.
+enum ItemAction: String, CaseIterable {
+    case saveImage = "save-image"
+    case copyImage = "copy-image"
+    case copyLink = "copy-link"
+    case openInBrowser = "open-in-browser"
+
+    var menuLabel: String {
+        switch self {
+        case .saveImage: "_Save Image As…"
+        case .copyImage: "_Copy Image"
+        case .copyLink: "Copy _Link"
+        case .openInBrowser: "Open in _Browser"
+        }
+    }
+
+    /// Whether the action can do anything for `download`'s item. A sensitive image still hidden is not
+    /// saved or copied unseen.
+    @MainActor
+    func applies(to download: ImageDownload) -> Bool {
+        let item = download.item
+        return switch self {
+        case .saveImage, .copyImage:
+            item.kind == .image && item.fullImageURL != nil && download.state != .sensitiveHidden
+        case .copyLink: item.link != nil
+        case .openInBrowser: item.pageURL.map(URLText.isWebAddress) ?? false
+        }
+    }
+}
+
+extension GalleryItem {
+    /// The link "Copy Link" copies: the page, else the image; only http(s).
+    var link: String? {
+        [pageURL, fullImageURL].compactMap { $0 }.first(where: URLText.isWebAddress)
+    }
+}
+
+/// Runs the item actions for a window: file chooser, downloads in flight, clipboard, notifications.
+@MainActor
+final class ItemActionRunner {
+    private let window: ApplicationWindow
+    private let services: GalleryServices
+    private let notification: InAppNotification
+    private let openInBrowser: @MainActor (String) -> Void
+    /// Saves in flight (each finishes on its own; the window closing cancels them).
+    private var saves: [FileDownload] = []
+    private var copying: (ticket: ImageTicket?, cancellable: Cancellable?)?
+    /// Where the last image was saved: the chooser starts there next time.
+    private(set) var lastSaveFolder: String?
+
+    init(window: ApplicationWindow, services: GalleryServices, notification: InAppNotification,
+         openInBrowser: @escaping @MainActor (String) -> Void) {
+        self.window = window
+        self.services = services
+        self.notification = notification
+        self.openInBrowser = openInBrowser
+    }
+
+    /// Runs `action` on `download`'s item; `largeView` offers what it already holds of that item.
+    func run(_ action: ItemAction, on download: ImageDownload, largeView: LargeImageView?) {
+        let item = download.item
+        guard action.applies(to: download) else { return }
+        switch action {
+        case .saveImage: chooseFileAndSave(item)
+        case .copyImage: copyImage(item, shownIn: largeView?.download === download ? largeView : nil)
+        case .copyLink:
+            guard let link = item.link else { return }
+            Clipboard.setText(link)
+            notification.show("Link copied")
+        case .openInBrowser:
+            if let page = item.pageURL { openInBrowser(page) }
+        }
+    }
+
+    func cancelAll() {
+        saves.forEach { $0.cancel() }
+        copying?.ticket?.cancel()
+        copying?.cancellable?.cancel()
+        copying = nil
+    }
+
+    // MARK: Save
+
+    private func chooseFileAndSave(_ item: GalleryItem) {
+        guard let url = item.fullImageURL else { return }
+        let chooser = SaveFileChooser(title: "Save Image", parent: window, suggestedName: DownloadNames.safe(item.fileName),
+                                      folder: lastSaveFolder ?? SaveFileChooser.picturesFolder)
+        chooser.run { [weak self] path in
+            guard let self, let path else { return }
+            self.save(url, to: path)
+        }
+    }
+
+    /// Downloads the original at `url` into `path` (a partial file first, renamed when complete).
+    func save(_ url: String, to path: String) {
+        guard let slash = path.lastIndex(of: "/"), path.index(after: slash) < path.endIndex else { return }
+        let directory = slash == path.startIndex ? "/" : String(path[..<slash])
+        let name = String(path[path.index(after: slash)...])
+        lastSaveFolder = directory
+        notification.show("Saving \(name)…")
+        // A partial file left by an earlier attempt at this name would be in FileDownload's way (it creates a
+        // new one); this save starts afresh.
+        File(path: directory + "/" + DownloadNames.partialName(of: name)).delete { [weak self] _ in
+            self?.startSave(url, directory: directory, name: name)
+        }
+    }
+
+    private func startSave(_ url: String, directory: String, name: String) {
+        let download = FileDownload(url: url, directory: directory, name: name, partialFileBytes: nil,
+                                    client: services.client, maxBytes: services.loader.limits.maxImageBytes)
+        saves.append(download)
+        download.start(onHead: { _, _ in }, onBytes: { _ in }) { [weak self, weak download] outcome in
+            guard let self else { return }
+            self.saves.removeAll { $0 === download }
+            switch outcome {
+            case .saved: self.notification.show("Saved \(name)")
+            case .failed(let reason):
+                self.notification.dismiss()
+                self.window.showMessage("Could not save \(name)", secondary: reason)
+            case .cancelled: break
+            }
+        }
+    }
+
+    /// Saves in flight, for tests.
+    var savesInFlight: Int { saves.count }
+
+    // MARK: Copy
+
+    private func copyImage(_ item: GalleryItem, shownIn view: LargeImageView?) {
+        if let pixbuf = view?.fullResolutionPixbuf { return placeOnClipboard(pixbuf) }
+        guard let url = item.fullImageURL else { return }
+        copying?.ticket?.cancel()
+        copying?.cancellable?.cancel()
+        let done: ImageLoader.Completion = { [weak self] result in
+            guard let self else { return }
+            self.copying = nil
+            switch result {
+            case .success(let image): self.placeOnClipboard(image.pixbuf)
+            case .failure(let error) where error.isCancelled: break
+            case .failure(let error): self.window.showMessage("Could not copy the image", secondary: error.message)
+            }
+        }
+        if let bytes = view?.originalBytes {
+            let cancellable = Cancellable()
+            copying = (nil, cancellable)
+            services.loader.decoder.decode(bytes, maxPixelSize: nil, cancellable: cancellable, completion: done)
+        } else {
+            let ticket = services.loader.load(url, maxPixelSize: nil, priority: .interactive, storeInCache: false,
+                                              completion: done)
+            if ticket.isPending { copying = (ticket, nil) }
+        }
+    }
+
+    private func placeOnClipboard(_ pixbuf: Pixbuf) {
+        Clipboard.setImage(pixbuf)
+        notification.show("Image copied")
+    }
+
+    /// A copy is being prepared (downloaded or decoded), for tests.
+    var isCopying: Bool { copying != nil }
+}
+
+/// The menus of an item: the large view's (header bar button, right-click on the picture) and a row's.
+@MainActor
+enum ItemMenus {
+    /// Zoom and the item actions on the large view's item ("win.*").
+    static func largeView() -> Menu {
+        let menu = Menu()
+        let zoom = Menu()
+        zoom.append("Zoom _In", action: "win.zoom-in")
+        zoom.append("Zoom _Out", action: "win.zoom-out")
+        zoom.append("_Best Fit", action: "win.zoom-fit")
+        zoom.append("O_riginal Size", action: "win.zoom-real-size")
+        zoom.append("_Fullscreen", action: "win.fullscreen")
+        menu.appendSection(zoom)
+        menu.appendSection(actions(prefix: "win"))
+        return menu
+    }
+
+    /// A row's context menu ("row.*", on the item the row showed when it opened).
+    static func row() -> Menu {
+        let menu = Menu()
+        let open = Menu()
+        open.append("_Open", action: "row.open")
+        menu.appendSection(open)
+        menu.appendSection(actions(prefix: "row"))
+        return menu
+    }
+
+    private static func actions(prefix: String) -> Menu {
+        let section = Menu()
+        for action in ItemAction.allCases { section.append(action.menuLabel, action: "\(prefix).\(action.rawValue)") }
+        return section
+    }
+}

@@ -1,0 +1,44 @@
+import CGtk
+import GObjectBindings
+import GtkBindings
+import GalleryCore
+
+/// A row's context menu (right-click, the Menu key, Shift+F10): open, save, copy, copy link, open in browser,
+/// on the item the row showed when the menu opened. Rows are recycled, so the menu holds that item itself
+/// (`rowMenuTarget`), not the row: whatever the row shows later, the menu acts on what the user clicked.
+extension MainWindow {
+    func installRowActions() {
+        let map = rowActions.ref
+        rowActionsByName["open"] = SimpleAction.add(to: map, name: "open") { [weak self] in
+            guard let self, let target = self.rowMenuTarget else { return }
+            self.openLargeView(target)
+        }
+        for action in ItemAction.allCases {
+            rowActionsByName[action.rawValue] = SimpleAction.add(to: map, name: action.rawValue) { [weak self] in
+                guard let self, let target = self.rowMenuTarget else { return }
+                self.itemActions.run(action, on: target, largeView: nil)
+            }
+        }
+        listView.listBox.insertActionGroup(rowActions.ref, prefix: "row")
+    }
+
+    /// Opens the row menu for `download`: at the pointer for a click, below its row for a key.
+    func openRowMenu(for download: ImageDownload, at press: ButtonPress?) {
+        rowMenuTarget = download
+        for action in ItemAction.allCases {
+            rowActionsByName[action.rawValue]?.isEnabled = action.applies(to: download)
+        }
+        if rowMenu == nil { rowMenu = PopupMenu(model: ItemMenus.row(), attachedTo: listView.listBox) }
+        guard let rowMenu else { return }
+        if let press {
+            rowMenu.popUpAtPointer(press.event)
+        } else if let row = listView.row(for: download) {
+            rowMenu.popUp(at: row.row)
+        }
+    }
+
+    /// Runs a row menu action by name ("save-image") as its menu item does, for tests.
+    func activateRowAction(_ name: String) {
+        g_action_group_activate_action(rowActions.ref.opaque, name, nil)
+    }
+}

@@ -1,0 +1,48 @@
+import CGtk
+import GObjectBindings
+
+/// A "Save As" chooser through GtkFileChooserNative: the desktop portal's dialog when the app runs in a
+/// sandbox or under a portal-using desktop, GTK's own dialog otherwise. It owns itself until answered.
+@MainActor
+public final class SaveFileChooser {
+    private let ref: ObjectRef
+    private var chooser: OpaquePointer { ref.opaque }
+    private var completion: (@MainActor (String?) -> Void)?
+    /// Keeps the chooser alive while it is shown (GtkFileChooserNative is not a widget: nothing else holds it).
+    private var keepAlive: SaveFileChooser?
+
+    /// `suggestedName`: the name proposed in the entry; `folder`: where the chooser starts.
+    public init(title: String, parent: ApplicationWindow, suggestedName: String, folder: String?) {
+        let native = gtk_file_chooser_native_new(title, parent.widget.raw.as(GtkWindow.self),
+                                                 GTK_FILE_CHOOSER_ACTION_SAVE, "_Save", "_Cancel")!
+        ref = ObjectRef(UnsafeMutableRawPointer(native), transfer: .full)
+        gtk_native_dialog_set_modal(native.raw.as(GtkNativeDialog.self), 1)
+        gtk_file_chooser_set_do_overwrite_confirmation(chooser, 1)
+        if let folder { gtk_file_chooser_set_current_folder(chooser, folder) }
+        gtk_file_chooser_set_current_name(chooser, suggestedName)
+    }
+
+    /// Shows the chooser; `completion` gets the chosen path, or nil when cancelled.
+    public func run(_ completion: @escaping @MainActor (String?) -> Void) {
+        self.completion = completion
+        keepAlive = self
+        ref.connect("response") { [weak self] (response: UnsafeMutableRawPointer?) in
+            // The response id arrives as a gint in the pointer-sized argument.
+            self?.answered(Int32(truncatingIfNeeded: Int(bitPattern: response)))
+        }
+        gtk_native_dialog_show(ref.typed())
+    }
+
+    private func answered(_ response: Int32) {
+        let path = response == GTK_RESPONSE_ACCEPT.rawValue ? takeString(gtk_file_chooser_get_filename(chooser)) : nil
+        let completion = self.completion
+        self.completion = nil
+        keepAlive = nil
+        completion?(path)
+    }
+
+    /// The user's Pictures folder (XDG), if it exists.
+    public static var picturesFolder: String? {
+        string(g_get_user_special_dir(G_USER_DIRECTORY_PICTURES))
+    }
+}

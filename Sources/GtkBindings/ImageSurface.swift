@@ -1,0 +1,107 @@
+import CGtk
+import GObjectBindings
+
+/// A decoded image as a cairo image surface, made once per image and painted at any zoom through a pattern
+/// matrix: cairo then samples only the pixels that land in the clip (the visible region), so a frame of a
+/// 4000 px image zoomed in costs what the window's area costs, not what the image's does.
+///
+/// Converting a pixbuf (RGB, unpremultiplied) into a surface (premultiplied ARGB) touches every pixel: for a
+/// 12-megapixel photo that is tens of milliseconds, so `make(from:)` does it on a GTask worker. The surface is
+/// immutable once made, and cairo's reference counting is atomic, so it may be handed between threads.
+public final class ImageSurface: @unchecked Sendable {
+    public enum Filter: Sendable {
+        /// While the view moves: bilinear, cheap at any scale.
+        case fast
+        /// At rest: cairo's GOOD, which averages all the pixels a shrunk image folds into one.
+        case good
+    }
+
+    public let pixelWidth: Int
+    public let pixelHeight: Int
+    private let surface: OpaquePointer
+
+    /// Converts `pixbuf` (on the calling thread: use `make(from:)` for big images on the main loop).
+    public init(_ pixbuf: Pixbuf) {
+        surface = gdk_cairo_surface_create_from_pixbuf(pixbuf.pointer, 1, nil)
+        pixelWidth = Int(cairo_image_surface_get_width(surface))
+        pixelHeight = Int(cairo_image_surface_get_height(surface))
+    }
+
+    /// A blank (transparent) surface of `width` × `height` pixels, to draw into.
+    public init(width: Int, height: Int) {
+        surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(max(1, width)), Int32(max(1, height)))
+        pixelWidth = max(1, width)
+        pixelHeight = max(1, height)
+    }
+
+    deinit { cairo_surface_destroy(surface) }
+
+    /// False when cairo could not make the surface (out of memory, or a side over cairo's 32767 px).
+    public var isValid: Bool { cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS && pixelWidth > 0 && pixelHeight > 0 }
+
+    /// Above this many pixels `make` converts on a worker thread.
+    public static let workerPixels = 4_000_000
+
+    /// Converts `pixbuf` and calls `completion` with the surface on the main loop: a full-resolution photo on
+    /// a GTask worker thread (tens of milliseconds), a screen-sized one at once (a few). Not everything goes to
+    /// the worker: big buffers freed there stay in its malloc arena, and a dozen screen-sized images viewed
+    /// grew the process by ~18 MiB more that way.
+    @MainActor
+    public static func make(from pixbuf: Pixbuf, cancellable: Cancellable? = nil,
+                            completion: @escaping @MainActor (ImageSurface) -> Void) {
+        guard pixbuf.width * pixbuf.height > workerPixels else { return completion(ImageSurface(pixbuf)) }
+        WorkerTask.run(cancellable: cancellable, { ImageSurface(pixbuf) }, completion: completion)
+    }
+
+    /// Paints the surface with its top-left corner at `x`, `y` and each of its pixels `scale` units wide (in
+    /// the context's user space), clipped to the surface's own rectangle and whatever clip `cairo` already
+    /// has. PAD extension keeps the edges sharp instead of blending them into transparency.
+    public func paint(on cairo: OpaquePointer, x: Double, y: Double, scale: Double, filter: Filter) {
+        guard scale > 0 else { return }
+        cairo_save(cairo)
+        cairo_rectangle(cairo, x, y, Double(pixelWidth) * scale, Double(pixelHeight) * scale)
+        cairo_clip(cairo)
+        if abs(scale - 1) < 1e-9 {
+            // 1:1 copy: no filtering at all, at whole pixels.
+            cairo_set_source_surface(cairo, surface, x.rounded(), y.rounded())
+        } else {
+            cairo_translate(cairo, x, y)
+            cairo_scale(cairo, scale, scale)
+            cairo_set_source_surface(cairo, surface, 0, 0)
+            let pattern = cairo_get_source(cairo)
+            cairo_pattern_set_extend(pattern, CAIRO_EXTEND_PAD)
+            cairo_pattern_set_filter(pattern, filter == .good ? CAIRO_FILTER_GOOD : CAIRO_FILTER_BILINEAR)
+        }
+        cairo_paint(cairo)
+        cairo_restore(cairo)
+    }
+
+    /// Replaces this surface's pixels with `source` drawn at `x`, `y` (pixels of this surface), each source
+    /// pixel `scale` wide: the part of a large image that a view shows, rendered on the CPU into a buffer of
+    /// the view's size. Painting that 1:1 into a window sends only the view's pixels to the X server; painting
+    /// the large image with a matrix there would first upload all of it (230 ms for 12 megapixels, measured).
+    public func draw(_ source: ImageSurface, x: Double, y: Double, scale: Double, filter: Filter) {
+        guard isValid, let context = cairo_create(surface) else { return }
+        cairo_set_operator(context, CAIRO_OPERATOR_CLEAR)
+        cairo_paint(context)
+        cairo_set_operator(context, CAIRO_OPERATOR_OVER)
+        source.paint(on: context, x: x, y: y, scale: scale, filter: filter)
+        cairo_destroy(context)
+    }
+
+    /// Paints this surface's pixels 1:1 onto the screen's (device) pixels, its top-left corner at `x`, `y`
+    /// (logical pixels of `cairo`, whose device scale is `deviceScale`).
+    public func paintUnscaled(on cairo: OpaquePointer, x: Double, y: Double, deviceScale: Double) {
+        cairo_save(cairo)
+        cairo_translate(cairo, x, y)
+        cairo_scale(cairo, 1 / deviceScale, 1 / deviceScale)
+        cairo_set_source_surface(cairo, surface, 0, 0)
+        cairo_paint(cairo)
+        cairo_restore(cairo)
+    }
+
+    /// The pixels as a new pixbuf (for the clipboard), unpremultiplied again.
+    public func pixbuf() -> Pixbuf? {
+        gdk_pixbuf_get_from_surface(surface, 0, 0, Int32(pixelWidth), Int32(pixelHeight)).map { Pixbuf(owning: $0) }
+    }
+}

@@ -1,0 +1,236 @@
+import CGtk
+import GObjectBindings
+import GtkBindings
+import GalleryCore
+import GalleryDemoServer
+import TestSupport
+import XCTest
+@testable import GalleryUI
+
+/// Save, copy, copy link and the row context menu, through the actions a user triggers (keys, menu items)
+/// on a real window; files and the clipboard are checked for what a user would find there.
+final class ItemActionTests: GLibTestCase {
+    func testSaveWritesTheServersOriginalByteForByte() throws {
+        try MainActor.assumeIsolated {
+            let ui = try UIHarness()
+            defer { ui.close() }
+            _ = ui.openPhoto()
+            let item = ui.download(0).item
+
+            ui.press(GDK_KEY_s, GDK_CONTROL_MASK)
+            let dialog = try XCTUnwrap(Self.waitForFileChooser(), "Ctrl+S opens a file chooser")
+            let chooser = OpaquePointer(dialog)
+            XCTAssertEqual(takeString(gtk_file_chooser_get_current_name(chooser)), item.fileName,
+                           "the chooser proposes the item's file name")
+            let folder = try XCTUnwrap(takeString(g_dir_make_tmp("gallery-save-XXXXXX", nil)))
+            defer { Self.removeTree(folder) }
+            gtk_file_chooser_set_current_folder(chooser, folder)
+            iterateMainLoop(for: 0.3)
+            gtk_file_chooser_set_current_name(chooser, item.fileName)
+            gtk_dialog_response(dialog.raw.as(GtkDialog.self), GTK_RESPONSE_ACCEPT.rawValue)
+
+            let saved = folder + "/" + item.fileName
+            XCTAssertTrue(iterateMainLoop(until: { ui.window.itemActions.savesInFlight == 0 && g_file_test(saved, G_FILE_TEST_EXISTS) != 0 },
+                                          timeout: 20), "the file was saved")
+            let original = try XCTUnwrap(Self.demoImagePath(item.fileName))
+            XCTAssertEqual(try Self.contents(saved), try Self.contents(original), "the server's bytes, not a re-encoding")
+            XCTAssertEqual(g_file_test(folder + "/." + item.fileName + ".part", G_FILE_TEST_EXISTS), 0, "no partial file left")
+            XCTAssertEqual(ui.window.notification.text, "Saved \(item.fileName)")
+        }
+    }
+
+    func testCopyPutsTheFullImageAndThePageLinkOnTheClipboard() throws {
+        try MainActor.assumeIsolated {
+            let ui = try UIHarness()
+            defer { ui.close() }
+            _ = ui.openPhoto()
+            let item = ui.download(0).item
+
+            ui.press(GDK_KEY_c, GDK_CONTROL_MASK)
+            XCTAssertTrue(iterateMainLoop(until: { !ui.window.itemActions.isCopying }, timeout: 20))
+            let image = try XCTUnwrap(Clipboard.waitForImage(), "an image on the clipboard")
+            XCTAssertEqual(image.width, 4000, "at full resolution, not the screen-sized decode")
+            XCTAssertEqual(image.height, 2667)
+            XCTAssertEqual(ui.window.notification.text, "Image copied")
+
+            ui.press(GDK_KEY_c, GdkModifierType(rawValue: GDK_CONTROL_MASK.rawValue | GDK_SHIFT_MASK.rawValue))
+            XCTAssertEqual(Clipboard.waitForText(), item.pageURL, "Ctrl+Shift+C copies the item's page")
+            XCTAssertNotNil(item.pageURL)
+        }
+    }
+
+    func testTheRowMenuOpensOnTheRowClickedAndActsOnItsItemAfterRecycling() throws {
+        try MainActor.assumeIsolated {
+            let ui = try UIHarness()
+            defer { ui.close() }
+            ui.search("aurora")
+            XCTAssertTrue(ui.waitForRows(24))
+            let row = ui.row(2)
+            let point = try XCTUnwrap(row.row.translate(x: 40, y: 20, to: ui.list.listBox))
+            ui.click(ui.list.listBox, x: Double(point.x), y: Double(point.y), button: 3)
+            XCTAssertTrue(ui.window.rowMenuTarget === ui.download(2), "right-click: the menu of the row clicked")
+            XCTAssertEqual(ui.list.selectedIndex, 2, "and that row is selected")
+            XCTAssertEqual(ui.window.rowMenu?.isOpen, true)
+            ui.window.rowMenu?.close()
+
+            // Rows are recycled: once the list moved on, the row that was clicked shows another item, and the
+            // menu still acts on the one clicked.
+            ui.scroll(toRow: 15)
+            XCTAssertFalse(row.download === ui.download(2), "the row now shows another item")
+            ui.window.activateRowAction("copy-link")
+            XCTAssertEqual(Clipboard.waitForText(), ui.download(2).item.pageURL)
+
+            // The Menu key and Shift+F10 on the selected row.
+            ui.list.select(16, focus: true)
+            iterateMainLoop(for: 0.1)
+            ui.press(GDK_KEY_Menu)
+            XCTAssertTrue(ui.window.rowMenuTarget === ui.download(16), "Menu: the selected row's menu")
+            XCTAssertEqual(ui.window.rowMenu?.isOpen, true)
+            ui.window.rowMenu?.close()
+            ui.list.select(17, focus: true)
+            iterateMainLoop(for: 0.1)
+            ui.press(GDK_KEY_F10, GDK_SHIFT_MASK)
+            XCTAssertTrue(ui.window.rowMenuTarget === ui.download(17), "Shift+F10 too")
+            ui.window.rowMenu?.close()
+
+            // Save from the row menu proposes that item's name; cancelling writes nothing.
+            ui.window.activateRowAction("save-image")
+            let dialog = try XCTUnwrap(Self.waitForFileChooser())
+            XCTAssertEqual(takeString(gtk_file_chooser_get_current_name(OpaquePointer(dialog))), ui.download(17).item.fileName)
+            gtk_dialog_response(dialog.raw.as(GtkDialog.self), GTK_RESPONSE_CANCEL.rawValue)
+            iterateMainLoop(for: 0.2)
+            XCTAssertEqual(ui.window.itemActions.savesInFlight, 0)
+
+            // A sensitive item still hidden is not saved or copied unseen; its link can be.
+            let hidden = try XCTUnwrap((0..<24).first { ui.download($0).state == .sensitiveHidden })
+            ui.list.select(hidden, focus: true)
+            iterateMainLoop(for: 0.1)
+            ui.press(GDK_KEY_Menu)
+            XCTAssertTrue(ui.window.rowMenuTarget === ui.download(hidden))
+            XCTAssertEqual(ui.window.rowActionsByName["save-image"]?.isEnabled, false)
+            XCTAssertEqual(ui.window.rowActionsByName["copy-image"]?.isEnabled, false)
+            XCTAssertEqual(ui.window.rowActionsByName["copy-link"]?.isEnabled, true)
+            ui.window.rowMenu?.close()
+            ui.list.select(17, focus: true)
+            iterateMainLoop(for: 0.1)
+            ui.press(GDK_KEY_Menu)
+            ui.window.rowMenu?.close()
+
+            ui.window.activateRowAction("open")
+            XCTAssertTrue(ui.window.isLargeViewOpen)
+            XCTAssertEqual(ui.window.largeView.download?.index, 17, "Open: the large view of that item")
+        }
+    }
+
+    func testTheFullImageShowsItsProgressAndAFailureCanBeRetried() throws {
+        try MainActor.assumeIsolated {
+            let server = try TestHTTPServer()
+            let base = server.baseURL
+            let thumbnail = try Pixbuf.filled(width: 150, height: 150, rgba: 0x3584e4ff).encoded(as: "png").array
+            let photo = try Self.noise(width: 400, height: 400).encoded(as: "png").array
+            var photoRequests = 0
+            server.route("/thumb.png") { _ in .bytes(thumbnail, contentType: "image/png") }
+            server.route("/full.png") { _ in
+                photoRequests += 1
+                // The first attempt fails; the retry arrives slowly enough to watch its progress.
+                return photoRequests == 1 ? .status(500) : TestResponse.bytes(photo, contentType: "image/png")
+                    .throttled(bytesPerSecond: photo.count)
+            }
+            let feed = """
+                <rss version="2.0" xmlns:media="http://search.yahoo.com/mrss/"><channel><title>slow</title>
+                <item><title>Slow Photo</title><link>\(base)/art/slow-1</link><guid>\(base)/art/slow-1</guid>
+                <media:rating>nonadult</media:rating>
+                <media:thumbnail url="\(base)/thumb.png" width="150" height="150"/>
+                <media:content url="\(base)/full.png" width="400" height="400" medium="image"/></item>
+                </channel></rss>
+                """
+            server.route("/rss.xml") { request in
+                .text(request.query["offset"] == nil ? feed : "<rss version=\"2.0\"><channel></channel></rss>",
+                      contentType: "application/rss+xml")
+            }
+            let ui = try UIHarness(endpoints: [.deviantArt: base])
+            defer { ui.close() }
+            ui.search("slow", source: .deviantArt)
+            XCTAssertTrue(ui.waitForRows(1))
+            XCTAssertTrue(ui.waitUntilSettled(0))
+            let view = ui.window.largeView
+            ui.activate(0)
+            XCTAssertTrue(iterateMainLoop(until: { view.failure != nil }, timeout: 10))
+            XCTAssertEqual(view.failure, "HTTP 500 Internal Server Error")
+            XCTAssertEqual(view.messageLabel.text, "The full image could not be loaded: HTTP 500 Internal Server Error")
+            XCTAssertTrue(view.retryButton.isVisible, "a failure offers Retry")
+            XCTAssertFalse(view.progressBar.isVisible)
+
+            view.retryButton.click()
+            XCTAssertTrue(view.progressBar.isVisible, "the download shows its progress")
+            XCTAssertFalse(view.retryButton.isVisible)
+            XCTAssertTrue(iterateMainLoop(until: { view.progressBar.fraction > 0.2 && view.progressBar.fraction < 0.9 },
+                                          timeout: 10), "the bar follows the bytes received of the total")
+            XCTAssertTrue(iterateMainLoop(until: { view.isShowingFullImage }, timeout: 10), "the retry succeeded")
+            XCTAssertFalse(view.progressBar.isVisible, "the bar goes once the image is there")
+            XCTAssertFalse(view.messageLabel.isVisible)
+            XCTAssertNil(view.failure)
+            XCTAssertEqual(photoRequests, 2)
+        }
+    }
+
+    // MARK: Helpers
+
+    /// The file chooser GtkFileChooserNative shows without a portal: GTK's own dialog, a toplevel.
+    @MainActor
+    static func waitForFileChooser() -> UnsafeMutablePointer<GtkWidget>? {
+        var found: UnsafeMutablePointer<GtkWidget>?
+        iterateMainLoop(until: {
+            let list = gtk_window_list_toplevels()
+            defer { g_list_free(list) }
+            var node = list
+            while let current = node {
+                let widget = current.pointee.data.assumingMemoryBound(to: GtkWidget.self)
+                if isInstance(widget, of: gtk_file_chooser_dialog_get_type()), gtk_widget_get_visible(widget) != 0 {
+                    found = widget
+                }
+                node = current.pointee.next
+            }
+            return found != nil
+        }, timeout: 10)
+        return found
+    }
+
+    static func demoImagePath(_ name: String) -> String? {
+        DemoGalleryLocation.defaultDataDirectory().map { DemoGalleryLocation.imagesDirectory(in: $0) + "/full/" + name }
+    }
+
+    static func contents(_ path: String) throws -> [UInt8] {
+        var data: UnsafeMutablePointer<CChar>?
+        var length: gsize = 0
+        guard g_file_get_contents(path, &data, &length, nil) != 0, let data else {
+            throw XCTSkip("could not read \(path)")
+        }
+        defer { g_free(data) }
+        return Array(UnsafeRawBufferPointer(start: data, count: Int(length)))
+    }
+
+    static func removeTree(_ path: String) {
+        let directory = g_dir_open(path, 0, nil)
+        while let directory, let name = g_dir_read_name(directory) { _ = unlink(path + "/" + String(cString: name)) }
+        if let directory { g_dir_close(directory) }
+        _ = rmdir(path)
+    }
+
+    /// A picture that does not compress: its PNG is about as large as its pixels.
+    static func noise(width: Int, height: Int) -> Pixbuf {
+        let pixbuf = Pixbuf.filled(width: width, height: height, rgba: 0)
+        var state: UInt32 = 2_463_534_242
+        pixbuf.withMutablePixels { pixels, stride in
+            for row in 0..<height {
+                for byte in 0..<(width * 4) {
+                    state ^= state << 13
+                    state ^= state >> 17
+                    state ^= state << 5
+                    pixels[row * stride + byte] = byte % 4 == 3 ? 255 : UInt8(truncatingIfNeeded: state)
+                }
+            }
+        }
+        return pixbuf
+    }
+}

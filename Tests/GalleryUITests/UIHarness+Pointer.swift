@@ -1,0 +1,91 @@
+import CGtk
+import GObjectBindings
+import GtkBindings
+import TestSupport
+import XCTest
+@testable import GalleryUI
+
+/// Mouse input as the X server would deliver it: events on a widget's own GdkWindow, through
+/// gtk_main_do_event, so the widget's handlers and gestures (drag, double-click) see what a user's mouse does.
+extension UIHarness {
+    /// Clicks (or double-clicks) `button` at `x`, `y` in `widget`'s window.
+    func click(_ widget: Widget, x: Double, y: Double, button: UInt32 = 1, double: Bool = false) {
+        send(GDK_BUTTON_PRESS, to: widget, x: x, y: y, button: button)
+        send(GDK_BUTTON_RELEASE, to: widget, x: x, y: y, button: button)
+        if double {
+            send(GDK_BUTTON_PRESS, to: widget, x: x, y: y, button: button)
+            send(GDK_2BUTTON_PRESS, to: widget, x: x, y: y, button: button)
+            send(GDK_BUTTON_RELEASE, to: widget, x: x, y: y, button: button)
+        }
+        iterateMainLoop(for: 0.05)
+    }
+
+    /// Presses the primary button at `from`, moves in `steps` to `to`, releases.
+    func drag(_ widget: Widget, from: (x: Double, y: Double), to: (x: Double, y: Double), steps: Int = 8) {
+        send(GDK_BUTTON_PRESS, to: widget, x: from.x, y: from.y, button: 1)
+        for step in 1...steps {
+            let t = Double(step) / Double(steps)
+            send(GDK_MOTION_NOTIFY, to: widget, x: from.x + (to.x - from.x) * t, y: from.y + (to.y - from.y) * t,
+                 button: 0, state: GDK_BUTTON1_MASK.rawValue)
+            iterateMainLoop(for: 0.01)
+        }
+        send(GDK_BUTTON_RELEASE, to: widget, x: to.x, y: to.y, button: 1, state: GDK_BUTTON1_MASK.rawValue)
+        iterateMainLoop(for: 0.05)
+    }
+
+    /// One wheel click up (`up`) or down at `x`, `y`, with Ctrl held when `control`.
+    func wheel(_ widget: Widget, x: Double, y: Double, up: Bool, control: Bool) {
+        guard let window = gtk_widget_get_window(widget.widget) else { return XCTFail("not realized") }
+        let event = gdk_event_new(GDK_SCROLL)!
+        event.pointee.scroll.window = window
+        g_object_ref(UnsafeMutableRawPointer(window))
+        event.pointee.scroll.send_event = 1
+        event.pointee.scroll.direction = up ? GDK_SCROLL_UP : GDK_SCROLL_DOWN
+        event.pointee.scroll.x = x
+        event.pointee.scroll.y = y
+        event.pointee.scroll.state = control ? GDK_CONTROL_MASK.rawValue : 0
+        event.pointee.scroll.time = UInt32(truncatingIfNeeded: g_get_monotonic_time() / 1000)
+        gdk_event_set_device(event, pointer)
+        gtk_main_do_event(event)
+        gdk_event_free(event)
+        iterateMainLoop(for: 0.02)
+    }
+
+    private var pointer: OpaquePointer? {
+        gdk_seat_get_pointer(gdk_display_get_default_seat(gdk_display_get_default()))
+    }
+
+    private func send(_ type: GdkEventType, to widget: Widget, x: Double, y: Double, button: UInt32, state: UInt32 = 0) {
+        guard let window = gtk_widget_get_window(widget.widget) else { return XCTFail("not realized") }
+        var originX: Int32 = 0
+        var originY: Int32 = 0
+        gdk_window_get_origin(window, &originX, &originY)
+        let event = gdk_event_new(type)!
+        let time = UInt32(truncatingIfNeeded: g_get_monotonic_time() / 1000)
+        g_object_ref(UnsafeMutableRawPointer(window))
+        if type == GDK_MOTION_NOTIFY {
+            event.pointee.motion.window = window
+            event.pointee.motion.send_event = 1
+            event.pointee.motion.x = x
+            event.pointee.motion.y = y
+            event.pointee.motion.x_root = Double(originX) + x
+            event.pointee.motion.y_root = Double(originY) + y
+            event.pointee.motion.state = state
+            event.pointee.motion.time = time
+        } else {
+            event.pointee.button.window = window
+            event.pointee.button.send_event = 1
+            event.pointee.button.x = x
+            event.pointee.button.y = y
+            event.pointee.button.x_root = Double(originX) + x
+            event.pointee.button.y_root = Double(originY) + y
+            event.pointee.button.button = button
+            event.pointee.button.state = state
+            event.pointee.button.time = time
+        }
+        gdk_event_set_device(event, pointer)
+        gdk_event_set_source_device(event, pointer)
+        gtk_main_do_event(event)
+        gdk_event_free(event)
+    }
+}
