@@ -137,6 +137,11 @@ public class Widget {
         ref.connect("map", handler)
     }
 
+    /// Calls `handler` when the widget is unmapped (hidden, or an ancestor is: another stack page shows).
+    public func onUnmap(_ handler: @escaping @MainActor () -> Void) {
+        ref.connect("unmap", handler)
+    }
+
     /// Asks for more kinds of events (GDK_SCROLL_MASK…) on the widget's window; call before it is realized.
     public func addEvents(_ mask: GdkEventMask) {
         gtk_widget_add_events(widget, Int32(bitPattern: mask.rawValue))

@@ -43,6 +43,29 @@ final class GalleryWindowTests: GLibTestCase {
         }
     }
 
+    /// A window whose gallery has loaded has nothing to animate: it paints no frames until something changes.
+    /// (A started GtkSpinner keeps its CSS animation running while its stack page is hidden, so the
+    /// "Loading…" page's spinner once made the window restyle and repaint 60 times a second, idle.)
+    func testAWindowAtRestPaintsNoFrames() throws {
+        try MainActor.assumeIsolated {
+            let ui = try UIHarness()
+            defer { ui.close() }
+            ui.search("atlas")
+            XCTAssertTrue(ui.waitForRows(24))
+            XCTAssertTrue(iterateMainLoop(until: { ui.window.gallery?.loadingCount == 0 }, timeout: 20))
+            iterateMainLoop(for: 0.5)
+            XCTAssertFalse(ui.window.statusPage.spinner.isAnimating, "the hidden status page's spinner is stopped")
+            let clock = try XCTUnwrap(gtk_widget_get_frame_clock(ui.window.window.widget))
+            final class Count { var frames = 0 }
+            let count = Count()
+            let connection = ObjectRef(UnsafeMutableRawPointer(clock), transfer: .none)
+                .connect("after-paint") { count.frames += 1 }
+            iterateMainLoop(for: 1.0)
+            connection.disconnect()
+            XCTAssertLessThan(count.frames, 5, "an idle window painted \(count.frames) frames in a second")
+        }
+    }
+
     func testAFinishedRowShowsItsImageAndAStoppedSpinner() throws {
         try MainActor.assumeIsolated {
             let ui = try UIHarness(server: .init(latencyMilliseconds: 300))
