@@ -59,6 +59,7 @@ public final class MainWindow {
         overlay.setChild(stack)
         overlay.addOverlay(notification.revealer)
         content.append(overlay, expand: true)
+        overlay.show()
         window.setChild(content)
         content.show()
         stack.showAll()

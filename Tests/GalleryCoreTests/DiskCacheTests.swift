@@ -25,8 +25,8 @@ final class DiskCacheTests: GLibTestCase {
         }
     }
 
-    func testAnOldWiderDirectoryIsNarrowedAndZeroTurnsTheCacheOff() throws {
-        try MainActor.assumeIsolated {
+    func testAnOldWiderDirectoryIsNarrowedAndZeroTurnsTheCacheOff() {
+        MainActor.assumeIsolated {
             let folder = TemporaryFolder(prefix: "gallery-disk")
             let directory = folder.path + "/gallery-viewer"
             g_mkdir_with_parents(directory, 0o755)
@@ -82,8 +82,8 @@ final class DiskCacheTests: GLibTestCase {
         XCTAssertEqual(CacheSettings.parse("\u{FF}\u{0}garbage").megabytes, 256)
     }
 
-    func testSavingTheLastSearchKeepsTheSettingAndCommentsAndShowsTheDefault() throws {
-        try MainActor.assumeIsolated {
+    func testSavingTheLastSearchKeepsTheSettingAndCommentsAndShowsTheDefault() {
+        MainActor.assumeIsolated {
             let folder = TemporaryFolder(prefix: "gallery-state")
             folder.write(Array("# mine\n[cache]\nmax-size-mb=64\n\n[last-search]\nsource=demo\nusername=old\n".utf8), to: "state.ini")
             let store = RecentSearchStore(path: folder.path + "/state.ini")
