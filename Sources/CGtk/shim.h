@@ -6,6 +6,10 @@
 #include <gtk/gtk.h>
 #include <glib-unix.h>
 #include <gio/gio.h>
+// gettext's bindtextdomain/textdomain and setlocale (GLib's g_dgettext is in glib.h); Swift's Glibc module
+// leaves libintl.h out.
+#include <libintl.h>
+#include <locale.h>
 
 // Fundamental GTypes are macros over G_TYPE_MAKE_FUNDAMENTAL and do not import.
 static inline GType gv_type_string(void) { return G_TYPE_STRING; }

@@ -21,10 +21,7 @@ enum Style {
     /// `<prefix>/share/gallery-viewer/style.css` for an installed app, else the source tree's resources/.
     private static func locate() -> String? {
         var candidates: [String] = []
-        if let executable = takeString(g_file_read_link("/proc/self/exe", nil)),
-           let binDirectory = takeString(g_path_get_dirname(executable)) {
-            candidates.append(binDirectory + "/../share/gallery-viewer/style.css")
-        }
+        if let share = Installation.shareDirectory { candidates.append(share + "/gallery-viewer/style.css") }
         let sourceFile = #filePath
         if let range = sourceFile.firstRange(of: "/Sources/GalleryViewerApp/") {
             candidates.append(String(sourceFile[..<range.lowerBound]) + "/resources/style.css")

@@ -2,7 +2,10 @@
 import Glibc
 #endif
 import GalleryCore
+import GObjectBindings
 
+// The user's language before any text is made, the command line's messages included.
+Translation.setUp(localeDirectory: Installation.localeDirectory)
 // Parse first (exits with usage on bad input), then run on the GLib main loop — the main thread's
 // only loop; see docs/ARCHITECTURE.md.
 let options = Options.parseOrExit()
