@@ -16,7 +16,7 @@ public struct GLibError: Error, Equatable, Sendable, CustomStringConvertible {
     public init(consuming error: UnsafeMutablePointer<GError>) {
         domain = error.pointee.domain
         code = error.pointee.code
-        message = string(error.pointee.message) ?? "Unknown error"
+        message = string(error.pointee.message) ?? tr("Unknown error")
         g_error_free(error)
     }
 

@@ -107,7 +107,7 @@ public enum PixbufDecoding {
 
     private static var unreadable: GLibError {
         GLibError(domain: gdk_pixbuf_error_quark(), code: Int32(GDK_PIXBUF_ERROR_CORRUPT_IMAGE.rawValue),
-                  message: "The data did not contain an image")
+                  message: tr("The data did not contain an image"))
     }
 
     /// Written by `size-prepared` during `gdk_pixbuf_loader_write`, on the decoding thread only.

@@ -46,7 +46,7 @@ extension Soup {
             }
             guard let bound = boundPort else {
                 throw GLibError(domain: gv_io_error_quark(), code: Int32(G_IO_ERROR_FAILED.rawValue),
-                                message: "The server listens but reports no address")
+                                message: tr("The server listens but reports no address"))
             }
             return bound
         }

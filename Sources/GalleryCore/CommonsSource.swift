@@ -1,4 +1,5 @@
 import FoundationEssentials
+import GObjectBindings
 
 /// Wikimedia Commons: a user's uploads, newest first, through the MediaWiki Action API —
 /// `generator=allimages&gaiuser=USER&gaisort=timestamp` with `prop=imageinfo` for URLs, sizes and types,
@@ -61,16 +62,17 @@ public struct CommonsSource: GallerySource {
         }
         name = String(scalars)
         guard let first = name.unicodeScalars.first else {
-            throw .invalidUsername(reason: "Enter a Wikimedia Commons username.")
+            throw .invalidUsername(reason: tr("Enter a Wikimedia Commons username."))
         }
         guard name.unicodeScalars.count <= maxUsernameLength else {
-            throw .invalidUsername(reason: "Commons usernames are at most \(maxUsernameLength) characters long.")
+            throw .invalidUsername(reason: trn("Commons usernames are at most {count} character long.",
+                                               "Commons usernames are at most {count} characters long.", maxUsernameLength))
         }
         let forbidden = Set("#<>[]|{}/".unicodeScalars)
         guard !name.unicodeScalars.contains(where: {
             forbidden.contains($0) || $0.properties.generalCategory == .control
         }) else {
-            throw .invalidUsername(reason: "Commons usernames cannot contain # < > [ ] | { } / or control characters.")
+            throw .invalidUsername(reason: tr("Commons usernames cannot contain # < > [ ] | { } / or control characters."))
         }
         // MediaWiki capitalises the first letter. A letter whose capital is longer ("ß" → "SS") stays.
         let capital = String(first).uppercased().unicodeScalars
@@ -118,7 +120,7 @@ public struct CommonsSource: GallerySource {
         let pages = reply.query?.pages?.compactMap(\.value) ?? []
         if pages.isEmpty, let user = reply.query?.users?.compactMap(\.value).first {
             if user.invalid {
-                throw .invalidUsername(reason: "Wikimedia Commons does not accept “\(username)” as a username.")
+                throw .invalidUsername(reason: Self.notAccepted(username))
             }
             if user.missing { throw .noSuchUser(service: Self.serviceName, username: username) }
         }
@@ -149,7 +151,7 @@ public struct CommonsSource: GallerySource {
                 let open = delivered.union(items.compactMap { Int($0.item.id) })
                 guard open.count <= Self.maxOpenBatchIDs else {
                     throw .malformedResponse(service: Self.serviceName,
-                                             detail: "The API kept one batch of files open without end.")
+                                             detail: tr("The API kept one batch of files open without end."))
                 }
                 stage = Self.batchStagePrefix + open.sorted().map(String.init).joined(separator: ",")
             }
@@ -166,7 +168,7 @@ public struct CommonsSource: GallerySource {
         var failure: GalleryError?
         do throws(GalleryError) {
             reply = try JSONDecoding.decode(CommonsReply.self, from: response.body, service: Self.serviceName,
-                                            what: "API reply", webPageHint: "Is this a MediaWiki server?")
+                                            document: tr("API reply"), webPageHint: tr("Is this a MediaWiki server?"))
         } catch {
             failure = error
         }
@@ -175,11 +177,18 @@ public struct CommonsSource: GallerySource {
         if head.status == 404 || head.status == 410 {
             let address = endpoint.origin + Self.apiPath
             throw .malformedResponse(service: Self.serviceName,
-                                     detail: "There is no MediaWiki API at \(address) (HTTP \(head.status)).")
+                                     detail: tr("There is no MediaWiki API at {address} (HTTP {status}).",
+                                                ["address": address, "status": head.status]))
         }
         try ResponseStatus.check(head, service: Self.serviceName, username: username)
-        guard let reply else { throw failure ?? .malformedResponse(service: Self.serviceName, detail: "The API reply is empty.") }
+        guard let reply else {
+            throw failure ?? .malformedResponse(service: Self.serviceName, detail: tr("The API reply is empty."))
+        }
         return reply
+    }
+
+    private static func notAccepted(_ username: String) -> String {
+        tr("Wikimedia Commons does not accept “{name}” as a username.", ["name": username])
     }
 
     /// MediaWiki's error codes (API:Errors and warnings), in the window's words.
@@ -197,15 +206,18 @@ public struct CommonsSource: GallerySource {
         case "nosuchuser":
             return .noSuchUser(service: Self.serviceName, username: username)
         case _ where code == "baduser" || code.hasPrefix("baduser_"):
-            return .invalidUsername(reason: "Wikimedia Commons does not accept “\(username)” as a username.")
+            return .invalidUsername(reason: Self.notAccepted(username))
         case _ where code.hasPrefix("internal_api_error"):
-            return .serverError(service: Self.serviceName, status: head.status,
-                                reason: "The Commons API failed internally (\(DisplayText.clean(code, limit: 80)))")
+            // TRANSLATORS: {code} is the MediaWiki API's error code, such as internal_api_error_DBQueryError.
+            let reason = tr("The Commons API failed internally ({code})", ["code": DisplayText.clean(code, limit: 80)])
+            return .serverError(service: Self.serviceName, status: head.status, reason: reason)
         default:
             let info = DisplayText.clean(apiError.info, limit: 200)
-            let reason = info.isEmpty ? "no reason given" : info
-            return .malformedResponse(service: Self.serviceName, detail:
-                "The Commons API refused the request: \(reason) (\(DisplayText.clean(code, limit: 80))).")
+            let reason = info.isEmpty ? tr("no reason given") : info
+            // TRANSLATORS: {reason} is the API's own explanation (in English), {code} its error code.
+            let detail = tr("The Commons API refused the request: {reason} ({code}).",
+                            ["reason": reason, "code": DisplayText.clean(code, limit: 80)])
+            return .malformedResponse(service: Self.serviceName, detail: detail)
         }
     }
 
@@ -239,7 +251,7 @@ public struct CommonsSource: GallerySource {
                   && $0.value.utf8.count <= maxContinueValueLength })
         else {
             throw .malformedResponse(service: serviceName,
-                                     detail: "The API sent a continuation the app does not trust.")
+                                     detail: tr("The API sent a continuation the app does not trust."))
         }
     }
 

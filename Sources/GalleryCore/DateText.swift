@@ -18,14 +18,16 @@ enum DateText {
     static func ago(_ seconds: Double, now: Double = now()) -> String {
         let elapsed = Int(max(0, now - seconds))
         switch elapsed {
-        case ..<60: return "just now"
-        case ..<3600: return count(elapsed / 60, "minute", "a minute")
-        case ..<86_400: return count(elapsed / 3600, "hour", "an hour")
-        default: return count(elapsed / 86_400, "day", "a day")
+        case ..<60: return tr("just now")
+        case ..<3600:
+            let minutes = elapsed / 60
+            return minutes == 1 ? tr("a minute ago") : trn("{count} minute ago", "{count} minutes ago", minutes)
+        case ..<86_400:
+            let hours = elapsed / 3600
+            return hours == 1 ? tr("an hour ago") : trn("{count} hour ago", "{count} hours ago", hours)
+        default:
+            let days = elapsed / 86_400
+            return days == 1 ? tr("a day ago") : trn("{count} day ago", "{count} days ago", days)
         }
-    }
-
-    private static func count(_ value: Int, _ unit: String, _ one: String) -> String {
-        value == 1 ? "\(one) ago" : "\(value) \(unit)s ago"
     }
 }

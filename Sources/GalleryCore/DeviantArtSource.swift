@@ -1,3 +1,5 @@
+import GObjectBindings
+
 /// DeviantArt's public backend RSS feed (Media RSS), no account or key needed:
 /// `https://backend.deviantart.com/rss.xml?type=deviation&q=gallery:USERNAME`, paged by the channel's
 /// `atom:link rel="next"`. The demo source is the same feed served by the embedded demo server.
@@ -13,7 +15,8 @@ public struct DeviantArtSource: GallerySource {
         // DeviantArt names are 3–20 letters, digits and hyphens; checking here gives a clear message
         // instead of an empty result for a typo like "john smith".
         guard SourceText.isSafeIdentifier(name) else {
-            throw .invalidUsername(reason: "\(kind.displayName) usernames contain only letters, digits and hyphens.")
+            throw .invalidUsername(reason: tr("{service} usernames contain only letters, digits and hyphens.",
+                                              ["service": kind.displayName]))
         }
         self.kind = kind
         self.username = name
@@ -31,10 +34,11 @@ public struct DeviantArtSource: GallerySource {
         do {
             page = try MediaRSSParser.parse(response.body, baseURL: response.head.url)
         } catch {
-            throw .malformedResponse(service: serviceName, detail: "The feed is not valid XML: \(error.message)")
+            throw .malformedResponse(service: serviceName,
+                                     detail: tr("The feed is not valid XML: {reason}", ["reason": error.message]))
         }
         guard page.channelFound else {
-            throw .malformedResponse(service: serviceName, detail: "The response is not an RSS feed.")
+            throw .malformedResponse(service: serviceName, detail: tr("The response is not an RSS feed."))
         }
         var next: PageRequest?
         if let link = page.nextLink, !link.isEmpty {

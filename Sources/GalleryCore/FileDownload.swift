@@ -114,7 +114,7 @@ public final class FileDownload {
             }
         }
         if let rejection = ImageLoader.validateImageResponse(head) { return fail(rejection.message) }
-        guard head.status != 206 else { return fail("The server sent part of the image without being asked") }
+        guard head.status != 206 else { return fail(tr("The server sent part of the image without being asked")) }
         accept(head, offset: 0, length: head.contentLength)
     }
 
@@ -140,7 +140,7 @@ public final class FileDownload {
                 self.output = stream
                 self.readNext()
             case .failure(let error):
-                self.fail(error.isCancelled ? nil : "Could not write \(self.name).part: \(error.message)")
+                self.fail(error.isCancelled ? nil : Self.couldNotWrite(self.name + ".part", error))
             }
         }
     }
@@ -158,7 +158,9 @@ public final class FileDownload {
         guard hasPartialFile else { return proceed() }
         partialFile.delete { [weak self] result in
             guard let self else { return }
-            if case .failure(let error) = result { return self.fail("Could not replace \(self.name).part: \(error.message)") }
+            if case .failure(let error) = result {
+                return self.fail(tr("Could not replace {file}: {reason}", ["file": self.name + ".part", "reason": error.message]))
+            }
             proceed()
         }
     }
@@ -199,7 +201,8 @@ public final class FileDownload {
                 self.hasPartialFile = true
                 self.write(chunk, to: stream)
             case .failure(let error):
-                self.fail(error.isCancelled ? nil : "Could not create \(DownloadNames.partialName(of: self.name)): \(error.message)")
+                self.fail(error.isCancelled ? nil : tr("Could not create {file}: {reason}",
+                                                       ["file": DownloadNames.partialName(of: self.name), "reason": error.message]))
             }
         }
     }
@@ -213,7 +216,7 @@ public final class FileDownload {
                 self.onBytes?(chunk.count)
                 self.readNext()
             case .failure(let error):
-                self.fail(error.isCancelled ? nil : "Could not write \(self.name): \(error.message)")
+                self.fail(error.isCancelled ? nil : Self.couldNotWrite(self.name, error))
             }
         }
     }
@@ -222,15 +225,16 @@ public final class FileDownload {
     private func saveCompleteFile() {
         closeOutput { [weak self] closeError in
             guard let self else { return }
-            if let closeError { return self.finish(.failed("Could not write \(self.name): \(closeError.message)")) }
+            if let closeError { return self.finish(.failed(Self.couldNotWrite(self.name, closeError))) }
             guard self.hasPartialFile else {
-                return self.finish(.failed("The server sent an empty file"))
+                return self.finish(.failed(tr("The server sent an empty file")))
             }
             self.partialFile.move(to: self.finalFile) { [weak self] result in
                 guard let self else { return }
                 switch result {
                 case .success: self.finish(.saved(resumed: self.resumed))
-                case .failure(let error): self.finish(.failed("Could not rename \(self.name): \(error.message)"))
+                case .failure(let error):
+                    self.finish(.failed(tr("Could not rename {file}: {reason}", ["file": self.name, "reason": error.message])))
                 }
             }
         }
@@ -270,6 +274,11 @@ public final class FileDownload {
             if case .failure(let error) = result { return then(error) }
             then(nil)
         }
+    }
+
+    private static func couldNotWrite(_ file: String, _ error: GLibError) -> String {
+        // TRANSLATORS: {file} is a file name, {reason} the system's explanation (such as "No space left on device").
+        tr("Could not write {file}: {reason}", ["file": file, "reason": error.message])
     }
 
     /// An HTML document (an error or login page) where an image was expected, from its first bytes.

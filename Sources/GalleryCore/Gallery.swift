@@ -117,7 +117,10 @@ public final class Gallery {
     /// The header bar's subtitle: "Loading page 2…", "48 images, 3 still loading", "No such user: bob";
     /// "Offline · 24 images" while the first page is a saved copy.
     public var summary: String {
-        guard feed.offlineCopy == nil || downloads.isEmpty else { return "Offline · " + liveSummary }
+        guard feed.offlineCopy == nil || downloads.isEmpty else {
+            // TRANSLATORS: the subtitle while the gallery is a copy saved earlier; {summary} is, e.g., "24 images".
+            return tr("Offline · {summary}", ["summary": liveSummary])
+        }
         return liveSummary
     }
 
@@ -126,22 +129,31 @@ public final class Gallery {
         case .failed(let error) where downloads.isEmpty:
             return error.title
         case .loading(let page) where downloads.isEmpty:
-            return page == 1 ? "Loading…" : "Loading page \(page)…"
+            return page == 1 ? tr("Loading…") : tr("Loading page {page}…", ["page": page])
         case .loading(let page):
-            return "\(countText), loading page \(page)…"
+            // TRANSLATORS: {images} is "1 image" or "48 images".
+            return tr("{images}, loading page {page}…", ["images": countText, "page": page])
         case .waiting(_, let seconds):
-            return "\(source.kind.displayName) asks to wait \(GalleryError.duration(seconds)); retrying by itself"
+            // TRANSLATORS: {service} is a service's name; {duration} is "30 s" or "2 min".
+            return tr("{service} asks to wait {duration}; retrying by itself",
+                      ["service": source.kind.displayName, "duration": GalleryError.duration(seconds)])
         default:
-            var parts = [countText]
-            let loading = loadingCount
-            let failed = failedCount
-            if loading > 0 { parts.append("\(loading) still loading") }
-            if failed > 0 { parts.append("\(failed) failed") }
-            return parts.joined(separator: ", ")
+            // TRANSLATORS: how many of the gallery's thumbnails are still on their way.
+            let loading = trn("{count} still loading", "{count} still loading", loadingCount)
+            // TRANSLATORS: how many of the gallery's thumbnails could not be shown.
+            let failed = trn("{count} failed", "{count} failed", failedCount)
+            return switch (loadingCount > 0, failedCount > 0) {
+            // TRANSLATORS: the subtitle: {images} is "48 images", {loading} "3 still loading", {failed} "2 failed".
+            case (true, true): tr("{images}, {loading}, {failed}", ["images": countText, "loading": loading, "failed": failed])
+            // TRANSLATORS: the subtitle: {images} is "48 images", {status} "3 still loading" or "2 failed".
+            case (true, false): tr("{images}, {status}", ["images": countText, "status": loading])
+            case (false, true): tr("{images}, {status}", ["images": countText, "status": failed])
+            case (false, false): countText
+            }
         }
     }
 
-    private var countText: String { downloads.count == 1 ? "1 image" : "\(downloads.count) images" }
+    private var countText: String { trn("{count} image", "{count} images", downloads.count) }
 
     // MARK: Items
 

@@ -110,7 +110,8 @@ public final class GalleryDownloader {
             case .failure(let error) where error.matches(G_IO_ERROR_NOT_FOUND):
                 break
             case .failure(let error):
-                for job in self.queue { self.recordFailure(job.name, "Cannot read \(self.directory): \(error.message)") }
+                let reason = tr("Cannot read {folder}: {reason}", ["folder": self.directory, "reason": error.message])
+                for job in self.queue { self.recordFailure(job.name, reason) }
                 self.queue.removeAll()
             }
             self.onProgress?()
@@ -136,7 +137,7 @@ public final class GalleryDownloader {
             let job = queue[nextIndex]
             nextIndex += 1
             guard let host = URLText.origin(of: job.url) else {
-                recordFailure(job.name, "Not an http(s) address: \(job.url)")
+                recordFailure(job.name, tr("Not an http(s) address: {address}", ["address": job.url]))
                 continue
             }
             let slot = Slot(job: job)

@@ -1,3 +1,5 @@
+import GObjectBindings
+
 /// Why a gallery could not be shown, worded for the window: a short title for the subtitle and status page,
 /// and a sentence that says what to do.
 public enum GalleryError: Error, Equatable, Sendable {
@@ -22,44 +24,67 @@ public enum GalleryError: Error, Equatable, Sendable {
 
     public var title: String {
         switch self {
-        case .invalidUsername: "Not a valid username"
-        case .noSuchUser(_, let username): "No such user: \(username)"
-        case .emptyGallery(let username): "\(username) has no images yet"
-        case .signInRequired: "Sign-in required"
-        case .refused(let service, _): "\(service) refused the request"
-        case .rateLimited(let service, _): "\(service) asks to slow down"
-        case .malformedResponse(let service, _): "\(service) sent a response the app could not read"
-        case .serverError(let service, let status, _): "\(service) had a problem (HTTP \(status))"
-        case .network: "Could not connect"
-        case .certificate: "Untrusted certificate"
-        case .pagingLoop(let service): "\(service) kept sending the same pages"
-        case .foreignLink(let service, _): "\(service) sent a link to another server"
-        case .emptyPages(let service, _): "\(service) sent only empty pages"
-        case .offline: "Offline"
+        case .invalidUsername: tr("Not a valid username")
+        // TRANSLATORS: {name} is the username typed in the header bar.
+        case .noSuchUser(_, let username): tr("No such user: {name}", ["name": username])
+        case .emptyGallery(let username): tr("{name} has no images yet", ["name": username])
+        case .signInRequired: tr("Sign-in required")
+        // TRANSLATORS: {service} is a service's name: DeviantArt, Mastodon, Wikimedia Commons or Demo.
+        case .refused(let service, _): tr("{service} refused the request", ["service": service])
+        case .rateLimited(let service, _): tr("{service} asks to slow down", ["service": service])
+        case .malformedResponse(let service, _):
+            tr("{service} sent a response the app could not read", ["service": service])
+        // TRANSLATORS: {status} is an HTTP status code such as 503.
+        case .serverError(let service, let status, _):
+            tr("{service} had a problem (HTTP {status})", ["service": service, "status": status])
+        case .network: tr("Could not connect")
+        case .certificate: tr("Untrusted certificate")
+        case .pagingLoop(let service): tr("{service} kept sending the same pages", ["service": service])
+        case .foreignLink(let service, _): tr("{service} sent a link to another server", ["service": service])
+        case .emptyPages(let service, _): tr("{service} sent only empty pages", ["service": service])
+        case .offline: tr("Offline")
         }
     }
 
     public var explanation: String {
         switch self {
         case .invalidUsername(let reason): reason
-        case .noSuchUser(let service, let username): "\(service) has no user called “\(username)”. Check the spelling."
-        case .emptyGallery: "This gallery is empty."
-        case .signInRequired(let service): "This server requires sign-in to view profiles (\(service))."
-        case .refused(_, let status): "The service answered HTTP \(status). It may block anonymous access."
-        case .rateLimited(_, let seconds?): "Too many requests. Trying again in \(Self.duration(seconds))."
-        case .rateLimited: "Too many requests. Try again later."
+        case .noSuchUser(let service, let username):
+            tr("{service} has no user called “{name}”. Check the spelling.", ["service": service, "name": username])
+        case .emptyGallery: tr("This gallery is empty.")
+        case .signInRequired(let service): tr("This server requires sign-in to view profiles ({service}).", ["service": service])
+        case .refused(_, let status): tr("The service answered HTTP {status}. It may block anonymous access.", ["status": status])
+        // TRANSLATORS: {duration} is "30 s" or "2 min".
+        case .rateLimited(_, let seconds?):
+            tr("Too many requests. Trying again in {duration}.", ["duration": Self.duration(seconds)])
+        case .rateLimited: tr("Too many requests. Try again later.")
         case .malformedResponse(_, let detail): detail
-        case .serverError(_, _, let reason): "\(reason). Try again later."
-        case .network(_, let detail): "\(detail). Check your network connection."
-        case .certificate(_, let detail): "\(detail). The connection was not made."
-        case .pagingLoop: "Stopped loading more pages."
-        case .foreignLink(_, let host): "The next page is on \(host); it was not followed."
-        case .emptyPages(_, let count): "Stopped after \(count) pages in a row without any images."
-        case .offline(let service): "\(service) cannot be reached. Try again when you are back online."
+        // TRANSLATORS: {reason} is a short technical reason such as "HTTP 503 Service Unavailable".
+        case .serverError(_, _, let reason): tr("{reason}. Try again later.", ["reason": reason])
+        // TRANSLATORS: {reason} is a short technical reason such as "Could not find the server: …".
+        case .network(_, let detail): tr("{reason}. Check your network connection.", ["reason": detail])
+        case .certificate(_, let detail): tr("{reason}. The connection was not made.", ["reason": detail])
+        case .pagingLoop: tr("Stopped loading more pages.")
+        // TRANSLATORS: {host} is a server's name such as example.com.
+        case .foreignLink(_, let host): tr("The next page is on {host}; it was not followed.", ["host": host])
+        case .emptyPages(_, let count):
+            trn("Stopped after {count} page in a row without any images.",
+                "Stopped after {count} pages in a row without any images.", count)
+        case .offline(let service): tr("{service} cannot be reached. Try again when you are back online.", ["service": service])
         }
     }
 
+    /// Title and explanation on one line, for the terminal.
+    public var sentence: String {
+        // TRANSLATORS: an error on the terminal: {title} is like "No such user: bob", {explanation} a sentence.
+        tr("{title}. {explanation}", ["title": title, "explanation": explanation])
+    }
+
+    /// "30 s", "2 min": a wait, rounded up to whole minutes from a minute on.
     static func duration(_ seconds: Int) -> String {
-        seconds < 60 ? "\(seconds) s" : "\((seconds + 59) / 60) min"
+        // TRANSLATORS: a duration, in seconds, abbreviated.
+        seconds < 60 ? tr("{seconds} s", ["seconds": seconds])
+            // TRANSLATORS: a duration, in minutes, abbreviated.
+            : tr("{minutes} min", ["minutes": (seconds + 59) / 60])
     }
 }

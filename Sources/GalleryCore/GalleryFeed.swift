@@ -148,7 +148,7 @@ public final class GalleryFeed {
             case .failure(.certificate(let detail)):
                 self.state = .failed(.certificate(service: self.serviceName, detail: detail))
             case .failure(.tooLarge):
-                self.state = .failed(.malformedResponse(service: self.serviceName, detail: "The page is too large."))
+                self.state = .failed(.malformedResponse(service: self.serviceName, detail: tr("The page is too large.")))
             case .failure(let error):
                 self.state = .failed(.network(service: self.serviceName, detail: error.message))
             }

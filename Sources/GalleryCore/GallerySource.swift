@@ -1,3 +1,5 @@
+import GObjectBindings
+
 /// The services a gallery can come from.
 public enum SourceKind: String, CaseIterable, Sendable {
     case deviantArt = "deviantart"
@@ -10,17 +12,20 @@ public enum SourceKind: String, CaseIterable, Sendable {
         case .deviantArt: "DeviantArt"
         case .mastodon: "Mastodon"
         case .commons: "Wikimedia Commons"
-        case .demo: "Demo"
+        // TRANSLATORS: the built-in offline demo gallery, one of the sources next to DeviantArt and Mastodon.
+        case .demo: tr("Demo")
         }
     }
 
     /// What the username entry asks for.
     public var usernamePlaceholder: String {
         switch self {
-        case .deviantArt: "DeviantArt username"
-        case .mastodon: "user@instance"
-        case .commons: "Commons username"
-        case .demo: "Demo user (aurora, atlas…)"
+        case .deviantArt: tr("DeviantArt username")
+        // TRANSLATORS: the form of a Mastodon address, shown in the empty username entry.
+        case .mastodon: tr("user@instance")
+        case .commons: tr("Commons username")
+        // TRANSLATORS: aurora and atlas are usernames of the demo gallery: keep them as they are.
+        case .demo: tr("Demo user (aurora, atlas…)")
         }
     }
 }

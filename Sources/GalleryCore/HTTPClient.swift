@@ -110,11 +110,14 @@ public final class HTTPClient {
         if error.domain == g_tls_error_quark() {
             // Without glib-networking libsoup has no TLS at all: that is a missing package, not a bad server.
             guard error.code != Int32(G_TLS_ERROR_UNAVAILABLE.rawValue) else {
-                return .network("HTTPS is not available: \(error.message) (install glib-networking)")
+                // TRANSLATORS: {reason} is GLib's explanation; glib-networking is a package name.
+                return .network(tr("HTTPS is not available: {reason} (install glib-networking)", ["reason": error.message]))
             }
             return .certificate(error.message)
         }
-        if error.domain == g_resolver_error_quark() { return .network("Could not find the server: \(error.message)") }
+        if error.domain == g_resolver_error_quark() {
+            return .network(tr("Could not find the server: {reason}", ["reason": error.message]))
+        }
         return .network(error.message)
     }
 }

@@ -67,16 +67,19 @@ public enum HTTPError: Error, Equatable, Sendable {
 
     public var message: String {
         switch self {
-        case .notAWebAddress: "Not a web address"
+        case .notAWebAddress: tr("Not a web address")
+        // The status line as the protocol has it ("HTTP 404 Not Found"): not a sentence to translate.
         case .status(let code, let reason): "HTTP \(code) \(reason)"
-        case .notAnImage(let type): "Not an image (\(type))"
-        case .tooLarge(let limit): "Too large (over \(limit / 1_048_576) MB)"
-        case .timedOut(let seconds): "Timed out (no data for \(seconds) s)"
-        case .tooSlow(let minimum): "Too slow (under \(max(1, minimum / 1024)) KB/s)"
-        case .connectionClosedEarly: "Download cut off (connection closed early)"
-        case .certificate(let detail): "Certificate not trusted: \(detail)"
+        // TRANSLATORS: {type} is a media type such as text/html.
+        case .notAnImage(let type): tr("Not an image ({type})", ["type": type])
+        case .tooLarge(let limit): tr("Too large (over {megabytes} MB)", ["megabytes": limit / 1_048_576])
+        case .timedOut(let seconds): tr("Timed out (no data for {seconds} s)", ["seconds": seconds])
+        case .tooSlow(let minimum): tr("Too slow (under {kilobytes} KB/s)", ["kilobytes": max(1, minimum / 1024)])
+        case .connectionClosedEarly: tr("Download cut off (connection closed early)")
+        // TRANSLATORS: {reason} is the TLS library's explanation.
+        case .certificate(let detail): tr("Certificate not trusted: {reason}", ["reason": detail])
         case .network(let detail): detail
-        case .cancelled: "Cancelled"
+        case .cancelled: tr("Cancelled")
         }
     }
 }

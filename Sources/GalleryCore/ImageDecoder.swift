@@ -33,7 +33,7 @@ public final class ImageDecoder {
             guard let self, !cancellable.isCancelled else { return completion(.failure(.http(.cancelled))) }
             switch probed {
             case .failure(.unsupported(let name)): completion(.failure(.unsupportedFormat(name)))
-            case .failure(.unknown): completion(.failure(.decode("not an image format the app knows")))
+            case .failure(.unknown): completion(.failure(.decode(tr("not an image format the app knows"))))
             case .failure(.malformed(let detail)): completion(.failure(.decode(detail)))
             case .success(let header):
                 guard header.fits(self.limits, maxPixelSize: maxPixelSize) else {

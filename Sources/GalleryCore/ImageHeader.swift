@@ -1,3 +1,5 @@
+import GObjectBindings
+
 /// The formats the app decodes, told apart by their first bytes — never by the URL or the Content-Type, which a
 /// server controls. Each has a header that states the image's size, which `ImageHeader.probe` reads before any
 /// decoder sees the data.
@@ -87,7 +89,7 @@ extension ImageHeader {
         if reader.starts(with: Array("/* XPM */".utf8)) { return "XPM" }
         if reader.starts(with: Array("#define ".utf8)) { return "XBM" }
         if reader.starts(with: Array("RIFF".utf8)), reader.byte(at: 8...11) == Array("ACON".utf8) { return "ANI" }
-        if reader.starts(with: [0x1F, 0x8B]) { return "compressed (gzip)" }
+        if reader.starts(with: [0x1F, 0x8B]) { return tr("compressed (gzip)") }
         if reader.starts(with: [0x00, 0x00, 0x00]), reader.byte(at: 4...7) == Array("ftyp".utf8) { return "HEIF/AVIF" }
         if let magic = reader.byte(at: 0...1), magic[0] == UInt8(ascii: "P"),
            (UInt8(ascii: "1")...UInt8(ascii: "7")).contains(magic[1]) { return "PNM" }

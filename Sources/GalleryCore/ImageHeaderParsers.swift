@@ -1,3 +1,5 @@
+import GObjectBindings
+
 /// The header readers behind `ImageHeader.probe`, one per format, each written from the format's
 /// specification. They read sizes and structure only; every read is bounds-checked, and a file that ends
 /// early or contradicts itself is `malformed`, never a guess.
@@ -7,11 +9,11 @@ enum ImageHeaderParsers {
         reader.position = 8
         guard let length = reader.uint32BE(), let type = reader.bytes(4), length == 13, type == Array("IHDR".utf8),
               let width = reader.uint32BE(), let height = reader.uint32BE() else {
-            return .failure(.malformed("PNG without a header chunk"))
+            return .failure(.malformed(tr("PNG without a header chunk")))
         }
         // Sizes are at most 2³¹ − 1 (§11.2.2).
         guard (1...0x7FFF_FFFF).contains(width), (1...0x7FFF_FFFF).contains(height) else {
-            return .failure(.malformed("PNG with an impossible size"))
+            return .failure(.malformed(tr("PNG with an impossible size")))
         }
         return .success(ImageHeader(format: .png, width: width, height: height))
     }
@@ -25,34 +27,34 @@ enum ImageHeaderParsers {
             guard first == 0xFF else { continue }
             var marker: Int = 0xFF
             while marker == 0xFF {  // fill bytes
-                guard let next = reader.uint8() else { return .failure(.malformed("JPEG cut off")) }
+                guard let next = reader.uint8() else { return .failure(.malformed(tr("JPEG cut off"))) }
                 marker = next
             }
             switch marker {
             case 0x01, 0xD0...0xD7:
                 continue  // markers without a segment
             case 0xD9, 0xDA:
-                return .failure(.malformed("JPEG without a frame header"))
+                return .failure(.malformed(tr("JPEG without a frame header")))
             case 0xC0...0xC3, 0xC5...0xC7, 0xC9...0xCB, 0xCD...0xCF:
                 guard let length = reader.uint16BE(), length >= 8, reader.uint8() != nil,
                       let height = reader.uint16BE(), let width = reader.uint16BE(),
                       let components = reader.uint8() else {
-                    return .failure(.malformed("JPEG with a cut-off frame header"))
+                    return .failure(.malformed(tr("JPEG with a cut-off frame header")))
                 }
                 // A height of 0 defers it to a DNL marker, which libjpeg does not support.
                 guard width > 0, height > 0, (1...4).contains(components) else {
-                    return .failure(.malformed("JPEG with an impossible size"))
+                    return .failure(.malformed(tr("JPEG with an impossible size")))
                 }
                 let progressive = [0xC2, 0xC6, 0xCA, 0xCE].contains(marker)
                 return .success(ImageHeader(format: .jpeg, width: width, height: height, isProgressive: progressive,
                                             components: components))
             default:
                 guard let length = reader.uint16BE(), length >= 2, reader.skip(length - 2) else {
-                    return .failure(.malformed("JPEG cut off"))
+                    return .failure(.malformed(tr("JPEG cut off")))
                 }
             }
         }
-        return .failure(.malformed("JPEG cut off"))
+        return .failure(.malformed(tr("JPEG cut off")))
     }
 
     /// GIF: the logical screen, then every image descriptor (GIF89a spec §18–§20), counting frames and their
@@ -61,9 +63,9 @@ enum ImageHeaderParsers {
         reader.position = 6
         guard let width = reader.uint16LE(), let height = reader.uint16LE(), let flags = reader.uint8(),
               reader.skip(2), width > 0, height > 0 else {
-            return .failure(.malformed("GIF with an impossible screen size"))
+            return .failure(.malformed(tr("GIF with an impossible screen size")))
         }
-        if flags & 0x80 != 0, !reader.skip(3 << ((flags & 7) + 1)) { return .failure(.malformed("GIF cut off")) }
+        if flags & 0x80 != 0, !reader.skip(3 << ((flags & 7) + 1)) { return .failure(.malformed(tr("GIF cut off"))) }
         var frames = 0
         var framePixels = 0
         loop: while let introducer = reader.uint8() {
@@ -81,11 +83,11 @@ enum ImageHeaderParsers {
             case 0x3B:
                 break loop
             default:
-                return .failure(.malformed("GIF with an unknown block"))
+                return .failure(.malformed(tr("GIF with an unknown block")))
             }
         }
         // A file cut off after its first frame still shows that frame; one without any frame shows nothing.
-        guard frames > 0 else { return .failure(.malformed("GIF without an image")) }
+        guard frames > 0 else { return .failure(.malformed(tr("GIF without an image"))) }
         return .success(ImageHeader(format: .gif, width: width, height: height, frames: frames, framePixels: framePixels))
     }
 
@@ -102,21 +104,21 @@ enum ImageHeaderParsers {
             case "VP8 " where canvas == nil:
                 // Frame tag (3), start code 9D 01 2A, then 14-bit width and height.
                 guard reader.skip(3), reader.bytes(3) == [0x9D, 0x01, 0x2A], let width = reader.uint16LE(),
-                      let height = reader.uint16LE() else { return .failure(.malformed("WebP with a broken VP8 header")) }
+                      let height = reader.uint16LE() else { return .failure(.malformed(tr("WebP with a broken VP8 header"))) }
                 return still(width & 0x3FFF, height & 0x3FFF)
             case "VP8L" where canvas == nil:
                 guard reader.uint8() == 0x2F, let bits = reader.uint32LE() else {
-                    return .failure(.malformed("WebP with a broken VP8L header"))
+                    return .failure(.malformed(tr("WebP with a broken VP8L header")))
                 }
                 return still((bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1)
             case "VP8X":
                 guard reader.skip(4), let width = reader.uint24LE(), let height = reader.uint24LE() else {
-                    return .failure(.malformed("WebP with a broken VP8X header"))
+                    return .failure(.malformed(tr("WebP with a broken VP8X header")))
                 }
                 canvas = (width + 1, height + 1)
             case "ANMF":
                 guard reader.skip(6), let width = reader.uint24LE(), let height = reader.uint24LE() else {
-                    return .failure(.malformed("WebP with a broken frame"))
+                    return .failure(.malformed(tr("WebP with a broken frame")))
                 }
                 frames += 1
                 let (sum, overflow) = framePixels.addingReportingOverflow(ImageHeader.area(width + 1, height + 1))
@@ -127,12 +129,12 @@ enum ImageHeaderParsers {
             reader.position = start
             guard reader.skip(size + (size & 1)) else { break }  // chunks are padded to an even size
         }
-        guard let canvas else { return .failure(.malformed("WebP without an image")) }
+        guard let canvas else { return .failure(.malformed(tr("WebP without an image"))) }
         return .success(ImageHeader(format: .webp, width: canvas.width, height: canvas.height, frames: max(1, frames),
                                     framePixels: frames > 0 ? framePixels : nil))
 
         func still(_ width: Int, _ height: Int) -> Result<ImageHeader, ImageProbeError> {
-            guard width > 0, height > 0 else { return .failure(.malformed("WebP with an impossible size")) }
+            guard width > 0, height > 0 else { return .failure(.malformed(tr("WebP with an impossible size"))) }
             return .success(ImageHeader(format: .webp, width: width, height: height))
         }
     }
@@ -141,20 +143,20 @@ enum ImageHeaderParsers {
     /// (Windows: signed 32-bit, a negative height meaning top-down rows).
     static func bmp(_ reader: inout ByteReader) -> Result<ImageHeader, ImageProbeError> {
         reader.position = 14
-        guard let headerSize = reader.uint32LE() else { return .failure(.malformed("BMP cut off")) }
+        guard let headerSize = reader.uint32LE() else { return .failure(.malformed(tr("BMP cut off"))) }
         var width: Int
         var height: Int
         if headerSize == 12 {
-            guard let w = reader.uint16LE(), let h = reader.uint16LE() else { return .failure(.malformed("BMP cut off")) }
+            guard let w = reader.uint16LE(), let h = reader.uint16LE() else { return .failure(.malformed(tr("BMP cut off"))) }
             (width, height) = (w, h)
         } else if headerSize >= 40 {
-            guard let w = reader.uint32LE(), let h = reader.uint32LE() else { return .failure(.malformed("BMP cut off")) }
+            guard let w = reader.uint32LE(), let h = reader.uint32LE() else { return .failure(.malformed(tr("BMP cut off"))) }
             (width, height) = (Int(Int32(truncatingIfNeeded: w)), Int(Int32(truncatingIfNeeded: h)))
             if height < 0 { height = height == Int(Int32.min) ? 0 : -height }
         } else {
-            return .failure(.malformed("BMP with an unknown header"))
+            return .failure(.malformed(tr("BMP with an unknown header")))
         }
-        guard width > 0, height > 0 else { return .failure(.malformed("BMP with an impossible size")) }
+        guard width > 0, height > 0 else { return .failure(.malformed(tr("BMP with an impossible size"))) }
         return .success(ImageHeader(format: .bmp, width: width, height: height))
     }
 

@@ -1,3 +1,5 @@
+import GObjectBindings
+
 /// Why an image could not be shown. `message` is the reason an error row shows.
 public enum ImageLoadError: Error, Equatable, Sendable {
     case http(HTTPError)
@@ -11,10 +13,15 @@ public enum ImageLoadError: Error, Equatable, Sendable {
         switch self {
         case .http(let error): error.message
         case .tooLarge(let width, let height, let frames) where frames > 1:
-            "Image too large (\(width) × \(height), \(frames) frames)"
-        case .tooLarge(let width, let height, _): "Image too large (\(width) × \(height))"
-        case .unsupportedFormat(let name): "Unsupported image format (\(name))"
-        case .decode(let detail): "Not a readable image (\(detail))"
+            // TRANSLATORS: an animation's size in pixels and its number of frames.
+            trn("Image too large ({width} × {height}, {count} frame)", "Image too large ({width} × {height}, {count} frames)",
+                frames, ["width": width, "height": height])
+        // TRANSLATORS: the image's size in pixels.
+        case .tooLarge(let width, let height, _): tr("Image too large ({width} × {height})", ["width": width, "height": height])
+        // TRANSLATORS: {format} is a file format's name, such as TIFF or WebP.
+        case .unsupportedFormat(let name): tr("Unsupported image format ({format})", ["format": name])
+        // TRANSLATORS: {reason} says what is wrong with the file, such as "JPEG cut off".
+        case .decode(let detail): tr("Not a readable image ({reason})", ["reason": detail])
         }
     }
 

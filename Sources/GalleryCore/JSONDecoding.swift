@@ -4,50 +4,64 @@ import GObjectBindings
 /// JSON from a service, decoded the same way for every source: strict at the top, lenient per entry, bounded
 /// in how many entries are decoded at all, and explained in a sentence when it does not fit.
 enum JSONDecoding {
-    /// Decodes `type` from a response body, or explains in a sentence why not.
-    static func decode<T: Decodable>(_ type: T.Type, from body: Bytes, service: String, what: String,
+    /// Decodes `type` from a response body, or explains in a sentence why not. `document` names what was
+    /// expected, as the start of that sentence ("List of posts", translated).
+    static func decode<T: Decodable>(_ type: T.Type, from body: Bytes, service: String, document: String,
                                      webPageHint: String? = nil) throws(GalleryError) -> T {
         let data = body.withUnsafeBytes { Data($0) }
         do {
             return try JSONDecoder().decode(T.self, from: data)
         } catch let error as DecodingError {
-            throw .malformedResponse(service: service, detail: explain(error, body: data, what: what, webPageHint: webPageHint))
+            throw .malformedResponse(service: service, detail: explain(error, body: data, document: document,
+                                                                       webPageHint: webPageHint))
         } catch {
-            throw .malformedResponse(service: service, detail: "The \(what) could not be read.")
+            throw .malformedResponse(service: service, detail: tr("{document}: could not be read.", ["document": document]))
         }
     }
 
-    /// A sentence for the window. Never quotes the offending value: it may be huge or hostile.
-    static func explain(_ error: DecodingError, body: Data? = nil, what: String, webPageHint: String? = nil) -> String {
+    /// A sentence for the window, "{document}: what is wrong.". Never quotes the offending value: it may be
+    /// huge or hostile.
+    static func explain(_ error: DecodingError, body: Data? = nil, document: String, webPageHint: String? = nil) -> String {
+        let named = { (values: [String: any CustomStringConvertible]) in values.merging(["document": document]) { $1 } }
         switch error {
         case .dataCorrupted(let context) where context.codingPath.isEmpty:
             let start = body?.first { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }
-            if body?.isEmpty == true || start == nil { return "The server sent an empty response instead of the \(what)." }
-            if start == UInt8(ascii: "<") {
-                return "The server sent a web page instead of the \(what)." + (webPageHint.map { " " + $0 } ?? "")
+            if body?.isEmpty == true || start == nil {
+                // TRANSLATORS: {document} names what the app asked for: "Account", "List of posts", "API reply".
+                return tr("{document}: the server sent an empty response.", named([:]))
             }
-            return "The \(what) is not valid JSON (cut off, or nested too deeply)."
+            if start == UInt8(ascii: "<") {
+                guard let webPageHint else { return tr("{document}: the server sent a web page.", named([:])) }
+                // TRANSLATORS: {hint} is a question such as "Is this a Mastodon server?".
+                return tr("{document}: the server sent a web page. {hint}", named(["hint": webPageHint]))
+            }
+            return tr("{document}: not valid JSON (cut off, or nested too deeply).", named([:]))
         case .dataCorrupted(let context):
-            return "The \(what) has an unreadable value at \(path(context.codingPath))."
+            // TRANSLATORS: {path} is where in the reply, such as “[3].media_attachments[0].id” or "the top level".
+            return tr("{document}: unreadable value at {path}.", named(["path": path(context.codingPath)]))
+        case .keyNotFound(let key, let context) where context.codingPath.isEmpty:
+            // TRANSLATORS: {key} is the name of a field of the reply, such as “id”.
+            return tr("{document}: “{key}” is missing.", named(["key": key.stringValue]))
         case .keyNotFound(let key, let context):
-            return "The \(what) lacks “\(key.stringValue)”\(location(context.codingPath))."
+            return tr("{document}: “{key}” is missing at {path}.",
+                      named(["key": key.stringValue, "path": path(context.codingPath)]))
         case .valueNotFound(_, let context):
-            return "The \(what) has an empty value at \(path(context.codingPath))."
+            return tr("{document}: empty value at {path}.", named(["path": path(context.codingPath)]))
+        case .typeMismatch(let expected, let context) where context.codingPath.isEmpty:
+            // TRANSLATORS: {expected} is "text", "true or false", "a number", "a list" or "an object".
+            return tr("{document}: wrong shape (expected {expected}).", named(["expected": describe(expected)]))
         case .typeMismatch(let expected, let context):
-            return "The \(what) has \(context.codingPath.isEmpty ? "the wrong shape" : "a wrong type at \(path(context.codingPath))")"
-                + " (expected \(describe(expected)))."
+            return tr("{document}: wrong type at {path} (expected {expected}).",
+                      named(["path": path(context.codingPath), "expected": describe(expected)]))
         @unknown default:
-            return "The \(what) could not be read."
+            return tr("{document}: could not be read.", named([:]))
         }
     }
 
-    private static func location(_ codingPath: [any CodingKey]) -> String {
-        codingPath.isEmpty ? "" : " at \(path(codingPath))"
-    }
-
-    /// "[3].media_attachments[0].id", or "the top level".
+    /// "“[3].media_attachments[0].id”", or "the top level".
     static func path(_ codingPath: [any CodingKey]) -> String {
-        guard !codingPath.isEmpty else { return "the top level" }
+        // TRANSLATORS: where in a reply something is wrong, when it is the reply as a whole.
+        guard !codingPath.isEmpty else { return tr("the top level") }
         var text = ""
         for key in codingPath {
             if let index = key.intValue { text += "[\(index)]" } else { text += (text.isEmpty ? "" : ".") + key.stringValue }
@@ -56,13 +70,15 @@ enum JSONDecoding {
         return "“\(DisplayText.clean(text, limit: 80))”"
     }
 
+    /// What a JSON value should have been.
     private static func describe(_ type: Any.Type) -> String {
         switch type {
-        case is String.Type: "text"
-        case is Bool.Type: "true or false"
-        case is Int.Type, is Double.Type: "a number"
-        case is [Any].Type: "a list"
-        default: String(describing: type).contains("Array") ? "a list" : "an object"
+        // TRANSLATORS: what a value of a reply should have been, as in "expected text".
+        case is String.Type: tr("text")
+        case is Bool.Type: tr("true or false")
+        case is Int.Type, is Double.Type: tr("a number")
+        case is [Any].Type: tr("a list")
+        default: String(describing: type).contains("Array") ? tr("a list") : tr("an object")
         }
     }
 }

@@ -113,8 +113,8 @@ enum MastodonJSON {
     }
 
     /// Decodes `type` from a response body, or explains in a sentence why not.
-    static func decode<T: Decodable>(_ type: T.Type, from body: Bytes, what: String) throws(GalleryError) -> T {
-        try JSONDecoding.decode(type, from: body, service: SourceKind.mastodon.displayName, what: what,
-                                webPageHint: "Is this a Mastodon server?")
+    static func decode<T: Decodable>(_ type: T.Type, from body: Bytes, document: String) throws(GalleryError) -> T {
+        try JSONDecoding.decode(type, from: body, service: SourceKind.mastodon.displayName, document: document,
+                                webPageHint: tr("Is this a Mastodon server?"))
     }
 }

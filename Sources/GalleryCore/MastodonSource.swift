@@ -54,11 +54,11 @@ public struct MastodonSource: GallerySource {
     // MARK: - Requests
 
     private func statusesRequest(lookup response: HTTPResponse) throws(GalleryError) -> PageRequest {
-        let account = try MastodonJSON.decode(MastodonJSON.Account.self, from: response.body, what: "account")
+        let account = try MastodonJSON.decode(MastodonJSON.Account.self, from: response.body, document: tr("Account"))
         // Ids are opaque strings (digits on Mastodon, base62 or ULIDs elsewhere). Anything else — "..", "/",
         // "?" — could move the request to another path once decoded by a proxy, so it is refused outright.
         guard SourceText.isSafeIdentifier(account.id) else {
-            throw .malformedResponse(service: Self.service, detail: "The server sent an account id the app cannot use.")
+            throw .malformedResponse(service: Self.service, detail: tr("The server sent an account id the app cannot use."))
         }
         let id = URLText.encodeComponent(account.id)
         return PageRequest(url: endpoint.url("/api/v1/accounts/\(id)/statuses?only_media=true&exclude_replies=true&limit=40"),
@@ -93,13 +93,14 @@ public struct MastodonSource: GallerySource {
     /// `baseURL`, the URL the page came from.
     static func items(from body: Bytes, fallbackAuthor: String, baseURL: String? = nil) throws(GalleryError) -> Page {
         let statuses = try MastodonJSON.decode(CappedList<Lenient<MastodonJSON.Status>>.self, from: body,
-                                               what: "list of posts")
+                                               document: tr("List of posts"))
         var page = Page()
         var postsRead = 0
         for (index, entry) in statuses.enumerated() {
             switch entry.result {
             case .failure(let error):
-                page.skip("Post \(index): \(JSONDecoding.explain(error, what: "post"))")
+                // TRANSLATORS: a post of the list, by its position in it (0 is the first).
+                page.skip(JSONDecoding.explain(error, document: tr("Post {number}", ["number": index])))
             case .success(let status):
                 postsRead += 1
                 append(status, to: &page, fallbackAuthor: fallbackAuthor, baseURL: baseURL)
@@ -108,7 +109,9 @@ public struct MastodonSource: GallerySource {
         if statuses.leftOut > 0 { page.skip("\(statuses.leftOut) posts beyond the first \(statuses.count) were not read") }
         if !statuses.isEmpty && postsRead == 0 {
             let first = page.skipped.first ?? ""
-            throw .malformedResponse(service: service, detail: "No post on the page could be read. \(first)")
+            // TRANSLATORS: {reason} says what is wrong with the first post, such as "Post 0: “id” is missing.".
+            throw .malformedResponse(service: service,
+                                     detail: tr("No post on the page could be read. {reason}", ["reason": first]))
         }
         return page
     }
@@ -119,7 +122,7 @@ public struct MastodonSource: GallerySource {
             switch entry.result {
             case .success(let attachment): attachments.append(attachment)
             case .failure(let error):
-                page.skip("Post \(status.id), attachment \(index): \(JSONDecoding.explain(error, what: "attachment"))")
+                page.skip("Post \(status.id), attachment \(index): \(JSONDecoding.explain(error, document: "Attachment"))")
             }
         }
         let post = PostContext(status: status, fallbackAuthor: fallbackAuthor, count: attachments.count, baseURL: baseURL)
@@ -213,7 +216,9 @@ public struct MastodonSource: GallerySource {
         // The alt text would describe what the content warning hides; the warning wins for sensitive posts.
         if let altText, !post.isSensitive { return HTMLText.headline(altText) }
         if !post.headline.isEmpty { return post.headline + numbering }
-        return "Post by @\(post.author)" + (post.date.map { ", \($0)" } ?? "") + numbering
+        guard let date = post.date else { return tr("Post by @{author}", ["author": post.author]) + numbering }
+        // TRANSLATORS: a Mastodon post's title when it has no text; {date} is like 2024-04-27.
+        return tr("Post by @{author}, {date}", ["author": post.author, "date": date]) + numbering
     }
 
     /// The row's file name: the media URL's own name when it has an extension. Remote media are often stored
@@ -243,11 +248,13 @@ public struct MastodonSource: GallerySource {
         let parts = account.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count >= 2 else {
             throw .invalidUsername(reason: account.isEmpty
-                ? "Type a Mastodon address, like alice@mastodon.social."
-                : "Mastodon needs the server too. Type the full address, like alice@mastodon.social.")
+                // TRANSLATORS: alice@mastodon.social is an example address: keep it as it is.
+                ? tr("Type a Mastodon address, like alice@mastodon.social.")
+                : tr("Mastodon needs the server too. Type the full address, like alice@mastodon.social."))
         }
         guard parts.count == 2 else {
-            throw .invalidUsername(reason: "A Mastodon address has one “@” between the name and the server, like alice@mastodon.social.")
+            throw .invalidUsername(
+                reason: tr("A Mastodon address has one “@” between the name and the server, like alice@mastodon.social."))
         }
         return (try validUser(String(parts[0])), try validInstance(String(parts[1])))
     }
@@ -264,8 +271,8 @@ public struct MastodonSource: GallerySource {
               scalars.allSatisfy({ isWordCharacter($0) || $0 == "." || $0 == "-" })
         else {
             throw .invalidUsername(reason: user.isEmpty
-                ? "The name before “@” is missing. Type the full address, like alice@mastodon.social."
-                : "Mastodon names contain only letters, digits and underscores, like alice@mastodon.social.")
+                ? tr("The name before “@” is missing. Type the full address, like alice@mastodon.social.")
+                : tr("Mastodon names contain only letters, digits and underscores, like alice@mastodon.social."))
         }
         return user
     }
@@ -275,24 +282,27 @@ public struct MastodonSource: GallerySource {
     /// rather than cleaned up.
     private static func validInstance(_ text: String) throws(GalleryError) -> String {
         let instance = text.lowercased()
-        let invalid = GalleryError.invalidUsername(
-            reason: "“\(String(text.prefix(100)))” is not a server name. Type the full address, like alice@mastodon.social.")
+        func invalid() -> GalleryError {
+            .invalidUsername(reason: tr("“{server}” is not a server name. Type the full address, like alice@mastodon.social.",
+                                        ["server": String(text.prefix(100))]))
+        }
         guard !instance.isEmpty else {
-            throw .invalidUsername(reason: "The server after “@” is missing. Type the full address, like alice@mastodon.social.")
+            throw .invalidUsername(
+                reason: tr("The server after “@” is missing. Type the full address, like alice@mastodon.social."))
         }
         guard instance.unicodeScalars.allSatisfy(\.isASCII) else {
-            throw .invalidUsername(reason: "Type the server name in its ASCII form (xn--…), like alice@mastodon.social.")
+            throw .invalidUsername(reason: tr("Type the server name in its ASCII form (xn--…), like alice@mastodon.social."))
         }
         let hostAndPort = instance.split(separator: ":", omittingEmptySubsequences: false)
-        guard hostAndPort.count <= 2 else { throw invalid }
+        guard hostAndPort.count <= 2 else { throw invalid() }
         let host = hostAndPort[0]
         let labels = host.split(separator: ".", omittingEmptySubsequences: false)
-        guard host.utf8.count <= 253, labels.count >= 2, labels.allSatisfy(isHostLabel) else { throw invalid }
+        guard host.utf8.count <= 253, labels.count >= 2, labels.allSatisfy(isHostLabel) else { throw invalid() }
         guard hostAndPort.count == 2 else { return String(host) }
         let portText = hostAndPort[1]
         guard (1...5).contains(portText.count), portText.allSatisfy(\.isASCII), portText.allSatisfy(\.isNumber),
               let port = Int(portText), (1...65535).contains(port)
-        else { throw invalid }
+        else { throw invalid() }
         // Links from the server name the host without ":443"; keeping it would make them look foreign.
         return port == 443 ? String(host) : "\(host):\(port)"
     }

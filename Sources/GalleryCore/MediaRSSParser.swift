@@ -51,9 +51,9 @@ enum MediaRSSParser {
         init(baseURL: String) { self.baseURL = baseURL }
 
         func startElement(_ qualifiedName: String, attributes: [String: String]) throws {
-            guard path.count < MediaRSSParser.maxDepth else { throw MarkupParser.Stop("The feed is nested too deeply") }
+            guard path.count < MediaRSSParser.maxDepth else { throw MarkupParser.Stop(tr("The feed is nested too deeply")) }
             elements += 1
-            guard elements <= MediaRSSParser.maxElements else { throw MarkupParser.Stop("The feed has too many elements") }
+            guard elements <= MediaRSSParser.maxElements else { throw MarkupParser.Stop(tr("The feed has too many elements")) }
             var scope: [String: String] = [:]
             for (key, value) in attributes {
                 if key == "xmlns" { scope[""] = value }
@@ -70,7 +70,7 @@ enum MediaRSSParser {
             case ("", "item") where isInChannel:
                 guard page.items.count < MediaRSSParser.maxItems else {
                     page.itemsLeftOut = true
-                    throw MarkupParser.Stop("The feed has too many items")
+                    throw MarkupParser.Stop(tr("The feed has too many items"))
                 }
                 item = ItemBuilder(baseURL: baseURL)
             case (MediaRSSParser.atomNamespace, "link") where isDirectChildOfChannel:

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import GObjectBindings
 
 /// The demo users and their items, derived from data/demo/users.json.
 ///
@@ -170,8 +171,9 @@ public enum DemoCatalogError: Error, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .unreadable(let path, let reason): "Cannot read the demo catalog \(path): \(reason)"
-        case .invalid(let reason): "Invalid demo catalog: \(reason)"
+        case .unreadable(let path, let reason):
+            tr("Cannot read the demo catalog {file}: {reason}", ["file": path, "reason": reason])
+        case .invalid(let reason): tr("Invalid demo catalog: {reason}", ["reason": reason])
         }
     }
 }

@@ -113,13 +113,17 @@ public enum DemoServerError: Error, CustomStringConvertible {
 
     public var description: String {
         switch self {
+        // TRANSLATORS: `make demo-data` and `gallery-demo-images` are commands: keep them as they are.
         case .imagesMissing(let directory):
-            "The demo images are missing (\(directory)). Run `make demo-data` (or `gallery-demo-images`) first."
+            tr("The demo images are missing ({folder}). Run `make demo-data` (or `gallery-demo-images`) first.",
+               ["folder": directory])
         case .imagesOutOfDate(let directory):
-            "The demo images in \(directory) were made for another catalog. Run `make demo-data` (or `gallery-demo-images`) again."
+            tr("The demo images in {folder} were made for another catalog. Run `make demo-data` (or `gallery-demo-images`) again.",
+               ["folder": directory])
+        // TRANSLATORS: {folders} is a list of folders; {variable} an environment variable's name; --data an option.
         case .noDataDirectory(let searched):
-            "No demo data found (looked for demo/users.json in: \(searched.joined(separator: ", "))). "
-                + "Set \(DemoGalleryLocation.environmentVariable) or pass --data."
+            tr("No demo data found (looked for demo/users.json in: {folders}). Set {variable} or pass --data.",
+               ["folders": searched.joined(separator: ", "), "variable": DemoGalleryLocation.environmentVariable])
         }
     }
 }

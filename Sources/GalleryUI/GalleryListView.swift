@@ -71,7 +71,7 @@ public final class GalleryListView {
         listBox.activatesOnSingleClick = false
         listBox.canFocus = true
         listBox.addStyleClass("gallery-list")
-        listBox.accessibleName = "Gallery"
+        listBox.accessibleName = tr("Gallery")
 
         footer.halign = GTK_ALIGN_CENTER
         footer.setMargins(top: 12, bottom: 18)
@@ -122,7 +122,8 @@ public final class GalleryListView {
         selectedIndex = nil
         self.gallery = gallery
         gallery?.onDownloadsAppended = { [weak self] _ in self?.appended() }
-        listBox.accessibleName = gallery.map { "Gallery of \($0.source.username)" } ?? "Gallery"
+        // TRANSLATORS: the list's name for screen readers; {name} is the username.
+        listBox.accessibleName = gallery.map { tr("Gallery of {name}", ["name": $0.source.username]) } ?? tr("Gallery")
         configureAdjustment(value: 0)
         positionChanged()
         updateFooter()
@@ -305,16 +306,17 @@ public final class GalleryListView {
         switch gallery.feed.state {
         case .loading:
             footerSpinner.isSpinning = !gallery.downloads.isEmpty
-            footerLabel.text = gallery.downloads.isEmpty ? "" : "Loading more…"
+            footerLabel.text = gallery.downloads.isEmpty ? "" : tr("Loading more…")
         case .waiting(_, let seconds):
             footerSpinner.isSpinning = true
-            footerLabel.text = "Waiting \(seconds) s before loading more…"
+            footerLabel.text = trn("Waiting {count} s before loading more…", "Waiting {count} s before loading more…", seconds)
         case .finished:
             footerSpinner.isSpinning = false
-            footerLabel.text = "End of gallery · \(gallery.downloads.count == 1 ? "1 image" : "\(gallery.downloads.count) images")"
+            footerLabel.text = trn("End of gallery · {count} image", "End of gallery · {count} images", gallery.downloads.count)
         case .failed(let error) where !gallery.downloads.isEmpty:
             footerSpinner.isSpinning = false
-            footerLabel.text = "Could not load more: \(error.title)"
+            // TRANSLATORS: {reason} is why the next page did not come, such as "Offline" or "Could not connect".
+            footerLabel.text = tr("Could not load more: {reason}", ["reason": error.title])
         case .idle, .failed:
             footerSpinner.isSpinning = false
             footerLabel.text = ""

@@ -39,7 +39,7 @@ public final class GalleryRow {
         titleLabel.text = item.displayTitle
         if let badgeIcon = Self.badgeIcon(for: item.kind) {
             badge.setIcon(badgeIcon, pixelSize: 16)
-            badge.tooltip = item.kind == .audio ? "Audio" : item.kind == .video ? "Video" : "Opens in the browser"
+            badge.tooltip = item.kind == .audio ? tr("Audio") : item.kind == .video ? tr("Video") : tr("Opens in the browser")
             badge.show()
         } else {
             badge.hide()
@@ -61,7 +61,8 @@ public final class GalleryRow {
     /// tell from a list box holding only the rows on screen.
     func describePosition(total: Int) {
         guard let download else { return }
-        row.accessibleDescription = "Item \(download.index + 1) of \(total)"
+        // TRANSLATORS: a row's place in the whole gallery, for screen readers.
+        row.accessibleDescription = tr("Item {number} of {total}", ["number": download.index + 1, "total": total])
     }
 
     private func layOut() {
@@ -82,8 +83,8 @@ public final class GalleryRow {
 
         revealButton.setChild(Image(iconName: "view-reveal-symbolic", pixelSize: 32))
         revealButton.isFlat = true
-        revealButton.tooltip = "Sensitive content. Click to show it."
-        revealButton.accessibleName = "Show sensitive image"
+        revealButton.tooltip = tr("Sensitive content. Click to show it.")
+        revealButton.accessibleName = tr("Show sensitive image")
         revealButton.onClicked { [weak self] in self?.download?.revealSensitive() }
         thumbnailStack.add(revealButton, name: "sensitive")
         content.append(thumbnailStack)
@@ -133,14 +134,15 @@ public final class GalleryRow {
             row.tooltip = item.altText
         case .failed(let reason):
             thumbnailStack.visibleChildName = "failed"
-            retryButton.tooltip = "\(reason). Click to try again."
-            retryButton.accessibleName = "Retry: \(reason)"
+            // TRANSLATORS: {reason} is why the image could not be shown, such as "HTTP 404 Not Found".
+            retryButton.tooltip = tr("{reason}. Click to try again.", ["reason": reason])
+            retryButton.accessibleName = tr("Retry: {reason}", ["reason": reason])
             detailLabel.text = reason
             row.addStyleClass("failed")
             row.tooltip = reason
         case .sensitiveHidden:
             thumbnailStack.visibleChildName = "sensitive"
-            detailLabel.text = "Sensitive content hidden"
+            detailLabel.text = tr("Sensitive content hidden")
             row.tooltip = nil
         case .noPreview:
             showPlaceholder(item.kind == .audio ? "audio-x-generic-symbolic" : "text-x-generic-symbolic")

@@ -8,36 +8,36 @@ import GalleryCore
 @MainActor
 public final class HeaderControls {
     public let bar = HeaderBar()
-    public let backButton = Button(iconName: "go-previous-symbolic", tooltip: "Back to the Gallery")
+    public let backButton = Button(iconName: "go-previous-symbolic", tooltip: tr("Back to the Gallery"))
     public let sourceSelector = ComboBoxText()
     public let usernameEntry = Entry()
     let menuButton: MenuButton
     /// The large view's menu: zoom, save, copy, open in browser.
-    public let imageMenuButton = MenuButton(iconName: "view-more-symbolic", tooltip: "Image Menu",
+    public let imageMenuButton = MenuButton(iconName: "view-more-symbolic", tooltip: tr("Image Menu"),
                                             menu: ItemMenus.largeView())
     let searchBox = Box(GTK_ORIENTATION_HORIZONTAL, spacing: 0)
 
     public init(sources: [SourceKind]) {
         let menu = Menu()
         let viewSection = Menu()
-        viewSection.append("_Reload", action: "win.reload")
-        viewSection.append("Show _Sensitive Content", action: "app.show-sensitive")
+        viewSection.append(tr("_Reload"), action: "win.reload")
+        viewSection.append(tr("Show _Sensitive Content"), action: "app.show-sensitive")
         menu.appendSection(viewSection)
         let cacheSection = Menu()
-        cacheSection.append("Clear _Cache", action: "app.clear-cache")
+        cacheSection.append(tr("Clear _Cache"), action: "app.clear-cache")
         menu.appendSection(cacheSection)
         let appSection = Menu()
-        appSection.append("_Keyboard Shortcuts", action: "win.show-help-overlay")
-        appSection.append("_About Gallery Viewer", action: "app.about")
+        appSection.append(tr("_Keyboard Shortcuts"), action: "win.show-help-overlay")
+        appSection.append(tr("_About Gallery Viewer"), action: "app.about")
         menu.appendSection(appSection)
-        menuButton = MenuButton(iconName: "open-menu-symbolic", tooltip: "Main Menu", menu: menu)
+        menuButton = MenuButton(iconName: "open-menu-symbolic", tooltip: tr("Main Menu"), menu: menu)
 
         for source in sources { sourceSelector.append(id: source.rawValue, text: source.displayName) }
-        sourceSelector.tooltip = "Where the gallery comes from"
-        sourceSelector.accessibleName = "Source"
+        sourceSelector.tooltip = tr("Where the gallery comes from")
+        sourceSelector.accessibleName = tr("Source")
         usernameEntry.widthChars = 24
-        usernameEntry.accessibleName = "Username"
-        usernameEntry.tooltip = "Type a username and press Enter (Ctrl+L)"
+        usernameEntry.accessibleName = tr("Username")
+        usernameEntry.tooltip = tr("Type a username and press Enter (Ctrl+L)")
 
         // Linked: the selector and the entry read as one control, as in GNOME's own search bars.
         searchBox.addStyleClass("linked")

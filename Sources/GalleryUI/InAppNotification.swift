@@ -12,7 +12,7 @@ final class InAppNotification {
 
     let revealer = Revealer()
     let label = Label()
-    private let closeButton = Button(iconName: "window-close-symbolic", tooltip: "Dismiss")
+    private let closeButton = Button(iconName: "window-close-symbolic", tooltip: tr("Dismiss"))
     private var hideTimer: MainLoopSource?
 
     init() {

@@ -21,10 +21,10 @@ enum ItemAction: String, CaseIterable {
 
     var menuLabel: String {
         switch self {
-        case .saveImage: "_Save Image As…"
-        case .copyImage: "_Copy Image"
-        case .copyLink: "Copy _Link"
-        case .openInBrowser: "Open in _Browser"
+        case .saveImage: tr("_Save Image As…")
+        case .copyImage: tr("_Copy Image")
+        case .copyLink: tr("Copy _Link")
+        case .openInBrowser: tr("Open in _Browser")
         }
     }
 
@@ -80,7 +80,7 @@ final class ItemActionRunner {
         case .copyLink:
             guard let link = item.link else { return }
             Clipboard.setText(link)
-            notification.show("Link copied")
+            notification.show(tr("Link copied"))
         case .openInBrowser:
             if let page = item.pageURL { openInBrowser(page) }
         }
@@ -97,7 +97,8 @@ final class ItemActionRunner {
 
     private func chooseFileAndSave(_ item: GalleryItem) {
         guard let url = item.fullImageURL else { return }
-        let chooser = SaveFileChooser(title: "Save Image", parent: window, suggestedName: DownloadNames.safe(item.fileName),
+        let chooser = SaveFileChooser(title: tr("Save Image"), acceptLabel: tr("_Save"), cancelLabel: tr("_Cancel"),
+                                      parent: window, suggestedName: DownloadNames.safe(item.fileName),
                                       folder: lastSaveFolder ?? SaveFileChooser.picturesFolder)
         chooser.run { [weak self] path in
             guard let self, let path else { return }
@@ -111,7 +112,8 @@ final class ItemActionRunner {
         let directory = slash == path.startIndex ? "/" : String(path[..<slash])
         let name = String(path[path.index(after: slash)...])
         lastSaveFolder = directory
-        notification.show("Saving \(name)…")
+        // TRANSLATORS: {name} is a file name.
+        notification.show(tr("Saving {name}…", ["name": name]))
         // A partial file left by an earlier attempt at this name would be in FileDownload's way (it creates a
         // new one); this save starts afresh.
         File(path: directory + "/" + DownloadNames.partialName(of: name)).delete { [weak self] _ in
@@ -127,10 +129,10 @@ final class ItemActionRunner {
             guard let self else { return }
             self.saves.removeAll { $0 === download }
             switch outcome {
-            case .saved: self.notification.show("Saved \(name)")
+            case .saved: self.notification.show(tr("Saved {name}", ["name": name]))
             case .failed(let reason):
                 self.notification.dismiss()
-                self.window.showMessage("Could not save \(name)", secondary: reason)
+                self.window.showMessage(tr("Could not save {name}", ["name": name]), secondary: reason)
             case .cancelled: break
             }
         }
@@ -152,7 +154,7 @@ final class ItemActionRunner {
             switch result {
             case .success(let image): self.placeOnClipboard(image.pixbuf)
             case .failure(let error) where error.isCancelled: break
-            case .failure(let error): self.window.showMessage("Could not copy the image", secondary: error.message)
+            case .failure(let error): self.window.showMessage(tr("Could not copy the image"), secondary: error.message)
             }
         }
         if let bytes = view?.originalBytes {
@@ -168,7 +170,7 @@ final class ItemActionRunner {
 
     private func placeOnClipboard(_ pixbuf: Pixbuf) {
         Clipboard.setImage(pixbuf)
-        notification.show("Image copied")
+        notification.show(tr("Image copied"))
     }
 
     /// A copy is being prepared (downloaded or decoded), for tests.
@@ -182,11 +184,11 @@ enum ItemMenus {
     static func largeView() -> Menu {
         let menu = Menu()
         let zoom = Menu()
-        zoom.append("Zoom _In", action: "win.zoom-in")
-        zoom.append("Zoom _Out", action: "win.zoom-out")
-        zoom.append("_Best Fit", action: "win.zoom-fit")
-        zoom.append("O_riginal Size", action: "win.zoom-real-size")
-        zoom.append("_Fullscreen", action: "win.fullscreen")
+        zoom.append(tr("Zoom _In"), action: "win.zoom-in")
+        zoom.append(tr("Zoom _Out"), action: "win.zoom-out")
+        zoom.append(tr("_Best Fit"), action: "win.zoom-fit")
+        zoom.append(tr("O_riginal Size"), action: "win.zoom-real-size")
+        zoom.append(tr("_Fullscreen"), action: "win.fullscreen")
         menu.appendSection(zoom)
         menu.appendSection(actions(prefix: "win"))
         return menu
@@ -196,7 +198,7 @@ enum ItemMenus {
     static func row() -> Menu {
         let menu = Menu()
         let open = Menu()
-        open.append("_Open", action: "row.open")
+        open.append(tr("_Open"), action: "row.open")
         menu.appendSection(open)
         menu.appendSection(actions(prefix: "row"))
         return menu

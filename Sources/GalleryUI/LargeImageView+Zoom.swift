@@ -85,7 +85,7 @@ extension LargeImageView {
             let generation = self.generation
             ImageSurface.make(from: image.pixbuf) { [weak self] surface in
                 guard let self, self.generation == generation else { return }
-                guard surface.isValid else { return self.detail = .failed("Not enough memory to zoom in") }
+                guard surface.isValid else { return self.detail = .failed(tr("Not enough memory to zoom in")) }
                 self.detail = .loaded(image.pixbuf)
                 self.canvas.addDetail(surface, resolution: Double(surface.pixelWidth) / Double(max(1, image.originalWidth)))
             }

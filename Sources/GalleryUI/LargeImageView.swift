@@ -25,8 +25,8 @@ public final class LargeImageView {
     /// child takes the pointer events over its area (a scroll or double-click there would go nowhere).
     let statusBox = Box(GTK_ORIENTATION_VERTICAL, spacing: 12)
     let messageLabel = Label()
-    let retryButton = Button(label: "_Retry")
-    let openInBrowserButton = Button(label: "Open in _Browser")
+    let retryButton = Button(label: tr("_Retry"))
+    let openInBrowserButton = Button(label: tr("Open in _Browser"))
     let loader: ImageLoader
     private var ticket: ImageTicket?
     /// The URL being loaded: the original, or a rendition the service offers when the original is too large.
@@ -61,7 +61,7 @@ public final class LargeImageView {
 
         progressBar.valign = GTK_ALIGN_START
         progressBar.addStyleClass("osd")
-        progressBar.accessibleName = "Download progress"
+        progressBar.accessibleName = tr("Download progress")
         container.addOverlay(progressBar)
 
         let overlay = statusBox
@@ -98,16 +98,17 @@ public final class LargeImageView {
     public var sizeLine: String {
         guard let item = download?.item else { return "" }
         if let size = fullImageSize {
-            let line = "\(size.width) × \(size.height) pixels"
-            guard let viewport = canvas.viewport, !viewport.isFit, isShowingFullImage else { return line }
-            return line + " · \(Int((viewport.zoom * 100).rounded())) %"
+            let pixels = Self.pixels(size.width, size.height)
+            guard let viewport = canvas.viewport, !viewport.isFit, isShowingFullImage else { return pixels }
+            // TRANSLATORS: the large view's subtitle when zoomed: {size} is "4000 × 3000 pixels", {zoom} is 100.
+            return tr("{size} · {zoom} %", ["size": pixels, "zoom": Int((viewport.zoom * 100).rounded())])
         }
         if let failure { return failure }
-        if item.kind != .image { return item.kind == .audio ? "Audio" : item.kind == .video ? "Video" : "Web page" }
-        if let width = item.width, let height = item.height, width > 0, height > 0 {
-            return "\(width) × \(height) pixels"
+        if item.kind != .image {
+            return item.kind == .audio ? tr("Audio") : item.kind == .video ? tr("Video") : tr("Web page")
         }
-        return "Loading…"
+        if let width = item.width, let height = item.height, width > 0, height > 0 { return Self.pixels(width, height) }
+        return tr("Loading…")
     }
 
     /// Shows `download`'s item: its thumbnail now, the full image when it arrives (decoded to fit
@@ -121,7 +122,8 @@ public final class LargeImageView {
         [messageLabel, retryButton].forEach { $0.hide() }
         openInBrowserButton.isVisible = download.item.pageURL != nil && download.item.fullImageURL == nil
         updateStatusBox()
-        canvas.area.accessibleName = "Large view: \(download.item.displayTitle)"
+        // TRANSLATORS: the picture's name for screen readers; {title} is the image's title.
+        canvas.area.accessibleName = tr("Large view: {title}", ["title": download.item.displayTitle])
         self.maxPixelSize = maxPixelSize
 
         let item = download.item
@@ -140,11 +142,12 @@ public final class LargeImageView {
             clearPicture()
             if item.mediaURLRejected && !hidden {
                 failure = HTTPError.notAWebAddress.message
-                showMessage("The full image could not be loaded: \(HTTPError.notAWebAddress.message)")
+                showMessage(Self.notLoaded(HTTPError.notAWebAddress.message))
             } else if hidden {
-                showMessage("Sensitive content is hidden. Turn on “Show Sensitive Content” in the menu to see it.")
+                // TRANSLATORS: “Show Sensitive Content” is the main menu's item of that name.
+                showMessage(tr("Sensitive content is hidden. Turn on “Show Sensitive Content” in the menu to see it."))
             } else if item.kind != .image {
-                showMessage("This item is not an image.")
+                showMessage(tr("This item is not an image."))
             }
         }
         onChange?()
@@ -234,7 +237,7 @@ public final class LargeImageView {
             // Nothing of this item to show: the previous item's picture must not stand in for it.
             if !showsCurrentItem { clearPicture() }
             failure = error.message
-            showMessage("The full image could not be loaded: \(error.message)")
+            showMessage(Self.notLoaded(error.message))
             retryButton.isVisible = error != .http(.notAWebAddress)
             updateStatusBox()
             onChange?()
@@ -250,6 +253,16 @@ public final class LargeImageView {
                     resolution: Double(surface.pixelWidth) / Double(max(1, image.originalWidth)), isPlaceholder: false)
         if image.pixbuf.width >= image.originalWidth { detail = .loaded(image.pixbuf) }
         onChange?()
+    }
+
+    /// "4000 × 3000 pixels"
+    private static func pixels(_ width: Int, _ height: Int) -> String {
+        tr("{width} × {height} pixels", ["width": width, "height": height])
+    }
+
+    private static func notLoaded(_ reason: String) -> String {
+        // TRANSLATORS: {reason} is why, such as "HTTP 404 Not Found" or "Timed out (no data for 15 s)".
+        tr("The full image could not be loaded: {reason}", ["reason": reason])
     }
 
     private func showMessage(_ text: String) {

@@ -7,7 +7,8 @@ import GalleryCore
 /// loading, errors), the gallery list, or the large view of one item.
 @MainActor
 public final class MainWindow {
-    public static let appTitle = "Gallery Viewer"
+    // TRANSLATORS: the application's name, as in the desktop's menu.
+    public static let appTitle = tr("Gallery Viewer")
 
     public let window: ApplicationWindow
     public let header: HeaderControls
@@ -205,7 +206,7 @@ public final class MainWindow {
             statusPage.set(iconName: Self.icon(for: wait), title: wait.title, description: wait.explanation)
             stack.visibleChildName = "status"
         } else {
-            statusPage.set(iconName: nil, title: "Loading \(gallery.source.username)’s gallery…",
+            statusPage.set(iconName: nil, title: tr("Loading {name}’s gallery…", ["name": gallery.source.username]),
                            description: gallery.source.kind.displayName)
             stack.visibleChildName = "status"
         }
@@ -238,9 +239,9 @@ public final class MainWindow {
     }
 
     private func showWelcome() {
-        statusPage.set(iconName: "image-x-generic-symbolic", title: "Type a username",
-                       description: "Pick a source, type a username in the header bar and press Enter. "
-                           + "No network? Pick Demo and type aurora.")
+        // TRANSLATORS: "Demo" is the source of that name and aurora a username of it: keep "aurora" as it is.
+        let hint = tr("Pick a source, type a username in the header bar and press Enter. No network? Pick Demo and type aurora.")
+        statusPage.set(iconName: "image-x-generic-symbolic", title: tr("Type a username"), description: hint)
         stack.visibleChildName = "status"
         updateTitles()
     }
@@ -290,12 +291,12 @@ public final class MainWindow {
     /// `file:`, `smb:` or `javascript:` URL would open a local file, a network share or a handler.
     func openInBrowser(_ url: String) {
         guard URLText.isWebAddress(url) else {
-            return window.showMessage("Not a web address", secondary: "The app opens only http and https links.")
+            return window.showMessage(tr("Not a web address"), secondary: tr("The app opens only http and https links."))
         }
         do {
             try window.openURI(url)
         } catch {
-            window.showMessage("Could not open the browser", secondary: error.message)
+            window.showMessage(tr("Could not open the browser"), secondary: error.message)
         }
     }
 

@@ -16,7 +16,7 @@ public final class NoticeBar {
     let icon = Image()
     public let label = Label()
     /// Loads the gallery again (win.reload): from the network once it is back.
-    public let retryButton = Button(label: "_Try Again")
+    public let retryButton = Button(label: tr("_Try Again"))
     public private(set) var notice: Notice?
 
     public init() {
@@ -31,7 +31,7 @@ public final class NoticeBar {
         bar.messageType = GTK_MESSAGE_WARNING
         retryButton.actionName = "win.reload"
         bar.addAction(retryButton)
-        bar.accessibleName = "Notice"
+        bar.accessibleName = tr("Notice")
     }
 
     /// What the window is in now: offline, or nil.
@@ -40,7 +40,9 @@ public final class NoticeBar {
         guard notice != self.notice else { return }
         self.notice = notice
         if case .offline(let service, let savedAgo) = notice {
-            label.text = "Offline: \(service) cannot be reached. Showing the gallery as saved \(savedAgo)."
+            // TRANSLATORS: {service} is a service's name; {ago} is "just now", "an hour ago", "3 days ago"…
+            label.text = tr("Offline: {service} cannot be reached. Showing the gallery as saved {ago}.",
+                            ["service": service, "ago": savedAgo])
         }
         bar.isRevealed = notice != nil
     }

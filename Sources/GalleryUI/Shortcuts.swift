@@ -4,10 +4,20 @@ import GtkBindings
 
 /// One keyboard shortcut: what it does, the action it triggers, its keys (GTK accelerator syntax).
 public struct Shortcut: Equatable, Sendable {
-    public enum Group: String, CaseIterable, Sendable {
-        case general = "General"
-        case gallery = "Gallery"
-        case largeView = "Large View"
+    public enum Group: CaseIterable, Sendable {
+        case general
+        case gallery
+        case largeView
+
+        /// The heading in the shortcuts window.
+        public var title: String {
+            switch self {
+            // TRANSLATORS: a group of the keyboard shortcuts window.
+            case .general: tr("General")
+            case .gallery: tr("Gallery")
+            case .largeView: tr("Large View")
+            }
+        }
     }
 
     public var group: Group
@@ -29,35 +39,35 @@ public struct Shortcut: Equatable, Sendable {
 @MainActor
 public enum Shortcuts {
     public static let all: [Shortcut] = [
-        .init(.general, "Focus the username entry", action: "win.focus-search", "<Primary>l"),
-        .init(.general, "Reload the gallery", action: "win.reload", "F5", "<Primary>r"),
-        .init(.general, "Show the keyboard shortcuts", action: "win.show-help-overlay", "<Primary>question"),
-        .init(.general, "Close the window", action: "win.close", "<Primary>w"),
-        .init(.general, "Quit (at once, also with downloads in flight)", action: "app.quit", "<Primary>q"),
-        .init(.gallery, "Load the gallery (in the username entry)", action: nil, "Return"),
-        .init(.gallery, "Open the large view (on a row)", action: nil, "Return"),
-        .init(.gallery, "Previous / next row", action: nil, "Up", "Down"),
-        .init(.gallery, "A screenful up / down", action: nil, "Page_Up", "Page_Down"),
-        .init(.gallery, "First / last row loaded; End also loads the next page", action: nil,
+        .init(.general, tr("Focus the username entry"), action: "win.focus-search", "<Primary>l"),
+        .init(.general, tr("Reload the gallery"), action: "win.reload", "F5", "<Primary>r"),
+        .init(.general, tr("Show the keyboard shortcuts"), action: "win.show-help-overlay", "<Primary>question"),
+        .init(.general, tr("Close the window"), action: "win.close", "<Primary>w"),
+        .init(.general, tr("Quit (at once, also with downloads in flight)"), action: "app.quit", "<Primary>q"),
+        .init(.gallery, tr("Load the gallery (in the username entry)"), action: nil, "Return"),
+        .init(.gallery, tr("Open the large view (on a row)"), action: nil, "Return"),
+        .init(.gallery, tr("Previous / next row"), action: nil, "Up", "Down"),
+        .init(.gallery, tr("A screenful up / down"), action: nil, "Page_Up", "Page_Down"),
+        .init(.gallery, tr("First / last row loaded; End also loads the next page"), action: nil,
               "Home", "End", "<Primary>Home", "<Primary>End"),
-        .init(.gallery, "The row's menu (save, copy, open in browser)", action: nil, "Menu", "<Shift>F10"),
-        .init(.largeView, "Leave full screen, then back to the gallery", action: "win.back", "Escape", "<Alt>Left"),
-        .init(.largeView, "Previous image", action: "win.previous", "Page_Up"),
-        .init(.largeView, "Next image", action: "win.next", "Page_Down"),
-        .init(.largeView, "Previous image; pans left when zoomed in", action: "win.pan::left", "Left"),
-        .init(.largeView, "Next image; pans right when zoomed in", action: "win.pan::right", "Right"),
-        .init(.largeView, "Pan up when zoomed in", action: "win.pan::up", "Up"),
-        .init(.largeView, "Pan down when zoomed in", action: "win.pan::down", "Down"),
-        .init(.largeView, "Zoom in (also Ctrl+scroll)", action: "win.zoom-in",
+        .init(.gallery, tr("The row's menu (save, copy, open in browser)"), action: nil, "Menu", "<Shift>F10"),
+        .init(.largeView, tr("Leave full screen, then back to the gallery"), action: "win.back", "Escape", "<Alt>Left"),
+        .init(.largeView, tr("Previous image"), action: "win.previous", "Page_Up"),
+        .init(.largeView, tr("Next image"), action: "win.next", "Page_Down"),
+        .init(.largeView, tr("Previous image; pans left when zoomed in"), action: "win.pan::left", "Left"),
+        .init(.largeView, tr("Next image; pans right when zoomed in"), action: "win.pan::right", "Right"),
+        .init(.largeView, tr("Pan up when zoomed in"), action: "win.pan::up", "Up"),
+        .init(.largeView, tr("Pan down when zoomed in"), action: "win.pan::down", "Down"),
+        .init(.largeView, tr("Zoom in (also Ctrl+scroll)"), action: "win.zoom-in",
               "<Primary>plus", "<Primary>equal", "plus", "KP_Add", "<Primary>KP_Add"),
-        .init(.largeView, "Zoom out (also Ctrl+scroll)", action: "win.zoom-out",
+        .init(.largeView, tr("Zoom out (also Ctrl+scroll)"), action: "win.zoom-out",
               "<Primary>minus", "minus", "KP_Subtract", "<Primary>KP_Subtract"),
-        .init(.largeView, "Original size, 100 % (or double-click)", action: "win.zoom-real-size", "<Primary>0", "1"),
-        .init(.largeView, "Best fit (or double-click again)", action: "win.zoom-fit", "f"),
-        .init(.largeView, "Full screen", action: "win.fullscreen", "F11"),
-        .init(.largeView, "Save the original image", action: "win.save-image", "<Primary>s"),
-        .init(.largeView, "Copy the image", action: "win.copy-image", "<Primary>c"),
-        .init(.largeView, "Copy the link to the item's page", action: "win.copy-link", "<Primary><Shift>c"),
+        .init(.largeView, tr("Original size, 100 % (or double-click)"), action: "win.zoom-real-size", "<Primary>0", "1"),
+        .init(.largeView, tr("Best fit (or double-click again)"), action: "win.zoom-fit", "f"),
+        .init(.largeView, tr("Full screen"), action: "win.fullscreen", "F11"),
+        .init(.largeView, tr("Save the original image"), action: "win.save-image", "<Primary>s"),
+        .init(.largeView, tr("Copy the image"), action: "win.copy-image", "<Primary>c"),
+        .init(.largeView, tr("Copy the link to the item's page"), action: "win.copy-link", "<Primary><Shift>c"),
     ]
 
     /// Sets every action's accelerators on `application` (replacing earlier ones; safe to repeat).
@@ -69,10 +79,11 @@ public enum Shortcuts {
 
     /// The shortcuts window, grouped as the table is.
     public static func makeWindow() -> ShortcutsWindow {
-        ShortcutsWindow(groups: Shortcut.Group.allCases.map { group in
-            .init(title: group.rawValue,
-                  shortcuts: all.filter { $0.group == group }.map { ($0.title, $0.accelerators) })
-        })
+        let groups = Shortcut.Group.allCases.map { group in
+            ShortcutsWindow.Group(title: group.title,
+                                  shortcuts: all.filter { $0.group == group }.map { ($0.title, $0.accelerators) })
+        }
+        return ShortcutsWindow(title: tr("Keyboard Shortcuts"), searchButtonName: tr("Search Shortcuts"), groups: groups)
     }
 
     /// The keys as the README writes them: "<kbd>Ctrl</kbd>+<kbd>L</kbd>, <kbd>F5</kbd>". Read from the

@@ -12,7 +12,7 @@ public final class StatusPage {
     public let titleLabel = Label()
     public let descriptionLabel = Label()
     /// "Try Again", for failures that may pass (network, server trouble).
-    public let retryButton = Button(label: "_Try Again")
+    public let retryButton = Button(label: tr("_Try Again"))
 
     public init() {
         container.halign = GTK_ALIGN_CENTER

@@ -49,7 +49,7 @@ final class DownloadCommand {
         let feedError = readGallery(source) { items = $0 }
         if interrupted {
             display.finish()
-            Console.error("Stopped while reading the gallery; nothing was saved.")
+            Console.error(tr("Stopped while reading the gallery; nothing was saved."))
             return Self.interruptedStatus
         }
         if items.isEmpty { return fail(feedError ?? .emptyGallery(username: source.username)) }
@@ -58,7 +58,8 @@ final class DownloadCommand {
         let folder = options.download! + "/" + kind.rawValue + "/" + DownloadNames.safe(user, fallback: "user")
         // Once, before any download: a few mkdir(2) calls on an otherwise idle loop.
         guard g_mkdir_with_parents(folder, 0o755) == 0 else {
-            Console.error("Cannot create the folder \(folder): \(String(cString: strerror(errno)))")
+            let reason = String(cString: strerror(errno))
+            Console.error(tr("Cannot create the folder {folder}: {reason}", ["folder": folder, "reason": reason]))
             return 1
         }
         let jobs = GalleryDownloader.jobs(for: items)
@@ -70,9 +71,12 @@ final class DownloadCommand {
         downloader.onEvent = { [display] event in
             switch event {
             case .saved(let name, let resumed):
-                if !display.isTerminal { display.log("saved \(name)\(resumed ? " (resumed)" : "")") }
+                guard !display.isTerminal else { break }
+                // TRANSLATORS: --download's log lines, one per image; {name} is a file name.
+                display.log(resumed ? tr("saved {name} (resumed)", ["name": name]) : tr("saved {name}", ["name": name]))
             case .failed(let failure):
-                display.log("failed \(failure.name): \(TerminalProgress.printable(failure.reason))")
+                let reason = TerminalProgress.printable(failure.reason)
+                display.log(tr("failed {name}: {reason}", ["name": failure.name, "reason": reason]))
             }
         }
         downloader.start(jobs) { [loop] in g_main_loop_quit(loop) }
@@ -89,13 +93,14 @@ final class DownloadCommand {
         var collected: [GalleryItem] = []
         var seen = Set<String>()
         var outcome: GalleryError?
-        display.showStatus("Reading \(source.username)’s gallery…")
+        display.showStatus(tr("Reading {name}’s gallery…", ["name": source.username]))
         feed.loadAllPages(page: { [display] page in
             for item in page where seen.isDisjoint(with: item.identityKeys) {
                 seen.formUnion(item.identityKeys)
                 collected.append(item)
             }
-            display.showStatus("Reading \(source.username)’s gallery… \(collected.count) items")
+            display.showStatus(trn("Reading {name}’s gallery… {count} item", "Reading {name}’s gallery… {count} items",
+                                   collected.count, ["name": source.username]))
         }, end: { [loop] state in
             if case .failed(let error) = state { outcome = error }
             g_main_loop_quit(loop)
@@ -124,35 +129,45 @@ final class DownloadCommand {
         if interrupted {
             return stopped(saved: progress.saved + progress.skipped, left: progress.total - progress.saved - progress.skipped)
         }
-        var summary = "Saved \(progress.saved + progress.skipped) of \(progress.total) images in \(folder)"
+        // TRANSLATORS: --download's summary; {count} is the number of images, {folder} where they are.
+        var summary = trn("Saved {saved} of {count} image in {folder}", "Saved {saved} of {count} images in {folder}",
+                          progress.total, ["saved": progress.saved + progress.skipped, "folder": folder])
         var notes: [String] = []
-        if progress.skipped > 0 { notes.append("\(progress.skipped) already there") }
-        if progress.resumed > 0 { notes.append("\(progress.resumed) resumed") }
-        if progress.bytesReceived > 0 { notes.append("\(TerminalProgress.size(progress.bytesReceived)) downloaded") }
-        if skippedItems > 0 { notes.append("\(skippedItems) items are not images") }
-        if !notes.isEmpty { summary += " (" + notes.joined(separator: ", ") + ")" }
+        // TRANSLATORS: notes after --download's summary, in parentheses: images saved by an earlier run.
+        if progress.skipped > 0 { notes.append(trn("{count} already there", "{count} already there", progress.skipped)) }
+        if progress.resumed > 0 { notes.append(trn("{count} resumed", "{count} resumed", progress.resumed)) }
+        if progress.bytesReceived > 0 {
+            // TRANSLATORS: {size} is an amount of data such as "34.2 MB".
+            notes.append(tr("{size} downloaded", ["size": TerminalProgress.size(progress.bytesReceived)]))
+        }
+        if skippedItems > 0 { notes.append(trn("{count} item is not an image", "{count} items are not images", skippedItems)) }
+        if !notes.isEmpty {
+            // TRANSLATORS: {notes} is the list of the notes above, each separated from the next by ", ".
+            summary = tr("{summary} ({notes})", ["summary": summary, "notes": notes.joined(separator: tr(", "))])
+        }
         print(summary)
         if !downloader.failures.isEmpty {
-            Console.error("\(downloader.failures.count) could not be saved:")
+            Console.error(trn("{count} image could not be saved:", "{count} images could not be saved:", downloader.failures.count))
             for failure in downloader.failures {
                 TerminalProgress.writeError("  \(failure.name): \(TerminalProgress.printable(failure.reason))\n")
             }
         }
         if let feedError {
-            Console.error("The gallery could not be read to the end: \(feedError.title). \(feedError.explanation)")
+            Console.error(tr("The gallery could not be read to the end: {reason}", ["reason": feedError.sentence]))
         }
         return downloader.failures.isEmpty && feedError == nil ? 0 : 1
     }
 
     private func stopped(saved: Int, left: Int) -> Int32 {
         display.finish()
-        Console.error("Stopped: \(saved) saved, \(left) left. Run the same command again to resume.")
+        Console.error(tr("Stopped: {saved} saved, {left} left. Run the same command again to resume.",
+                         ["saved": saved, "left": left]))
         return Self.interruptedStatus
     }
 
     private func fail(_ error: GalleryError) -> Int32 {
         display.finish()
-        Console.error("\(error.title). \(error.explanation)")
+        Console.error(error.sentence)
         return 1
     }
 }

@@ -55,11 +55,14 @@ final class GalleryViewerApplication {
         application.addAction("clear-cache") { [weak self] in self?.clearCache() }
         application.addAction("about") { [weak self] in
             guard let window = self?.window?.window else { return }
+            // TRANSLATORS: not to translate: put your names here, one per line, for the About window's credits.
+            let credits = tr("translator-credits")
             AboutDialog.present(.init(
                 programName: MainWindow.appTitle, version: AppVersion.string,
-                comments: "Browse public image galleries from DeviantArt, Mastodon and Wikimedia Commons.",
+                comments: tr("Browse public image galleries from DeviantArt, Mastodon and Wikimedia Commons."),
                 website: "https://github.com/galleryviewer/gallery-viewer", iconName: AppVersion.applicationID,
-                license: GTK_LICENSE_MIT_X11, authors: ["The Gallery Viewer developers"]), parent: window)
+                license: GTK_LICENSE_MIT_X11, authors: [tr("The Gallery Viewer developers")],
+                translatorCredits: credits == "translator-credits" ? nil : credits), parent: window)
         }
         SimpleAction.addToggle(to: application.ref, name: "show-sensitive", initial: false) { [weak self] show in
             self?.window?.setShowSensitive(show)
@@ -142,11 +145,13 @@ final class GalleryViewerApplication {
     /// it did.
     private func clearCache() {
         guard let diskCache else {
-            window?.showNote("There is no disk cache to clear: it is turned off, or another Gallery Viewer uses it.")
+            window?.showNote(tr("There is no disk cache to clear: it is turned off, or another Gallery Viewer uses it."))
             return
         }
         diskCache.clear(through: client) { [weak self] freed in
-            self?.window?.showNote("Cache cleared: \(TerminalProgress.size(freed)) of saved thumbnails, images and pages deleted.")
+            // TRANSLATORS: {size} is an amount of data such as "12.3 MB".
+            self?.window?.showNote(tr("Cache cleared: {size} of saved thumbnails, images and pages deleted.",
+                                      ["size": TerminalProgress.size(freed)]))
         }
     }
 

@@ -39,7 +39,7 @@ struct ListCommand {
     }
 
     private func fail(_ error: GalleryError) -> Int32 {
-        Console.error(DisplayText.clean("\(error.title). \(error.explanation)"))
+        Console.error(DisplayText.clean(error.sentence))
         return 1
     }
 

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import ArgumentParser
 import GalleryCore
+import GObjectBindings
 
 extension SourceKind: ExpressibleByArgument {}
 
@@ -11,13 +12,13 @@ struct Options: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gallery-viewer",
         abstract: "Browse a user's public image gallery.",
-        discussion: """
-            Opens the window on USERNAME's gallery from the chosen source (default: the last one used).
-            With --list, prints the whole gallery instead, one line per item. With --download DIR, saves
-            every image at full size into DIR/SOURCE/USERNAME/; run it again to resume.
-            A running window takes over a second launch: the search runs there.
-            GALLERY_VIEWER_ENDPOINT in the environment works like --endpoint.
-            """)
+        // The help stays in English (ArgumentParser builds it). One literal per line, not a multi-line
+        // literal: `make pot` reads this file with xgettext, which does not know Swift's """.
+        discussion: "Opens the window on USERNAME's gallery from the chosen source (default: the last one used).\n"
+            + "With --list, prints the whole gallery instead, one line per item. With --download DIR, saves\n"
+            + "every image at full size into DIR/SOURCE/USERNAME/; run it again to resume.\n"
+            + "A running window takes over a second launch: the search runs there.\n"
+            + "GALLERY_VIEWER_ENDPOINT in the environment works like --endpoint.")
 
     @Option(help: "Where the gallery comes from: deviantart, mastodon, commons or demo.")
     var source: SourceKind?
@@ -42,20 +43,21 @@ struct Options: ParsableCommand {
     var username: String?
 
     mutating func validate() throws {
-        if json && !list { throw ValidationError("--json only works with --list.") }
-        if list && (username ?? "").isEmpty { throw ValidationError("--list needs a USERNAME.") }
-        if list && download != nil { throw ValidationError("--list and --download do not go together.") }
+        // TRANSLATORS: command-line errors: option names (--json…), USERNAME and addresses stay as they are.
+        if json && !list { throw ValidationError(tr("--json only works with --list.")) }
+        if list && (username ?? "").isEmpty { throw ValidationError(tr("--list needs a USERNAME.")) }
+        if list && download != nil { throw ValidationError(tr("--list and --download do not go together.")) }
         if let download {
-            if download.isEmpty { throw ValidationError("--download needs a folder, e.g. --download ~/Pictures.") }
-            if (username ?? "").trimmed.isEmpty { throw ValidationError("--download needs a USERNAME.") }
+            if download.isEmpty { throw ValidationError(tr("--download needs a folder, e.g. --download ~/Pictures.")) }
+            if (username ?? "").trimmed.isEmpty { throw ValidationError(tr("--download needs a USERNAME.")) }
         }
         if let endpoint, !URLText.isWebAddress(endpoint) {
-            throw ValidationError("--endpoint must be an http:// or https:// address, like http://127.0.0.1:8080.")
+            throw ValidationError(tr("--endpoint must be an http:// or https:// address, like http://127.0.0.1:8080."))
         }
         // A typo here must not silently send the app to the real service instead.
         if endpoint == nil, let value = endpointOverride, !URLText.isWebAddress(value) {
-            throw ValidationError("GALLERY_VIEWER_ENDPOINT must be an http:// or https:// address, like "
-                                  + "http://127.0.0.1:8080, not “\(DisplayText.clean(value, limit: 100))”.")
+            throw ValidationError(tr("GALLERY_VIEWER_ENDPOINT must be an http:// or https:// address, like http://127.0.0.1:8080, not “{value}”.",
+                                     ["value": DisplayText.clean(value, limit: 100)]))
         }
     }
 

@@ -1,4 +1,5 @@
 import GalleryCore
+import GObjectBindings
 import GalleryDemoServer
 
 /// Builds the source for each search. The endpoint override (--endpoint, GALLERY_VIEWER_ENDPOINT) belongs
@@ -31,14 +32,16 @@ final class SourceFactory {
         if let demoServer { return demoServer.baseURL }
         do {
             guard let directory = DemoGalleryLocation.defaultDataDirectory() else {
-                throw DemoUnavailable("The demo gallery’s files were not found. Run “make demo-data”.")
+                // TRANSLATORS: make demo-data is a command: keep it as it is.
+                throw DemoUnavailable(tr("The demo gallery’s files were not found. Run “make demo-data”."))
             }
             let server = try DemoServer(dataDirectory: directory)
             try server.start()
             demoServer = server
             return server.baseURL
         } catch {
-            throw .network(service: SourceKind.demo.displayName, detail: "The demo server could not start: \(error)")
+            throw .network(service: SourceKind.demo.displayName,
+                           detail: tr("The demo server could not start: {reason}", ["reason": "\(error)"]))
         }
     }
 

@@ -83,7 +83,8 @@ final class TerminalProgress {
         if rate > 0, startedCount > 0 {
             let averageFile = Double(progress.bytesReceived + progress.activeRemainingBytes) / Double(startedCount)
             let remaining = Double(progress.activeRemainingBytes) + averageFile * Double(max(0, progress.notStarted))
-            text += " · ETA " + Self.duration(remaining / rate)
+            // TRANSLATORS: the time left of --download, such as 0:07 (estimated time of arrival).
+            text += " · " + tr("ETA {time}", ["time": Self.duration(remaining / rate)])
         }
         return text
     }

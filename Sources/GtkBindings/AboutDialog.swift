@@ -12,9 +12,11 @@ public enum AboutDialog {
         public var iconName: String
         public var license: GtkLicense
         public var authors: [String]
+        /// The translators' names, one per line; nil for none (the app speaks English).
+        public var translatorCredits: String?
 
         public init(programName: String, version: String, comments: String, website: String, iconName: String,
-                    license: GtkLicense, authors: [String]) {
+                    license: GtkLicense, authors: [String], translatorCredits: String? = nil) {
             self.programName = programName
             self.version = version
             self.comments = comments
@@ -22,6 +24,7 @@ public enum AboutDialog {
             self.iconName = iconName
             self.license = license
             self.authors = authors
+            self.translatorCredits = translatorCredits
         }
     }
 
@@ -37,6 +40,7 @@ public enum AboutDialog {
         var authors = info.authors.map { UnsafePointer(strdup($0)) } + [nil]
         gtk_about_dialog_set_authors(dialog, &authors)
         authors.forEach { free(UnsafeMutableRawPointer(mutating: $0)) }
+        if let credits = info.translatorCredits { gtk_about_dialog_set_translator_credits(dialog, credits) }
         let window = dialogWidget.raw.as(GtkWindow.self)
         gtk_window_set_transient_for(window, parent.widget.raw.as(GtkWindow.self))
         gtk_window_set_modal(window, 1)

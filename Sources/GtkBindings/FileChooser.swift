@@ -11,10 +11,12 @@ public final class SaveFileChooser {
     /// Keeps the chooser alive while it is shown (GtkFileChooserNative is not a widget: nothing else holds it).
     private var keepAlive: SaveFileChooser?
 
-    /// `suggestedName`: the name proposed in the entry; `folder`: where the chooser starts.
-    public init(title: String, parent: ApplicationWindow, suggestedName: String, folder: String?) {
+    /// `suggestedName`: the name proposed in the entry; `folder`: where the chooser starts; the labels are
+    /// the buttons' (with mnemonics).
+    public init(title: String, acceptLabel: String, cancelLabel: String, parent: ApplicationWindow,
+                suggestedName: String, folder: String?) {
         let native = gtk_file_chooser_native_new(title, parent.widget.raw.as(GtkWindow.self),
-                                                 GTK_FILE_CHOOSER_ACTION_SAVE, "_Save", "_Cancel")!
+                                                 GTK_FILE_CHOOSER_ACTION_SAVE, acceptLabel, cancelLabel)!
         ref = ObjectRef(UnsafeMutableRawPointer(native), transfer: .full)
         gtk_native_dialog_set_modal(native.raw.as(GtkNativeDialog.self), 1)
         gtk_file_chooser_set_do_overwrite_confirmation(chooser, 1)

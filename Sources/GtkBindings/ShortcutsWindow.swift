@@ -17,26 +17,27 @@ public final class ShortcutsWindow: Widget {
         }
     }
 
-    public init(groups: [Group]) {
+    /// `searchButtonName`: the accessible name of the window's search toggle, which GTK leaves unnamed.
+    public init(title: String, searchButtonName: String, groups: [Group]) {
         let builder = ObjectRef(gtk_builder_new()!, transfer: .full)
         var error: UnsafeMutablePointer<GError>?
         let added = gtk_builder_add_from_string(builder.typed(), Self.document(groups), gsize.max, &error)
         precondition(added != 0, "shortcuts window: \(error.map { String(cString: $0.pointee.message) } ?? "?")")
         let window = gtk_builder_get_object(builder.typed(), "shortcuts")!
         super.init(window.raw.as(GtkWidget.self))
-        gtk_window_set_title(widget.raw.as(GtkWindow.self), "Keyboard Shortcuts")
-        nameSearchButton()
+        gtk_window_set_title(widget.raw.as(GtkWindow.self), title)
+        nameSearchButton(searchButtonName)
     }
 
     /// GTK 3 gives the window's search button (an icon-only toggle in its header bar) no accessible name,
     /// so a screen reader announces just "toggle button".
-    private func nameSearchButton() {
+    private func nameSearchButton(_ name: String) {
         guard let titlebar = gtk_window_get_titlebar(widget.raw.as(GtkWindow.self)) else { return }
         forEachDescendant(of: titlebar) { child in
             guard isInstance(child, of: gtk_toggle_button_get_type()),
                   let accessible = gtk_widget_get_accessible(child),
                   (string(atk_object_get_name(accessible)) ?? "").isEmpty else { return }
-            atk_object_set_name(accessible, "Search Shortcuts")
+            atk_object_set_name(accessible, name)
         }
     }
 

@@ -84,7 +84,7 @@ extension MastodonSourceTests {
         XCTAssertEqual(processing.title, "Post by @alice, 2024-04-27 (1/2)")
 
         XCTAssertEqual(page.skipped.count, 3, "\(page.skipped)")
-        XCTAssertTrue(page.skipped[0].contains("lacks “id”"), page.skipped[0])
+        XCTAssertTrue(page.skipped[0].contains("“id” is missing"), page.skipped[0])
         XCTAssertTrue(page.skipped[1].contains("112299999999999999902"), page.skipped[1])
         XCTAssertTrue(page.skipped[2].hasPrefix("Post 2:"), page.skipped[2])
     }
