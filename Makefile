@@ -54,6 +54,26 @@ ICONS_DIR    := $(DATADIR)/icons/hicolor
 METAINFO_DIR := $(DATADIR)/metainfo
 PKG_DATA_DIR := $(DATADIR)/gallery-viewer
 PROGRAMS     := gallery-viewer gallery-demo-server
+LOCALE_DIR   := $(DATADIR)/locale
+
+# Translations (resources/po/README.md): `make pot` writes the template; the languages listed in LINGUAS are
+# compiled at install time into $(LOCALE_DIR)/LANG/LC_MESSAGES/gallery-viewer.mo and merged into the installed
+# desktop entry and metainfo. PO_DIR lets the install check use a catalogue of its own; POT_DIR lets the
+# resource validation write a fresh template elsewhere and compare.
+GETTEXT_DOMAIN := gallery-viewer
+PO_DIR   ?= resources/po
+POT_DIR  ?= $(PO_DIR)
+HASH     := \#
+LINGUAS  := $(strip $(shell sed 's/$(HASH).*//' $(PO_DIR)/LINGUAS 2>/dev/null))
+# The Swift files that call tr()/trn(). xgettext reads them as C: plain "…" literals and // comments are the
+# same in both (a Swift """ literal is not, so translatable texts never use one). Then the desktop entry and
+# the metainfo, whose formats xgettext knows itself. No line numbers: moving code does not change the template.
+OPEN_PAREN   := (
+POT_SOURCES  = $(shell grep -rlE '\btrn?[$(OPEN_PAREN)]' Sources --include='*.swift' | LC_ALL=C sort) \
+               resources/$(APP_ID).desktop resources/$(APP_ID).metainfo.xml
+XGETTEXT     := xgettext --from-code=UTF-8 --add-comments=TRANSLATORS: --add-location=file \
+                --package-name=$(GETTEXT_DOMAIN) --copyright-holder='The Gallery Viewer developers' \
+                --msgid-bugs-address=https://github.com/galleryviewer/gallery-viewer/issues
 
 # `sudo make install` runs make as root; building as root would leave root-owned files in .build and
 # data/demo/images that the developer can no longer rebuild. Under sudo, build as the user who called sudo.
@@ -63,7 +83,8 @@ BUILD_AS := $(if $(and $(SUDO_USER),$(filter-out root,$(SUDO_USER))),sudo -u $(S
 .NOTPARALLEL:
 .DEFAULT_GOAL := build
 .PHONY: help deps test-deps build build-tests release demo-data run test test-resources test-unit test-e2e test-a11y \
-        demo-data-release check-install bench fuzz install uninstall clean distclean
+        test-translation demo-data-release check-install bench fuzz pot install install-translated uninstall clean \
+        distclean
 
 help:
 	@echo "Targets:"
@@ -75,9 +96,11 @@ help:
 	@echo "  test-resources validate the desktop entry, metainfo and icons (Tests/Resources/validate.sh)"
 	@echo "  test-unit      swift test under Xvfb       test-e2e  Tests/EndToEnd/run.sh and offline.sh under Xvfb"
 	@echo "  test-a11y      the window's accessibility tree over AT-SPI (Tests/Accessibility/run.sh)"
+	@echo "  test-translation  the window and the command line in a test language (Tests/Translation/run.sh)"
 	@echo "  check-install  install into a temp DESTDIR and check the tree and the static linking"
 	@echo "  bench          speed and memory goals: Tests/Benchmarks/run.sh, release build, under Xvfb; fails on a miss"
 	@echo "  fuzz           libFuzzer + AddressSanitizer on every network parser, FUZZ_SECONDS each (Tests/Fuzz/run.sh)"
+	@echo "  pot            regenerate the translation template $(PO_DIR)/$(GETTEXT_DOMAIN).pot (and POTFILES)"
 	@echo "  install        release build installed under \$$(DESTDIR)\$$(PREFIX); uninstall removes it"
 	@echo "  clean          build products, demo images, stamps;  distclean  all of .build"
 	@echo "Variables: PREFIX=$(PREFIX) DESTDIR=$(DESTDIR) BINDIR DATADIR SWIFT=$(SWIFT) SWIFT_FLAGS BUILD_DIR=$(BUILD_DIR)"
@@ -142,7 +165,7 @@ run: build demo-data
 
 # --- tests --------------------------------------------------------------------------------------------------
 
-test: test-resources test-unit test-e2e test-a11y $(if $(SKIP_INSTALL_CHECK),,check-install)
+test: test-resources test-unit test-e2e test-a11y test-translation $(if $(SKIP_INSTALL_CHECK),,check-install)
 	@echo "make test: all steps passed$(if $(SKIP_INSTALL_CHECK), (install check skipped),)"
 
 test-resources: test-deps
@@ -166,6 +189,12 @@ test-a11y: test-deps build-tests demo-data
 	GALLERY_VIEWER=$(CURDIR)/$(DEBUG_BIN)/gallery-viewer GALLERY_DEMO_SERVER=$(CURDIR)/$(DEBUG_BIN)/gallery-demo-server \
 	  $(HEADLESS) bash Tests/Accessibility/run.sh
 
+# A made-up language compiled from data/fixtures/translation/xx.po: the window's and the command line's texts in
+# it, plural forms and placeholders included (its own AT-SPI bus, as test-a11y).
+test-translation: test-deps build-tests demo-data
+	GALLERY_VIEWER=$(CURDIR)/$(DEBUG_BIN)/gallery-viewer GALLERY_DEMO_SERVER=$(CURDIR)/$(DEBUG_BIN)/gallery-demo-server \
+	  $(HEADLESS) bash Tests/Translation/run.sh
+
 # Times and checks `make install` (release build included) into a temp DESTDIR.
 check-install: test-deps
 	Tests/Install/check.sh
@@ -186,6 +215,18 @@ FUZZ_ARGS ?=
 fuzz: deps
 	SWIFT=$(SWIFT) FUZZ_SECONDS=$(FUZZ_SECONDS) bash Tests/Fuzz/run.sh $(FUZZ_ARGS)
 
+# --- translations -------------------------------------------------------------------------------------------
+
+# POTFILES says which files the template was made from; Tests/Resources/validate.sh fails when either is stale.
+pot: deps
+	@mkdir -p $(POT_DIR)
+	@printf '%s\n' $(POT_SOURCES) > $(POT_DIR)/POTFILES
+	@$(XGETTEXT) --language=C --keyword --keyword=tr --keyword=trn:1,2 -o $(POT_DIR)/$(GETTEXT_DOMAIN).pot \
+	  $(filter %.swift,$(POT_SOURCES))
+	@$(XGETTEXT) --join-existing -o $(POT_DIR)/$(GETTEXT_DOMAIN).pot $(filter-out %.swift,$(POT_SOURCES))
+	@sed -i '1s/.*/# Translation template of Gallery Viewer: made by `make pot`, do not edit./' $(POT_DIR)/$(GETTEXT_DOMAIN).pot
+	@echo "pot: $$(($$(grep -c '^msgid "' $(POT_DIR)/$(GETTEXT_DOMAIN).pot) - 1)) texts from $$(wc -l <$(POT_DIR)/POTFILES) files in $(POT_DIR)/$(GETTEXT_DOMAIN).pot"
+
 # --- install ------------------------------------------------------------------------------------------------
 
 # Caches are refreshed only for a real install (no DESTDIR: a packager's staging tree gets them from the
@@ -197,12 +238,10 @@ define refresh_caches
 	fi
 endef
 
-install: release demo-data-release
-	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(APPS_DIR) $(DESTDIR)$(METAINFO_DIR) \
+install: release demo-data-release install-translated
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) \
 	  $(DESTDIR)$(ICONS_DIR)/scalable/apps $(DESTDIR)$(ICONS_DIR)/symbolic/apps $(DESTDIR)$(PKG_DATA_DIR)/demo
 	$(INSTALL_PROG) $(addprefix $(RELEASE_BIN)/,$(PROGRAMS)) $(DESTDIR)$(BINDIR)/
-	$(INSTALL_DATA) resources/$(APP_ID).desktop $(DESTDIR)$(APPS_DIR)/
-	$(INSTALL_DATA) resources/$(APP_ID).metainfo.xml $(DESTDIR)$(METAINFO_DIR)/
 	$(INSTALL_DATA) resources/$(APP_ID).svg $(DESTDIR)$(ICONS_DIR)/scalable/apps/
 	$(INSTALL_DATA) resources/$(APP_ID)-symbolic.svg $(DESTDIR)$(ICONS_DIR)/symbolic/apps/
 	$(if $(wildcard resources/*.css),$(INSTALL_DATA) $(wildcard resources/*.css) $(DESTDIR)$(PKG_DATA_DIR)/)
@@ -213,8 +252,28 @@ install: release demo-data-release
 	  while read -r f; do $(INSTALL_DATA) "$$f" "$(DESTDIR)$(PKG_DATA_DIR)/demo/$$f" || exit 1; done
 	$(refresh_caches)
 
+# The texts a language changes: the compiled catalogues, and the desktop entry and metainfo with the
+# translations merged in (msgfmt reads PO_DIR/LINGUAS). Without languages both are installed as they are.
+TRANSLATED_DIR := $(BUILD_DIR)/translated
+install-translated: $(if $(LINGUAS),deps)
+	$(INSTALL) -d $(DESTDIR)$(APPS_DIR) $(DESTDIR)$(METAINFO_DIR)
+ifeq ($(LINGUAS),)
+	$(INSTALL_DATA) resources/$(APP_ID).desktop $(DESTDIR)$(APPS_DIR)/
+	$(INSTALL_DATA) resources/$(APP_ID).metainfo.xml $(DESTDIR)$(METAINFO_DIR)/
+else
+	$(BUILD_AS) mkdir -p $(TRANSLATED_DIR)
+	$(foreach lang,$(LINGUAS),$(BUILD_AS) msgfmt --check -o $(TRANSLATED_DIR)/$(lang).mo $(PO_DIR)/$(lang).po && \
+	  $(INSTALL) -d $(DESTDIR)$(LOCALE_DIR)/$(lang)/LC_MESSAGES && \
+	  $(INSTALL_DATA) $(TRANSLATED_DIR)/$(lang).mo $(DESTDIR)$(LOCALE_DIR)/$(lang)/LC_MESSAGES/$(GETTEXT_DOMAIN).mo &&) true
+	$(BUILD_AS) msgfmt --desktop -d $(PO_DIR) --template resources/$(APP_ID).desktop -o $(TRANSLATED_DIR)/$(APP_ID).desktop
+	$(BUILD_AS) msgfmt --xml -d $(PO_DIR) --template resources/$(APP_ID).metainfo.xml -o $(TRANSLATED_DIR)/$(APP_ID).metainfo.xml
+	$(INSTALL_DATA) $(TRANSLATED_DIR)/$(APP_ID).desktop $(DESTDIR)$(APPS_DIR)/
+	$(INSTALL_DATA) $(TRANSLATED_DIR)/$(APP_ID).metainfo.xml $(DESTDIR)$(METAINFO_DIR)/
+endif
+
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(PROGRAMS))
+	rm -f $(foreach lang,$(LINGUAS),$(DESTDIR)$(LOCALE_DIR)/$(lang)/LC_MESSAGES/$(GETTEXT_DOMAIN).mo)
 	rm -f $(DESTDIR)$(APPS_DIR)/$(APP_ID).desktop $(DESTDIR)$(METAINFO_DIR)/$(APP_ID).metainfo.xml
 	rm -f $(DESTDIR)$(ICONS_DIR)/scalable/apps/$(APP_ID).svg $(DESTDIR)$(ICONS_DIR)/symbolic/apps/$(APP_ID)-symbolic.svg
 	rm -rf $(DESTDIR)$(PKG_DATA_DIR)

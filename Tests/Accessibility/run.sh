@@ -13,54 +13,28 @@ set -euo pipefail
 : "${GALLERY_DEMO_SERVER:?path of the gallery-demo-server binary}"
 : "${DISPLAY:?an X display (run through .ci/headless)}"
 : "${DBUS_SESSION_BUS_ADDRESS:?a session bus (run through .ci/headless)}"
-python=/usr/bin/python3
 command -v xdotool >/dev/null || { echo "a11y: xdotool not found; run 'make test-deps'" >&2; exit 1; }
 
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=atspi-bus.sh
 . "$here/atspi-bus.sh"
 app_id=io.github.galleryviewer.GalleryViewer
-work=$(mktemp -d)
-atspi_bus_pid= server_pid= app_pid=
-cleanup() {
-  for pid in $app_pid $server_pid $atspi_bus_pid; do kill "$pid" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-fail() {
-  echo "a11y: FAIL: $*" >&2
-  [ -s "$work/app.log" ] && { echo "--- gallery-viewer output:" >&2; cat "$work/app.log" >&2; }
-  exit 1
-}
+scratch_and_cleanup a11y
 check() {  # STATE EXPECTED-NAME...
   local state=$1; shift
   local expect=()
   for name in "$@"; do expect+=(--expect "$name"); done
-  echo "a11y: $state"
-  "$python" "$here/atspi_check.py" "$app_id" "${expect[@]}" >"$work/tree" 2>"$work/problems" || {
-    cat "$work/tree" "$work/problems" >&2
-    fail "$state"
-  }
+  atspi_expect "a11y: $state" "${expect[@]}"
   sed 's/^/    /' "$work/tree"
 }
 
 start_atspi_bus "$work/launcher.log" || fail "no accessibility bus"
 
-"$GALLERY_DEMO_SERVER" --port 0 >"$work/server.out" 2>"$work/server.err" &
-server_pid=$!
-for _ in $(seq 100); do grep -q '^http://' "$work/server.out" && break; sleep 0.2; done
-base_url=$(head -n 1 "$work/server.out")
-[ -n "$base_url" ] || fail "the demo server printed no URL"
+start_demo_server || fail "the demo server printed no URL"
 
 "$GALLERY_VIEWER" --source demo --endpoint "$base_url" aurora >"$work/app.log" 2>&1 &
 app_pid=$!
-window=
-for _ in $(seq 150); do
-  window=$(xdotool search --onlyvisible --name '^Gallery Viewer$' 2>/dev/null | head -n 1) && [ -n "$window" ] && break
-  sleep 0.2
-done
-[ -n "$window" ] || fail "no window"
+wait_for_window '^Gallery Viewer$' || fail "no window"
 # Tall enough that the recycled list binds row 9 (a sensitive item) next to the first rows.
 xdotool windowmove "$window" 0 0 windowsize "$window" 800 1000
 

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Validates the files we ship in resources/: the desktop entry, the AppStream metainfo and the SVG icons.
+# Validates the files we ship in resources/: the desktop entry, the AppStream metainfo, the SVG icons and the
+# translations (the template is current; every language listed compiles).
 #
 #   Tests/Resources/validate.sh [RESOURCES_DIR]        (default: resources/ next to Tests/)
 #
 # Fails (exit 1) with one line per problem. Needs desktop-file-utils, appstream, libgdk-pixbuf2.0-bin (the
 # thumbnailer renders the SVGs through the gdk-pixbuf loader GTK itself uses) and imagemagick; `make test-deps`
-# installs them.
+# installs them, and gettext (`make deps`).
 set -uo pipefail
 
 APP_ID=${APP_ID:-io.github.galleryviewer.GalleryViewer}
@@ -21,7 +22,7 @@ pass() { passed=$((passed + 1)); echo "ok   $*"; }
 fail() { failed=$((failed + 1)); echo "FAIL $*"; }
 indent() { sed 's/^/       /'; }
 
-for tool in desktop-file-validate appstreamcli gdk-pixbuf-thumbnailer convert; do
+for tool in desktop-file-validate appstreamcli gdk-pixbuf-thumbnailer convert xgettext msgfmt; do
   command -v "$tool" >/dev/null || { echo "validate: '$tool' not found; run 'make test-deps'" >&2; exit 1; }
 done
 for f in "$desktop" "$metainfo" "$icon" "$symbolic"; do
@@ -90,6 +91,30 @@ if [ "$colours" = "#2e3436 " ] && ! grep -qE 'stroke[=:]|<(polygon|polyline|line
 else
   fail "$(basename "$symbolic"): use only fill #2e3436 on path/rect/circle, no strokes (colours: ${colours:-none})"
 fi
+
+# Translations. The template must be what `make pot` makes now (its creation date aside), or a text added or
+# changed in the code would reach no translator; and xgettext must not warn (a Swift """ literal in a file
+# with translatable texts, say).
+po=$res/po
+if ! "${MAKE:-make}" --no-print-directory -s -C "$root" pot POT_DIR="$tmp/po" >/dev/null 2>"$tmp/pot.err"; then
+  fail "make pot failed:"; indent <"$tmp/pot.err"
+elif [ -s "$tmp/pot.err" ]; then
+  fail "make pot warns:"; indent <"$tmp/pot.err"
+else
+  undated() { grep -v '^"POT-Creation-Date: ' "$1"; }
+  if out=$(diff -u --label committed --label "make pot" <(undated "$po/gallery-viewer.pot") <(undated "$tmp/po/gallery-viewer.pot") \
+           && diff -u "$po/POTFILES" "$tmp/po/POTFILES"); then
+    pass "resources/po/gallery-viewer.pot is current ($(( $(grep -c '^msgid "' "$po/gallery-viewer.pot") - 1 )) texts)"
+  else
+    fail "resources/po/gallery-viewer.pot is out of date: run make pot and commit the result. The difference:"
+    printf '%s\n' "$out" | head -n 40 | indent
+  fi
+fi
+# Every language listed in LINGUAS compiles (format checks included), as `make install` will compile it.
+for lang in $(sed 's/#.*//' "$po/LINGUAS"); do
+  if out=$(msgfmt --check -o /dev/null "$po/$lang.po" 2>&1); then pass "resources/po/$lang.po compiles"
+  else fail "resources/po/$lang.po does not compile:"; printf '%s\n' "$out" | indent; fi
+done
 
 echo "validate: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
