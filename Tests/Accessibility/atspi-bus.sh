@@ -36,10 +36,10 @@ fail() {
 
 # atspi_expect STATE ARGUMENT...: reads the app $app_id with atspi_check.py and those arguments (--expect NAME,
 # --expect-text TEXT, --expect-no-text TEXT); the controls it saw go to $work/tree. On a failure it shows them
-# and calls the script's fail with STATE.
+# and calls fail with STATE. Needs scratch_and_cleanup first.
 atspi_expect() {
   local state=$1; shift
-  echo "$state"
+  echo "$test_name: $state"
   /usr/bin/python3 "$(dirname "${BASH_SOURCE[0]}")/atspi_check.py" "$app_id" "$@" >"$work/tree" 2>"$work/problems" || {
     cat "$work/tree" "$work/problems" >&2
     fail "$state"

@@ -24,7 +24,7 @@ check() {  # STATE EXPECTED-NAME...
   local state=$1; shift
   local expect=()
   for name in "$@"; do expect+=(--expect "$name"); done
-  atspi_expect "a11y: $state" "${expect[@]}"
+  atspi_expect "$state" "${expect[@]}"
   sed 's/^/    /' "$work/tree"
 }
 

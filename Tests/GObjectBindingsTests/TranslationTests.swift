@@ -38,6 +38,8 @@ final class TranslationTests: GLibTestCase {
         // A username (or a hostile feed's title) that looks like a placeholder stays as it is.
         XCTAssertEqual(Translation.substitute("{name} has {count}", ["name": "{count}", "count": 5]), "{count} has 5")
         XCTAssertEqual(Translation.substitute("{a}", ["a": "{a}{a}"]), "{a}{a}")
+        // Whatever order the values were tried in, replacing one by one would change the other's.
+        XCTAssertEqual(Translation.substitute("{a} {b}", ["a": "{b}", "b": "{a}"]), "{b} {a}")
     }
 
     func testNonASCIITextAndValues() {
