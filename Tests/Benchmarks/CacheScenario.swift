@@ -98,24 +98,39 @@ enum CacheScenario {
 
     /// Stores `count` thumbnails of the huge demo gallery in the cache at `directory` and writes its index.
     private static func fill(_ directory: String, with count: Int, from baseURL: String) throws(BenchmarkError) {
+        let huge = try hugeGallery()
+        let cache = HTTPCache(directory: directory + "/http", maxBytes: CacheSettings().maxBytes)
+        let client = HTTPClient(cache: cache)
+        try store(huge, 1...count, from: baseURL, through: client)
+        // Flushing needs the client's session.
+        withExtendedLifetime(client) {
+            cache.finishWrites()
+            cache.dump()
+        }
+    }
+
+    private static func hugeGallery() throws(BenchmarkError) -> DemoHugeGallery {
         guard let huge = DemoHugeGallery(name: "huge", catalog: try DemoData.catalog()) else {
             throw BenchmarkError(description: "no huge demo gallery")
         }
-        let cache = HTTPCache(directory: directory + "/http", maxBytes: CacheSettings().maxBytes)
-        let client = HTTPClient(cache: cache)
-        var next = 1
+        return huge
+    }
+
+    /// Fetches the 150 px thumbnails of `huge`'s items `indices` through `client` (so its cache stores
+    /// them), 12 at a time.
+    private static func store(_ huge: DemoHugeGallery, _ indices: ClosedRange<Int>, from baseURL: String,
+                              through client: HTTPClient) throws(BenchmarkError) {
+        var next = indices.lowerBound
         var inFlight = 0
         try Loop.run(until: {
-            while inFlight < 12 && next <= count {
+            while inFlight < 12 && next <= indices.upperBound {
                 let url = baseURL + huge.item(index: next).imagePath(thumbnailLongSide: 150)
                 next += 1
                 inFlight += 1
                 client.fetch(HTTPRequest(url: url, maxBodyBytes: 1_048_576), cancellable: Cancellable()) { _ in inFlight -= 1 }
             }
-            return inFlight == 0 && next > count
-        }, timeout: 600, "storing \(count) thumbnails")
-        cache.finishWrites()
-        cache.dump()
+            return inFlight == 0 && next > indices.upperBound
+        }, timeout: 600, "storing thumbnails \(indices.lowerBound)–\(indices.upperBound)")
     }
 
     // MARK: A full cache
@@ -129,26 +144,16 @@ enum CacheScenario {
         defer { removeDirectory(directory) }
         let settings = CacheSettings()
         let server = try DemoServerProcess()
-        guard let huge = DemoHugeGallery(name: "huge", catalog: try DemoData.catalog()) else {
-            throw BenchmarkError(description: "no huge demo gallery")
-        }
+        let huge = try hugeGallery()
         report.section("the index at N entries (150 px thumbnails, ~6.5 KB each, under URLs of their own)")
         // The thumbnails a 96 px row asks for (150 px); the cache itself is not trimmed or capped here.
         let cache = HTTPCache(directory: directory + "/http", maxBytes: HTTPCache.largestMaxBytes, maxEntriesAfterTrim: .max)
         let client = HTTPClient(cache: cache)
-        var next = 1
-        var inFlight = 0
+        var stored = 0
         for checkpoint in checkpoints {
-            try Loop.run(until: {
-                while inFlight < 12 && next <= checkpoint {
-                    let url = server.baseURL + huge.item(index: next).imagePath(thumbnailLongSide: 150)
-                    next += 1
-                    inFlight += 1
-                    client.fetch(HTTPRequest(url: url, maxBodyBytes: 1_048_576), cancellable: Cancellable()) { _ in inFlight -= 1 }
-                }
-                return inFlight == 0 && next > checkpoint
-            }, timeout: 600, "fetching \(checkpoint) thumbnails")
-            cache.finishWrites()
+            try store(huge, (stored + 1)...checkpoint, from: server.baseURL, through: client)
+            stored = checkpoint
+            withExtendedLifetime(client) { cache.finishWrites() }
             let dumpStarted = Loop.now()
             cache.dump()
             let dumpMilliseconds = Loop.milliseconds(since: dumpStarted)
