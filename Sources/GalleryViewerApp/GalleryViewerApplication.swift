@@ -81,28 +81,31 @@ final class GalleryViewerApplication {
             commandLine.printError(Options.fullMessage(for: error) + "\n")
             return true
         }
-        // The endpoint override comes from that launch's own --endpoint or environment.
-        sources.setOverride(source: options.source,
-                            endpoint: options.endpointOverride(environment: commandLine.environment))
+        // The source this launch searches (or shows): its own, else the open window's, else the last search's.
+        let source = options.source ?? window?.header.selectedSource ?? recent?.source ?? .deviantArt
+        let endpoint = options.endpointOverride(environment: commandLine.environment)
+        // The endpoint override comes from that launch's own --endpoint or environment, for that source. A
+        // bare launch (the menu) only brings the window forward and keeps the override of the one before.
+        if endpoint != nil || options.source != nil || options.username != nil {
+            sources.setOverride(source: source, endpoint: endpoint)
+        }
         if let window {
             window.present()
             if let username = options.username {
-                window.search(source: options.source ?? window.header.selectedSource ?? .deviantArt, username: username)
-            } else if let source = options.source {
+                window.search(source: source, username: username)
+            } else if options.source != nil {
                 window.header.selectedSource = source  // searches the entry's username there, if there is one
             }
         } else {
-            openWindow(source: options.source, username: options.username)
+            openWindow(source: source, username: options.username)
         }
         return false
     }
 
     /// The first window: the command line's search, else the last one of the previous launch.
-    private func openWindow(source requested: SourceKind?, username requestedUser: String?) {
+    private func openWindow(source: SourceKind, username requestedUser: String?) {
         let window = makeWindow()
-        // The command line wins; else the last search's source; DeviantArt on a first launch. The remembered
-        // username only goes with its own source.
-        let source = requested ?? recent?.source ?? .deviantArt
+        // The remembered username only goes with its own source.
         let username = requestedUser ?? (source == recent?.source ? recent?.username : nil)
         if let username, !username.isEmpty {
             window.search(source: source, username: username)
@@ -114,7 +117,7 @@ final class GalleryViewerApplication {
 
     private func presentWindow() {
         if let window { return window.present() }
-        openWindow(source: nil, username: nil)
+        openWindow(source: recent?.source ?? .deviantArt, username: nil)
     }
 
     private func makeWindow() -> MainWindow {
