@@ -51,7 +51,7 @@ let package = Package(
         .executableTarget(
             name: "DemoServerCommand",
             dependencies: [
-                "GalleryDemoServer", "CGtk",
+                "GalleryDemoServer", "GObjectBindings", "CGtk",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CGtk
 import GalleryDemoServer
+import GObjectBindings
 import Glibc
 
 /// `gallery-demo-server`: serves the offline demo galleries until interrupted.
@@ -47,9 +48,12 @@ struct DemoServerCommand: ParsableCommand {
             guard let dataDirectory = data ?? DemoGalleryLocation.defaultDataDirectory() else {
                 throw DemoServerError.noDataDirectory(searched: DemoGalleryLocation.candidates())
             }
+            // Counted only: a server that runs for days must not keep every request it answered.
             let options = DemoServer.Options(latencyMilliseconds: latency,
-                                             bandwidthBytesPerSecond: bandwidth > 0 ? bandwidth : nil)
+                                             bandwidthBytesPerSecond: bandwidth > 0 ? bandwidth : nil,
+                                             recordsRequests: false)
             let server = try DemoServer(dataDirectory: dataDirectory, options: options)
+            if logRequests { server.onRequest = { logToStandardError("request \($0)") } }
             try server.start(port: port)
             print(server.baseURL)
             fflush(nil)  // the first line is what scripts wait for
@@ -58,8 +62,7 @@ struct DemoServerCommand: ParsableCommand {
 
             runUntilSignalled()
             server.stop()
-            if logRequests { server.requestLog.forEach { logToStandardError("request \($0)") } }
-            logToStandardError("stopped after \(server.requestCount) requests on \(server.acceptedConnections) connections")
+            logToStandardError("stopped after \(server.requestCount) requests")
         }
     }
 
@@ -81,12 +84,13 @@ struct DemoServerCommand: ParsableCommand {
 private func runUntilSignalled() {
     let loop = g_main_loop_new(nil, 0)
     defer { g_main_loop_unref(loop) }
-    for signal in [SIGINT, SIGTERM] {
-        g_unix_signal_add(signal, { loop in
-            g_main_loop_quit(OpaquePointer(loop))
-            return 0  // G_SOURCE_REMOVE
-        }, UnsafeMutableRawPointer(loop))
+    let signals = [SIGINT, SIGTERM].map { signal in
+        MainLoopSource.unixSignal(signal) {
+            g_main_loop_quit(loop)
+            return false
+        }
     }
+    defer { signals.forEach { $0.cancel() } }
     g_main_loop_run(loop)
 }
 

@@ -16,19 +16,22 @@ public final class DemoServer {
         public var bandwidthBytesPerSecond: Int?
         /// Memory for image files read from disk (LRU).
         public var imageCacheBytes: Int
+        /// Keep `requestLog` and `acceptedConnections` (tests, benchmarks); they grow with every request.
+        public var recordsRequests: Bool
 
         public init(latencyMilliseconds: Int = 0, bandwidthBytesPerSecond: Int? = nil,
-                    imageCacheBytes: Int = 128 * 1024 * 1024) {
+                    imageCacheBytes: Int = 128 * 1024 * 1024, recordsRequests: Bool = true) {
             self.latencyMilliseconds = latencyMilliseconds
             self.bandwidthBytesPerSecond = bandwidthBytesPerSecond
             self.imageCacheBytes = imageCacheBytes
+            self.recordsRequests = recordsRequests
         }
     }
 
     public let catalog: DemoCatalog
     public let options: Options
     private let router: DemoRouter
-    private let http = LocalHTTPServer(serverHeader: "GalleryDemoServer")
+    private let http: LocalHTTPServer
 
     /// Loads the catalog from `<dataDirectory>/demo/users.json` and checks that gallery-demo-images made the
     /// images for it. Throws `DemoServerError` with a message fit for the user.
@@ -43,6 +46,7 @@ public final class DemoServer {
             throw DemoServerError.imagesOutOfDate(directory: imagesDirectory)
         }
         self.options = options
+        http = LocalHTTPServer(serverHeader: "GalleryDemoServer", recordsRequests: options.recordsRequests)
         router = DemoRouter(catalog: catalog,
                             images: ImageStore(directory: imagesDirectory, capacityBytes: options.imageCacheBytes))
     }
@@ -58,6 +62,11 @@ public final class DemoServer {
     public var acceptedConnections: Int { http.acceptedConnections }
     public var requestCount: Int { http.requestCount }
     public var requestLog: [String] { http.requestLog }
+    /// Told each request's path and query as it arrives.
+    public var onRequest: (@MainActor (String) -> Void)? {
+        get { http.onRequest }
+        set { http.onRequest = newValue }
+    }
     /// Responses not finished yet; 0 once every client got its answer or went away.
     public var responsesInFlight: Int { http.responsesInFlight }
     /// Image files read from disk so far (the rest came from the memory cache).

@@ -1,24 +1,31 @@
 import GObjectBindings
 
 /// A Soup.Server on 127.0.0.1 that counts what it sees: the base of the demo server and of the tests'
-/// TestHTTPServer. Every request goes to the handler given to `start`, after being counted and logged.
+/// TestHTTPServer. Every request goes to the handler given to `start`, after being counted (and, for tests and
+/// benchmarks, logged).
 @MainActor
 public final class LocalHTTPServer {
     public private(set) var baseURL = ""
-    /// Distinct client TCP connections seen (by remote address and port). Requests over a kept-alive
-    /// connection do not add to it.
+    /// Distinct client TCP connections seen (by remote address and port), when recording. Requests over a
+    /// kept-alive connection do not add to it.
     public var acceptedConnections: Int { clientAddresses.count }
     public private(set) var requestCount = 0
-    /// Path and query of every request, in arrival order.
+    /// Path and query of every request, in arrival order, when recording.
     public private(set) var requestLog: [String] = []
+    /// Whether `requestLog` and `acceptedConnections` keep what they see: they grow with every request, so the
+    /// demo server inside the app (which may page through a gallery of a million items) keeps nothing.
+    public let recordsRequests: Bool
+    /// Told each request's path and query as it arrives (gallery-demo-server --log-requests).
+    public var onRequest: (@MainActor (String) -> Void)?
     /// Requests whose response has not finished (still being written, paused, or stalled).
     public private(set) var responsesInFlight = 0
 
     private let server: Soup.Server
     private var clientAddresses = Set<String>()
 
-    public init(serverHeader: String) {
+    public init(serverHeader: String, recordsRequests: Bool = true) {
         server = Soup.Server(serverHeader: serverHeader)
+        self.recordsRequests = recordsRequests
     }
 
     /// A forgotten `stop()` must not leave a listening socket behind.
@@ -33,8 +40,14 @@ public final class LocalHTTPServer {
         server.addHandler(nil) { [weak self] message in
             guard let self else { return }
             requestCount += 1
-            requestLog.append(message.path + (message.rawQuery.map { "?\($0)" } ?? ""))
-            clientAddresses.insert(message.remoteAddress)
+            if recordsRequests || onRequest != nil {
+                let target = message.path + (message.rawQuery.map { "?\($0)" } ?? "")
+                onRequest?(target)
+                if recordsRequests {
+                    requestLog.append(target)
+                    clientAddresses.insert(message.remoteAddress)
+                }
+            }
             responsesInFlight += 1
             message.onFinished { [weak self] in self?.responsesInFlight -= 1 }
             handler(message)

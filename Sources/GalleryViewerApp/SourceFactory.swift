@@ -35,7 +35,7 @@ final class SourceFactory {
                 // TRANSLATORS: make demo-data is a command: keep it as it is.
                 throw DemoUnavailable(tr("The demo gallery’s files were not found. Run “make demo-data”."))
             }
-            let server = try DemoServer(dataDirectory: directory)
+            let server = try DemoServer(dataDirectory: directory, options: .init(recordsRequests: false))
             try server.start()
             demoServer = server
             return server.baseURL

@@ -112,6 +112,22 @@ final class DemoKnobTests: XCTestCase {
         }
     }
 
+    func testAServerThatDoesNotRecordCountsAndTellsButKeepsNothing() throws {
+        try MainActor.assumeIsolated {
+            let server = try DemoFixture.startServer(options: .init(recordsRequests: false))
+            defer { server.stop() }
+            var told: [String] = []
+            server.onRequest = { told.append($0) }
+            let session = makeTestSession()
+            for _ in 0..<3 { XCTAssertEqual(try fetchOrFail(server.feedURL(user: "empty"), session: session).status, 200) }
+            XCTAssertEqual(server.requestCount, 3)
+            XCTAssertEqual(told.count, 3, "--log-requests hears each request as it arrives")
+            XCTAssertTrue(told.allSatisfy { $0.hasPrefix("/rss.xml?") }, "\(told)")
+            XCTAssertEqual(server.requestLog, [], "the app's own demo server keeps no log that grows with the gallery")
+            XCTAssertEqual(server.acceptedConnections, 0)
+        }
+    }
+
     func testConcurrentRequestsRespectTheSessionsConnectionLimit() throws {
         try MainActor.assumeIsolated {
             let server = try DemoFixture.startServer()
