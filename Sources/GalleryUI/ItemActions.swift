@@ -144,10 +144,11 @@ final class ItemActionRunner {
     // MARK: Copy
 
     private func copyImage(_ item: GalleryItem, shownIn view: LargeImageView?) {
-        if let pixbuf = view?.fullResolutionPixbuf { return placeOnClipboard(pixbuf) }
-        guard let url = item.fullImageURL else { return }
         copying?.ticket?.cancel()
         copying?.cancellable?.cancel()
+        copying = nil
+        if let pixbuf = view?.fullResolutionPixbuf { return placeOnClipboard(pixbuf) }
+        guard let url = item.fullImageURL else { return }
         let done: ImageLoader.Completion = { [weak self] result in
             guard let self else { return }
             self.copying = nil
@@ -168,9 +169,24 @@ final class ItemActionRunner {
         }
     }
 
+    /// Encodes the image as PNG on a worker, so that neither this nor a later paste into another application
+    /// encodes on the main loop, and the clipboard keeps a file rather than the decoded pixels.
     private func placeOnClipboard(_ pixbuf: Pixbuf) {
-        Clipboard.setImage(pixbuf)
-        notification.show(tr("Image copied"))
+        let cancellable = Cancellable()
+        copying = (nil, cancellable)
+        WorkerTask.run(cancellable: cancellable, { () -> Result<Bytes, GLibError> in
+            Result { () throws(GLibError) in try pixbuf.encoded(as: "png") }
+        }, completion: { [weak self] encoded in
+            guard let self, !cancellable.isCancelled else { return }
+            self.copying = nil
+            switch encoded {
+            case .success(let png):
+                Clipboard.setPNG(png)
+                self.notification.show(tr("Image copied"))
+            case .failure(let error):
+                self.window.showMessage(tr("Could not copy the image"), secondary: error.message)
+            }
+        })
     }
 
     /// A copy is being prepared (downloaded or decoded), for tests.

@@ -9,24 +9,34 @@ public enum Clipboard {
         return gtk_clipboard_get_for_display(display, gv_selection_clipboard())
     }
 
-    /// Offers `text` to other applications (UTF-8 and the legacy text targets).
+    /// Offers `text` to other applications (UTF-8 and the legacy text targets). GTK lets the desktop's
+    /// clipboard manager keep it after the app quits.
     public static func setText(_ text: String) {
         guard let clipboard else { return }
         gtk_clipboard_set_text(clipboard, text, -1)
-        keepAfterQuit(clipboard)
     }
 
-    /// Offers `pixbuf` as an image: GTK encodes it (PNG, JPEG, BMP…) in the format a pasting application
-    /// asks for, when it asks. The clipboard keeps a reference until something else is copied.
-    public static func setImage(_ pixbuf: Pixbuf) {
+    /// Offers `png`, an encoded PNG file, as the clipboard's image ("image/png"). Unlike
+    /// gtk_clipboard_set_image, which keeps the pixels and encodes them on the main loop each time another
+    /// application pastes, the clipboard holds the compressed file and a paste only copies it. Storable: the
+    /// desktop's clipboard manager may keep it after the app quits.
+    public static func setPNG(_ png: Bytes) {
         guard let clipboard else { return }
-        gtk_clipboard_set_image(clipboard, pixbuf.pointer)
-        keepAfterQuit(clipboard)
-    }
-
-    /// Lets the desktop's clipboard manager take a copy when the app quits, so what was copied can still be
-    /// pasted afterwards (without a manager this does nothing).
-    private static func keepAfterQuit(_ clipboard: OpaquePointer) {
+        let owner = Unmanaged.passRetained(png).toOpaque()
+        let target = strdup("image/png")
+        defer { free(target) }
+        var entry = GtkTargetEntry(target: target, flags: 0, info: 0)
+        let taken = gtk_clipboard_set_with_data(clipboard, &entry, 1, { _, selection, _, owner in
+            guard let selection, let owner else { return }
+            let png = Unmanaged<Bytes>.fromOpaque(owner).takeUnretainedValue()
+            png.withUnsafeBytes { buffer in
+                gtk_selection_data_set(selection, gtk_selection_data_get_target(selection), 8,
+                                       buffer.baseAddress?.assumingMemoryBound(to: guchar.self), Int32(buffer.count))
+            }
+        }, { _, owner in
+            if let owner { Unmanaged<Bytes>.fromOpaque(owner).release() }
+        }, owner)
+        guard taken != 0 else { return Unmanaged<Bytes>.fromOpaque(owner).release() }
         gtk_clipboard_set_can_store(clipboard, nil, 0)
     }
 
