@@ -75,8 +75,7 @@ final class DownloadCommand {
                 // TRANSLATORS: --download's log lines, one per image; {name} is a file name.
                 display.log(resumed ? tr("saved {name} (resumed)", ["name": name]) : tr("saved {name}", ["name": name]))
             case .failed(let failure):
-                let reason = TerminalProgress.printable(failure.reason)
-                display.log(tr("failed {name}: {reason}", ["name": failure.name, "reason": reason]))
+                display.log(tr("failed {name}: {reason}", ["name": failure.name, "reason": failure.reason]))
             }
         }
         downloader.start(jobs) { [loop] in g_main_loop_quit(loop) }
@@ -149,7 +148,7 @@ final class DownloadCommand {
         if !downloader.failures.isEmpty {
             Console.error(trn("{count} image could not be saved:", "{count} images could not be saved:", downloader.failures.count))
             for failure in downloader.failures {
-                TerminalProgress.writeError("  \(failure.name): \(TerminalProgress.printable(failure.reason))\n")
+                TerminalProgress.writeError("  \(failure.name): \(DisplayText.clean(failure.reason))\n")
             }
         }
         if let feedError {

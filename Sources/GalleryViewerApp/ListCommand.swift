@@ -39,7 +39,7 @@ struct ListCommand {
     }
 
     private func fail(_ error: GalleryError) -> Int32 {
-        Console.error(DisplayText.clean(error.sentence))
+        Console.error(error.sentence)
         return 1
     }
 

@@ -36,8 +36,10 @@ final class TerminalProgress {
         }
     }
 
-    /// A line that stays: above the bar on a terminal, with the counts in front otherwise.
+    /// A line that stays: above the bar on a terminal, with the counts in front otherwise. `text` may carry
+    /// what a server sent (reasons): its control characters are dropped.
     func log(_ text: String) {
+        let text = DisplayText.clean(text, limit: 2000)
         let line = isTerminal ? text : "[\(progress.finished)/\(progress.total)] \(text) · \(figures)"
         clearBar()
         Self.writeError(line + "\n")
@@ -119,13 +121,5 @@ final class TerminalProgress {
 
     static func writeError(_ text: String) {
         _ = text.utf8CString.withUnsafeBufferPointer { write(STDERR_FILENO, $0.baseAddress, $0.count - 1) }
-    }
-
-    /// Text a server controls (reasons, URLs), without control characters that would move the cursor or
-    /// recolour the terminal.
-    static func printable(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.filter {
-            $0.properties.generalCategory != .control && $0.properties.generalCategory != .format
-        }))
     }
 }
