@@ -119,6 +119,7 @@ public final class LargeImageView {
         isShowingFullImage = false
         fullImageSize = nil
         failure = nil
+        requestedURL = nil  // Retry must never load the previous item's image
         [messageLabel, retryButton].forEach { $0.hide() }
         openInBrowserButton.isVisible = download.item.pageURL != nil && download.item.fullImageURL == nil
         updateStatusBox()

@@ -182,6 +182,9 @@ final class HostileServerTests: GLibTestCase {
             ui.activate(odd)
             XCTAssertEqual(view.failure, "Not a web address")
             XCTAssertFalse(view.openInBrowserButton.isVisible, "its javascript: link was dropped: nothing to open")
+            XCTAssertNil(view.requestedURL, "the previous item's address is gone")
+            view.retry()
+            XCTAssertEqual(view.failure, "Not a web address", "Retry does not load the previous item's image")
         }
     }
 
