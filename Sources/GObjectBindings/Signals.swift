@@ -30,12 +30,10 @@ public let releaseBoxNotify: GDestroyNotify = { data in
 public struct SignalEmitter: @unchecked Sendable {
     public let pointer: UnsafeMutableRawPointer
     public var opaque: OpaquePointer { OpaquePointer(pointer) }
-    public func typed<T>(_: T.Type = T.self) -> UnsafeMutablePointer<T> { pointer.as(T.self) }
 }
 
 private typealias VoidBox = SignalHandlerBox<SignalEmitter, Void>
 private typealias PointerBox = SignalHandlerBox<(SignalEmitter, UnsafeMutableRawPointer?), Void>
-private typealias PointerPairBox = SignalHandlerBox<(SignalEmitter, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?), Void>
 private typealias EventBox = SignalHandlerBox<(SignalEmitter, UnsafeMutableRawPointer?), Bool>
 
 // Every trampoline passes the instance on: GLib always calls a handler with the emitting object first.
@@ -51,14 +49,6 @@ private let voidTrampoline: @convention(c) (gpointer?, gpointer?) -> Void = { in
 private let pointerTrampoline: @convention(c) (gpointer?, gpointer?, gpointer?) -> Void = { instance, argument, data in
     let box = PointerBox.from(data)
     nonisolated(unsafe) let arguments = (SignalEmitter(pointer: instance!), argument)
-    MainActor.assumeIsolated { box.handler(arguments) }
-}
-
-// Shape: void handler(GObject *instance, gpointer first, gpointer second, gpointer user_data)
-private let pointerPairTrampoline: @convention(c) (gpointer?, gpointer?, gpointer?, gpointer?) -> Void = {
-    instance, first, second, data in
-    let box = PointerPairBox.from(data)
-    nonisolated(unsafe) let arguments = (SignalEmitter(pointer: instance!), first, second)
     MainActor.assumeIsolated { box.handler(arguments) }
 }
 
@@ -133,16 +123,6 @@ extension ObjectRef {
         connectWithEmitter(signal, after: after) { (_: SignalEmitter, argument: UnsafeMutableRawPointer?) in handler(argument) }
     }
 
-    /// Connects a handler for a signal with two pointer arguments (SoupServer `request-started`).
-    @MainActor @discardableResult
-    public func connect(
-        _ signal: String, after: Bool = false,
-        _ handler: @escaping @MainActor (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void
-    ) -> SignalConnection {
-        connect(signal, box: PointerPairBox { handler($0.1, $0.2) },
-                trampoline: unsafeBitCast(pointerPairTrampoline, to: GCallback.self), after: after)
-    }
-
     /// Connects a handler for a gboolean-returning signal with one pointer argument (`button-press-event`,
     /// `key-press-event`, `draw`). Return true to stop other handlers.
     @MainActor @discardableResult
@@ -174,16 +154,6 @@ extension ObjectRef {
     ) -> SignalConnection {
         connect(signal, box: PointerBox { handler($0.0, $0.1) },
                 trampoline: unsafeBitCast(pointerTrampoline, to: GCallback.self), after: after)
-    }
-
-    /// Connects a gboolean-returning handler that receives the emitting object (`draw`, `*-event`).
-    @MainActor @discardableResult
-    public func connectEventWithEmitter(
-        _ signal: String, after: Bool = false,
-        _ handler: @escaping @MainActor (SignalEmitter, UnsafeMutableRawPointer?) -> Bool
-    ) -> SignalConnection {
-        connect(signal, box: EventBox { handler($0.0, $0.1) },
-                trampoline: unsafeBitCast(eventTrampoline, to: GCallback.self), after: after)
     }
 }
 

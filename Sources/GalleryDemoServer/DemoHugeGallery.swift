@@ -29,10 +29,12 @@ public struct DemoHugeGallery: Sendable {
         } else {
             return nil
         }
-        guard let atlas = catalog.user(named: "atlas"), !atlas.items.isEmpty else { return nil }
+        guard let sources = catalog.user(named: "atlas")?.items.filter({ $0.fault == nil }), !sources.isEmpty else {
+            return nil
+        }
         self.name = lowered
         self.count = count
-        sources = atlas.items.filter { $0.fault == nil }
+        self.sources = sources
     }
 
     /// Items `offset + 1 …`, at most `limit` of them.

@@ -49,8 +49,8 @@ extension GalleryListView {
         let position = selectedIndex.flatMap { pool.position(ofIndex: $0) }
         listBox.selectRow(at: position)
         guard focus else { return }
-        if let position, let row = listBox.rowWidget(at: position) {
-            if gtk_widget_is_focus(row) == 0 { gtk_widget_grab_focus(row) }
+        if let index = selectedIndex, let bound = pool.row(forIndex: index) {
+            if !bound.row.isFocus { bound.row.grabFocus() }
         } else if !listBox.isFocus {
             listBox.grabFocus()
         }

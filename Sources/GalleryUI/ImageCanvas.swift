@@ -186,7 +186,6 @@ final class ImageCanvas {
     }
 
     var isZoomedIn: Bool { viewport?.isZoomedIn ?? false }
-    var isAnimating: Bool { zoomAnimation != nil }
 
     private func scrolled(_ input: ScrollInput) -> Bool {
         guard let viewport else { return false }

@@ -24,9 +24,6 @@ final class RowPool {
         self.scale = scale
     }
 
-    /// Every row the pool made, bound or spare.
-    var rowCount: Int { rows.count + spare.count }
-
     func row(forIndex index: Int) -> GalleryRow? {
         range.contains(index) ? rows[index - range.lowerBound] : nil
     }
@@ -40,8 +37,8 @@ final class RowPool {
         range.contains(index) ? index - range.lowerBound : nil
     }
 
-    /// Binds the rows to `newRange` of `downloads` (`total` items in all, for the rows' accessible
-    /// descriptions). Work is proportional to the rows that change, never to the gallery.
+    /// Binds the rows to `newRange` of `downloads` (whose count goes into the rows' accessible descriptions).
+    /// Work is proportional to the rows that change, never to the gallery.
     func bind(_ newRange: Range<Int>, of downloads: [ImageDownload]) {
         guard newRange != range else { return }
         let overlap = newRange.clamped(to: range)

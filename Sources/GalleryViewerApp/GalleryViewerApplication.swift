@@ -67,7 +67,7 @@ final class GalleryViewerApplication {
         SimpleAction.addToggle(to: application.ref, name: "show-sensitive", initial: false) { [weak self] show in
             self?.window?.setShowSensitive(show)
         }
-        Shortcuts.install(in: application)
+        // The accelerators are installed by each MainWindow with its actions.
     }
 
     /// Every launch's arguments, parsed with the same options as this process's own (which were checked
@@ -137,10 +137,8 @@ final class GalleryViewerApplication {
         return window
     }
 
-    /// Ctrl+Q: stop every download and leave at once; nothing waits for the network.
+    /// Ctrl+Q: leave at once; `shutdown` stops every download, so nothing waits for the network.
     private func quit() {
-        window?.gallery?.cancel()
-        client.abortAll()
         application.quit()
     }
 

@@ -73,7 +73,7 @@ public final class Application {
 }
 
 /// One launch's command line as the primary instance receives it: from this process, or from a later
-/// launch that handed over (`isRemote`), whose environment and terminal are its own.
+/// launch that handed over, whose environment and terminal are its own.
 @MainActor
 public struct ApplicationCommandLine {
     private let commandLine: UnsafeMutablePointer<GApplicationCommandLine>
@@ -87,8 +87,6 @@ public struct ApplicationCommandLine {
         defer { g_strfreev(argv) }
         return (0..<Int(count)).compactMap { argv[$0].map { String(cString: $0) } }
     }
-
-    public var isRemote: Bool { g_application_command_line_get_is_remote(commandLine) != 0 }
 
     /// A variable of the launching process's environment.
     public func environment(_ name: String) -> String? {

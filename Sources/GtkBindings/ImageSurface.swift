@@ -99,9 +99,4 @@ public final class ImageSurface: @unchecked Sendable {
         cairo_paint(cairo)
         cairo_restore(cairo)
     }
-
-    /// The pixels as a new pixbuf (for the clipboard), unpremultiplied again.
-    public func pixbuf() -> Pixbuf? {
-        gdk_pixbuf_get_from_surface(surface, 0, 0, Int32(pixelWidth), Int32(pixelHeight)).map { Pixbuf(owning: $0) }
-    }
 }

@@ -37,10 +37,6 @@ public final class ListBox: Widget {
         return Int(gtk_list_box_row_get_index(row))
     }
 
-    public func rowWidget(at index: Int) -> UnsafeMutablePointer<GtkWidget>? {
-        gtk_list_box_get_row_at_index(listBox, Int32(index))?.raw.as(GtkWidget.self)
-    }
-
     /// Selects the row at `position` (without moving the focus); nil unselects.
     public func selectRow(at position: Int?) {
         if let position, let row = gtk_list_box_get_row_at_index(listBox, Int32(position)) {

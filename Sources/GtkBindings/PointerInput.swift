@@ -24,8 +24,6 @@ public struct ScrollInput {
     public let x: Double
     public let y: Double
     public let withControl: Bool
-    /// A touchpad's continuous deltas rather than a wheel's clicks.
-    public let isSmooth: Bool
 }
 
 extension Widget {
@@ -56,8 +54,7 @@ extension Widget {
             default: (dx, dy) = (scroll.delta_x, scroll.delta_y)
             }
             return handler(ScrollInput(dx: dx, dy: dy, x: scroll.x, y: scroll.y,
-                                       withControl: scroll.state & GDK_CONTROL_MASK.rawValue != 0,
-                                       isSmooth: scroll.direction == GDK_SCROLL_SMOOTH))
+                                       withControl: scroll.state & GDK_CONTROL_MASK.rawValue != 0))
         }
     }
 
@@ -83,11 +80,6 @@ extension Widget {
             handler(nil)
             return false
         }
-    }
-
-    /// Calls `handler` for the Menu key and Shift+F10 (GTK's popup-menu keybinding); true when a menu opened.
-    public func onPopupMenuKey(_ handler: @escaping @MainActor () -> Bool) {
-        ref.connectEvent("popup-menu") { _ in handler() }
     }
 
     /// A point on the screen in the widget's coordinates (for a widget with a window of its own).

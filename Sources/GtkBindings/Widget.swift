@@ -83,9 +83,8 @@ public class Widget {
     }
 
     public func grabFocus() { gtk_widget_grab_focus(widget) }
-    public var hasFocus: Bool { gtk_widget_has_focus(widget) != 0 }
-    /// The focus widget of its window, whether or not the window is active (`hasFocus` needs both, and
-    /// can stay set on a widget removed while it had the focus).
+    /// The focus widget of its window, whether or not the window is active (gtk_widget_has_focus needs both,
+    /// and can stay set on a widget removed while it had the focus).
     public var isFocus: Bool { gtk_widget_is_focus(widget) != 0 }
     public var canFocus: Bool {
         get { gtk_widget_get_can_focus(widget) != 0 }
