@@ -19,13 +19,8 @@ extension LargeImageView {
         return nil
     }
 
-    /// True while the full-resolution decode runs.
-    public var isLoadingDetail: Bool {
-        if case .loading = detail { return true }
-        return false
-    }
-
-    /// Why the full-resolution decode failed (the view goes on showing the screen-sized one).
+    /// Why the full-resolution decode failed (the view goes on showing the screen-sized one, enlarged; the
+    /// subtitle says why it is not sharper).
     public var detailFailure: String? {
         if case .failed(let reason) = detail { return reason }
         return nil
@@ -85,7 +80,7 @@ extension LargeImageView {
             let generation = self.generation
             ImageSurface.make(from: image.pixbuf) { [weak self] surface in
                 guard let self, self.generation == generation else { return }
-                guard surface.isValid else { return self.detail = .failed(tr("Not enough memory to zoom in")) }
+                guard surface.isValid else { return self.detailFailed(tr("Not enough memory to zoom in")) }
                 self.detail = .loaded(image.pixbuf)
                 self.canvas.addDetail(surface, resolution: Double(surface.pixelWidth) / Double(max(1, image.originalWidth)))
             }
@@ -93,8 +88,13 @@ extension LargeImageView {
             detail = .none
         case .failure(let error):
             // The screen-sized image stays, enlarged: zooming still works, only less sharply.
-            detail = .failed(error.message)
+            detailFailed(error.message)
         }
+    }
+
+    private func detailFailed(_ reason: String) {
+        detail = .failed(reason)
+        onChange?()
     }
 
     func cancelDetail() {

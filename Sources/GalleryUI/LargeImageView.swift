@@ -100,8 +100,14 @@ public final class LargeImageView {
         if let size = fullImageSize {
             let pixels = Self.pixels(size.width, size.height)
             guard let viewport = canvas.viewport, !viewport.isFit, isShowingFullImage else { return pixels }
+            let zoom = Int((viewport.zoom * 100).rounded())
+            if let reason = detailFailure {
+                // TRANSLATORS: the large view's subtitle when zoomed but the full-resolution image could not be
+                // decoded: {size} is "4000 × 3000 pixels", {zoom} is 100, {reason} says why ("Not enough memory to zoom in").
+                return tr("{size} · {zoom} % · not sharper: {reason}", ["size": pixels, "zoom": zoom, "reason": reason])
+            }
             // TRANSLATORS: the large view's subtitle when zoomed: {size} is "4000 × 3000 pixels", {zoom} is 100.
-            return tr("{size} · {zoom} %", ["size": pixels, "zoom": Int((viewport.zoom * 100).rounded())])
+            return tr("{size} · {zoom} %", ["size": pixels, "zoom": zoom])
         }
         if let failure { return failure }
         if item.kind != .image {
