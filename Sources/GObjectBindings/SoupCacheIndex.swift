@@ -4,14 +4,11 @@ import Glibc
 #endif
 
 extension Soup.Cache {
-    /// What `trimIndex` found and left: the bytes of bodies the index names, and its entries.
+    /// What `trimIndex` left: the bytes of bodies the index names, and its entries before and after.
     public struct IndexTrim: Sendable, Equatable {
-        public var bytesBefore: Int
         public var bytesAfter: Int
         public var entriesBefore: Int
         public var entriesAfter: Int
-        /// Bytes of the index file as read.
-        public var indexFileBytes: Int
     }
 
     /// Drops the entries stored longest ago from the index in `directory` until the bodies it names take at
@@ -29,7 +26,8 @@ extension Soup.Cache {
     ///
     /// The file is libsoup 2.4's own ("soup.cache2", a GVariant `(qa(sbuuuuuqa{ss}))`, version 5); any other
     /// version is left alone (libsoup itself then starts empty). Blocking: call it on a worker thread,
-    /// before `load`. Nil when there is no index to read.
+    /// before `load`. Nil when there is no index to read, or the trimmed one could not be written (then no
+    /// file is set aside: the old index still names them all).
     @discardableResult
     public nonisolated static func trimIndex(in directory: String, toBytes limit: Int, maxEntries: Int) -> IndexTrim? {
         let path = directory + "/" + indexFileName
@@ -61,8 +59,7 @@ extension Soup.Cache {
             ages.append((storedAt, position, bytes))
             total += bytes
         }
-        var trim = IndexTrim(bytesBefore: total, bytesAfter: total, entriesBefore: count, entriesAfter: count,
-                             indexFileBytes: Int(length))
+        var trim = IndexTrim(bytesAfter: total, entriesBefore: count, entriesAfter: count)
         guard total > limit || count > maxEntries else { return trim }
 
         // Oldest first; within one second, libsoup's list has the newest entries in front, so the later
@@ -79,10 +76,11 @@ extension Soup.Cache {
         defer { g_variant_type_free(arrayType) }
         var builder = GVariantBuilder()
         g_variant_builder_init(&builder, arrayType)
+        var droppedFiles: [String] = []
         for position in 0..<count {
             let entry = g_variant_get_child_value(entries, gsize(position))
             if dropped.contains(position) {
-                setAside(fileOf: entry, in: directory)
+                if let name = fileName(of: entry) { droppedFiles.append(name) }
             } else {
                 g_variant_builder_add_value(&builder, entry)
             }
@@ -92,17 +90,17 @@ extension Soup.Cache {
         let trimmed = g_variant_ref_sink(g_variant_new_tuple(&children, 2))
         defer { g_variant_unref(trimmed) }
         let data = g_variant_get_data(trimmed)?.assumingMemoryBound(to: gchar.self)
-        g_file_set_contents(path, data, gssize(g_variant_get_size(trimmed)), nil)
+        // The files go aside only once the index without them is written (a full disk, say, keeps both).
+        guard g_file_set_contents(path, data, gssize(g_variant_get_size(trimmed)), nil) != 0 else { return nil }
+        for name in droppedFiles { rename(directory + "/" + name, directory + "/" + droppedFilePrefix + name) }
         return trim
     }
 
-    /// Renames the file of an index entry (libsoup names it by `g_str_hash` of the URI) aside.
-    private nonisolated static func setAside(fileOf entry: OpaquePointer?, in directory: String) {
+    /// The file of an index entry: libsoup names it by `g_str_hash` of the URI.
+    private nonisolated static func fileName(of entry: OpaquePointer?) -> String? {
         let uriValue = g_variant_get_child_value(entry, 0)
         defer { g_variant_unref(uriValue) }
-        guard let uri = g_variant_get_string(uriValue, nil) else { return }
-        let name = String(g_str_hash(uri))
-        rename(directory + "/" + name, directory + "/" + droppedFilePrefix + name)
+        return g_variant_get_string(uriValue, nil).map { String(g_str_hash($0)) }
     }
 
     /// What `trimIndex` renames dropped entries' files to: a "soup." name, which libsoup leaves alone.
