@@ -6,8 +6,9 @@ import GObjectBindings
 /// 4000 px image zoomed in costs what the window's area costs, not what the image's does.
 ///
 /// Converting a pixbuf (RGB, unpremultiplied) into a surface (premultiplied ARGB) touches every pixel: for a
-/// 12-megapixel photo that is tens of milliseconds, so `make(from:)` does it on a GTask worker. The surface is
-/// immutable once made, and cairo's reference counting is atomic, so it may be handed between threads.
+/// 12-megapixel photo that is tens of milliseconds, so `make(from:)` does it on a GTask worker. A surface made
+/// from a pixbuf is never written again, and cairo's reference counting is atomic, so it may be handed between
+/// threads; a view buffer (`init(width:height:)`) is drawn into on the main thread only.
 public final class ImageSurface: @unchecked Sendable {
     public enum Filter: Sendable {
         /// While the view moves: bilinear, cheap at any scale.
