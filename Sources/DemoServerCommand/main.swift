@@ -34,12 +34,16 @@ struct DemoServerCommand: ParsableCommand {
     @Option(help: "Data directory holding demo/users.json and demo/images (default: found automatically).")
     var data: String?
 
-    @Flag(help: "On exit, list every request (path and query) on standard error, one per line.")
+    @Flag(help: "List every request (path and query) on standard error as it arrives, one per line.")
     var logRequests = false
 
     func validate() throws {
         guard latency >= 0 else { throw ValidationError("--latency must not be negative") }
         guard bandwidth >= 0 else { throw ValidationError("--bandwidth must not be negative") }
+        // The hostile server has knobs of its own per case; silently ignoring these would mislead.
+        if hostile, latency != 0 || bandwidth != 0 || data != nil || logRequests {
+            throw ValidationError("--hostile takes only --port")
+        }
     }
 
     func run() throws {
