@@ -17,6 +17,7 @@ extension HTTPClient {
     ///
     /// With a disk cache, a request whose server cannot be reached (`isUnreachable`) is asked once more
     /// with `Cache-Control: max-stale`: a stored copy, however old, beats an error when the network is gone.
+    /// Without a copy that retry goes to the network; if it fails too, the first try's error is reported.
     public func open(_ request: HTTPRequest, cancellable: Cancellable,
                      completion: @escaping @MainActor (Result<HTTPStreamingResponse, HTTPError>) -> Void) {
         // Only absolute http(s) URLs go out: libsoup would take others apart in its own ways.
@@ -27,11 +28,14 @@ extension HTTPClient {
         onRequestStarted?(request.url)
         whenCacheReady { [weak self] in
             guard let self else { return completion(.failure(.cancelled)) }
-            let watchdog = TransferWatchdog(minimumBytesPerSecond: self.configuration.minimumBytesPerSecond,
-                                            windowSeconds: self.configuration.throughputWindowSeconds) { cancellable.cancel() }
-            self.send(message, of: request, cancellable: cancellable, watchdog: watchdog,
-                      mayUseStaleCopy: self.cache != nil, completion: completion)
+            self.send(message, of: request, cancellable: cancellable, watchdog: self.watchdog(cancelling: cancellable),
+                      retrying: nil, completion: completion)
         }
+    }
+
+    private func watchdog(cancelling cancellable: Cancellable) -> TransferWatchdog {
+        TransferWatchdog(minimumBytesPerSecond: configuration.minimumBytesPerSecond,
+                         windowSeconds: configuration.throughputWindowSeconds) { cancellable.cancel() }
     }
 
     private static func message(for request: HTTPRequest) -> Soup.Message? {
@@ -40,8 +44,10 @@ extension HTTPClient {
         return message
     }
 
+    /// `firstError`: this is the stale-copy retry of a request that failed so. The retry has a throughput
+    /// window of its own (the first try may have used up most of one waiting for libsoup's I/O timeout).
     private func send(_ message: Soup.Message, of request: HTTPRequest, cancellable: Cancellable,
-                      watchdog: TransferWatchdog, mayUseStaleCopy: Bool,
+                      watchdog: TransferWatchdog, retrying firstError: HTTPError?,
                       completion: @escaping @MainActor (Result<HTTPStreamingResponse, HTTPError>) -> Void) {
         session.send(message, cancellable: cancellable) { [weak self] result in
             guard let self else {
@@ -51,12 +57,20 @@ extension HTTPClient {
             switch result {
             case .failure(let error):
                 let mapped = self.httpError(error, watchdog: watchdog)
-                if mayUseStaleCopy, mapped.isUnreachable, !cancellable.isCancelled,
-                   let stale = Self.message(for: Self.staleCopyRequest(request)) {
-                    return self.send(stale, of: request, cancellable: cancellable, watchdog: watchdog,
-                                     mayUseStaleCopy: false, completion: completion)
-                }
                 watchdog.stop()
+                if let firstError {
+                    // No stored copy, so the retry went to the network and failed too (timed out, too slow,
+                    // refused): what the caller must hear is why the server is unreachable — that is what
+                    // lets it fall back to a saved copy of its own (GalleryFeed's snapshot). Only the user's
+                    // cancel (a watchdog's is `.tooSlow` here) stays a cancel.
+                    return completion(.failure(mapped == .cancelled ? .cancelled : firstError))
+                }
+                if self.cache != nil, mapped.isUnreachable, !cancellable.isCancelled,
+                   let stale = Self.message(for: Self.staleCopyRequest(request)) {
+                    return self.send(stale, of: request, cancellable: cancellable,
+                                     watchdog: self.watchdog(cancelling: cancellable), retrying: mapped,
+                                     completion: completion)
+                }
                 completion(.failure(mapped))
             case .success(let stream):
                 let body = HTTPBody(stream: stream, watchdog: watchdog) { [weak self] error in
