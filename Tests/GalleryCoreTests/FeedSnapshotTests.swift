@@ -210,11 +210,15 @@ final class FeedSnapshotTests: GLibTestCase {
                                        replies: Array(repeating: reply, count: FeedSnapshot.maxReplies + 1))
             XCTAssertNil(FeedSnapshot.decode(try XCTUnwrap(tooMany.encoded())), "more replies than a first page needs")
 
-            feeds.folder.write(Array(repeating: 0x20, count: FeedSnapshot.maxFileBytes + 1), to: "last-gallery.json")
-            var loaded: FeedSnapshot?? = .none
-            store.load(firstURL: "http://127.0.0.1:9/a") { loaded = .some($0) }
-            XCTAssertTrue(iterateMainLoop(until: { loaded != nil }))
-            XCTAssertEqual(loaded, .some(nil), "a file over the bound is not read")
+            // The same valid snapshot, read back; then padded with JSON whitespace (still valid) past the bound.
+            let json = good.withUnsafeBytes { Array($0) }
+            for (padding, expected) in [(0, true), (FeedSnapshot.maxFileBytes + 1 - json.count, false)] {
+                feeds.folder.write(json + Array(repeating: 0x20, count: padding), to: "last-gallery.json")
+                var loaded: FeedSnapshot?? = .none
+                store.load(firstURL: "http://127.0.0.1:9/a") { loaded = .some($0) }
+                XCTAssertTrue(iterateMainLoop(until: { loaded != nil }))
+                XCTAssertEqual(loaded??.replies.count == 1, expected, expected ? "a good file is read" : "a file over the bound is not read")
+            }
         }
     }
 
