@@ -66,15 +66,18 @@ public final class RecentSearchStore {
     private let base: String?
     /// The search the file held at start.
     public let lastSearch: RecentSearch?
-    private var saving = false
-    private var pending: RecentSearch?
     private var directoryReady = false
+    private let writer: CoalescingFileWriter
     /// Called after each write with its error, if any (tests).
-    public var onSaved: (@MainActor (GLibError?) -> Void)?
+    public var onSaved: (@MainActor (GLibError?) -> Void)? {
+        get { writer.onSaved }
+        set { writer.onSaved = newValue }
+    }
 
     /// Reads the file once (a few bytes, synchronously).
     public init(path: String = RecentSearch.defaultPath) {
         self.path = path
+        writer = CoalescingFileWriter(path: path)
         base = File.smallText(atPath: path)
         lastSearch = base.flatMap(RecentSearch.parse)
     }
@@ -82,21 +85,8 @@ public final class RecentSearchStore {
     public func load() -> RecentSearch? { RecentSearch.load(from: path) }
 
     public func save(_ search: RecentSearch) {
-        pending = search
-        writePending()
-    }
-
-    private func writePending() {
-        guard !saving, let search = pending else { return }
-        pending = nil
         prepareDirectory()
-        saving = true
-        File(path: path).replaceContents(Bytes(search.serialized(over: base)), private: true) { [weak self] error in
-            guard let self else { return }
-            self.saving = false
-            self.onSaved?(error)
-            self.writePending()
-        }
+        writer.save(Bytes(search.serialized(over: base)))
     }
 
     /// Once per process: a directory call of a few microseconds, not worth a thread. An existing directory
