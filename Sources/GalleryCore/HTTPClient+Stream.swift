@@ -128,6 +128,10 @@ public final class HTTPBody {
 }
 
 extension HTTPResponseHead {
+    /// An HTTP date (`Retry-After`, `Date`) in any of the three forms RFC 9110 allows, as seconds since the
+    /// Unix epoch.
+    static func parseDate(_ text: String) -> Double? { Soup.parseHTTPDate(text) }
+
     /// The status line and headers of a message whose response headers arrived. The reason phrase is the
     /// server's text, shown in rows: cleaned and bounded.
     init(_ message: Soup.Message) {
