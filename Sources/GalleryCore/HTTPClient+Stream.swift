@@ -13,7 +13,8 @@ extension HTTPClient {
     /// request) and hands over the status, headers and the unread body once the headers arrived. The caller
     /// checks the head, reads the body with `body.read` and closes it. `completion` runs once, on the main loop
     /// and never before `open` returns; transport failures arrive as `HTTPError`. The throughput floor
-    /// (`TransferWatchdog`) watches from the request until the body is closed or fails.
+    /// (`TransferWatchdog`) watches from the moment libsoup sends the request (not while it waits in the
+    /// session's queue for a connection) until the body is closed or fails.
     ///
     /// With a disk cache, a request whose server cannot be reached (`isUnreachable`) is asked once more
     /// with `Cache-Control: max-stale`: a stored copy, however old, beats an error when the network is gone.
@@ -49,6 +50,8 @@ extension HTTPClient {
     private func send(_ message: Soup.Message, of request: HTTPRequest, cancellable: Cancellable,
                       watchdog: TransferWatchdog, retrying firstError: HTTPError?,
                       completion: @escaping @MainActor (Result<HTTPStreamingResponse, HTTPError>) -> Void) {
+        // The throughput window opens when libsoup sends the request, not while it waits for a connection.
+        message.onStarting { watchdog.start() }
         session.send(message, cancellable: cancellable) { [weak self] result in
             guard let self else {
                 watchdog.stop()
@@ -73,6 +76,8 @@ extension HTTPClient {
                 }
                 completion(.failure(mapped))
             case .success(let stream):
+                // An answer from the disk cache was never sent: its body is watched from here.
+                watchdog.start()
                 let body = HTTPBody(stream: stream, watchdog: watchdog) { [weak self] error in
                     self?.httpError(error, watchdog: watchdog) ?? .cancelled
                 }
