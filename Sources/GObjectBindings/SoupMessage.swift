@@ -28,6 +28,14 @@ extension Soup {
             takeString(soup_uri_to_string(soup_message_get_uri(message), 0)) ?? ""
         }
 
+        /// Runs `handler` each time the session hands the message to a connection to be sent (`starting`):
+        /// after any wait in the session's queue for a free connection. An answer the cache gives without
+        /// asking the server does not run it.
+        @MainActor
+        public func onStarting(_ handler: @escaping @MainActor () -> Void) {
+            ref.connect("starting", handler)
+        }
+
         public func setRequestHeader(_ name: String, _ value: String) {
             soup_message_headers_replace(message.pointee.request_headers, name, value)
         }

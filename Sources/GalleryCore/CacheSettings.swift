@@ -5,8 +5,8 @@ import GObjectBindings
 /// (`~/.config/gallery-viewer/state.ini`), read at start. 0 turns the disk cache off.
 public struct CacheSettings: Equatable, Sendable {
     public static let defaultMegabytes = 256
-    /// libsoup keeps the cache's size in 32 bits.
-    public static let largestMegabytes = 4000
+    /// libsoup keeps the cache's size in 32 bits (`HTTPCache.largestMaxBytes`).
+    public static let largestMegabytes = HTTPCache.largestMaxBytes / 1_048_576
     static let group = "cache"
     static let key = "max-size-mb"
 

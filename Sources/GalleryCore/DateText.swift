@@ -1,7 +1,8 @@
 import CGtk
 import GObjectBindings
 
-/// Date parsing for feed fields and rate-limit headers, as seconds since the Unix epoch.
+/// Date parsing for feed fields and rate-limit headers, as seconds since the Unix epoch (HTTP dates:
+/// `HTTPResponseHead.parseDate`, which libsoup parses).
 enum DateText {
     static func now() -> Double { Double(g_get_real_time()) / 1_000_000 }
 
@@ -10,8 +11,6 @@ enum DateText {
         defer { g_date_time_unref(date) }
         return Double(g_date_time_to_unix(date)) + Double(g_date_time_get_microsecond(date)) / 1_000_000
     }
-
-    static func parseHTTPDate(_ text: String) -> Double? { Soup.parseHTTPDate(text) }
 
     /// "just now", "5 minutes ago", "an hour ago", "3 days ago": how long ago `seconds` (since the epoch)
     /// was. A time in the future (a clock put back) is "just now".

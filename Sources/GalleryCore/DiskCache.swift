@@ -44,8 +44,8 @@ public final class DiskCache {
         snapshots = FeedSnapshotStore(path: directory + "/last-gallery.json")
     }
 
-    /// Bytes on disk now: the HTTP cache's files and the saved page (measured on a worker).
-    public func measureBytes(completion: @escaping @MainActor (Int) -> Void) {
+    /// Bytes on disk now: the HTTP cache's files and the saved page (measured on a worker; tests).
+    func measureBytes(completion: @escaping @MainActor (Int) -> Void) {
         let snapshotBytes = DirectoryScan.fileBytes(at: snapshots.path) ?? 0
         http.measureBytes { completion($0 + snapshotBytes) }
     }

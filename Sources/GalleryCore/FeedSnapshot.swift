@@ -12,34 +12,26 @@ public struct FeedSnapshot: Sendable, Equatable, Codable {
     /// Each reply as the feed received it.
     public struct Reply: Sendable, Equatable, Codable {
         public var requestURL: String
-        public var status: UInt32
-        public var reason: String
-        /// The URL the reply came from, after redirects.
-        public var url: String
-        public var headers: [String: String]
-        public var mediaType: String?
+        public var head: HTTPResponseHead
         public var body: Data
 
         init(request: PageRequest, response: HTTPResponse) {
             requestURL = request.url
-            status = response.head.status
-            reason = response.head.reason
-            url = response.head.url
-            headers = response.head.headers
-            mediaType = response.head.mediaType
+            head = response.head
             body = response.body.withUnsafeBytes { Data($0) }
         }
 
         var response: HTTPResponse {
-            HTTPResponse(head: HTTPResponseHead(status: status, reason: reason, url: url, headers: headers,
-                                                mediaType: mediaType, contentLength: body.count),
-                         body: Bytes(Array(body)))
+            var head = head
+            // What the reply holds is the body as the feed read it (decompressed, whole).
+            head.contentLength = body.count
+            return HTTPResponse(head: head, body: Bytes(Array(body)))
         }
 
         /// What this reply weighs against `maxBytes`.
         var bytes: Int {
-            body.count + requestURL.utf8.count + url.utf8.count + reason.utf8.count
-                + headers.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count }
+            body.count + requestURL.utf8.count + head.url.utf8.count + head.reason.utf8.count
+                + (head.mediaType?.utf8.count ?? 0) + head.headers.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count }
         }
     }
 

@@ -8,41 +8,20 @@ import GObjectBindings
 @MainActor
 public final class FeedSnapshotStore {
     public let path: String
-    private var saving = false
-    private var pending: FeedSnapshot?
-    /// Bumped by `remove`, so that a save already under way does not bring the file back.
-    private var generation = 0
+    private let writer: CoalescingFileWriter
     /// Called after each write with its error, if any (tests).
-    public var onSaved: (@MainActor (GLibError?) -> Void)?
+    public var onSaved: (@MainActor (GLibError?) -> Void)? {
+        get { writer.onSaved }
+        set { writer.onSaved = newValue }
+    }
 
-    public init(path: String) { self.path = path }
+    public init(path: String) {
+        self.path = path
+        writer = CoalescingFileWriter(path: path)
+    }
 
     public func save(_ snapshot: FeedSnapshot) {
-        pending = snapshot
-        writePending()
-    }
-
-    private func writePending() {
-        guard !saving, let snapshot = pending else { return }
-        pending = nil
-        saving = true
-        let generation = generation
-        WorkerTask.run({ snapshot.encoded() }, completion: { [weak self] bytes in
-            guard let self else { return }
-            guard let bytes, generation == self.generation else { return self.finishSave(nil) }
-            File(path: self.path).replaceContents(bytes, private: true) { [weak self] error in
-                guard let self else { return }
-                // Removed while this was being written: remove the file written after all.
-                if generation != self.generation { File(path: self.path).delete { _ in } }
-                self.finishSave(error)
-            }
-        })
-    }
-
-    private func finishSave(_ error: GLibError?) {
-        saving = false
-        onSaved?(error)
-        writePending()
+        writer.save { snapshot.encoded() }
     }
 
     /// The snapshot of the gallery whose first request is `firstURL`; nil when there is none for it, or
@@ -63,8 +42,7 @@ public final class FeedSnapshotStore {
 
     /// Deletes the file (Clear Cache); a save under way is dropped.
     public func remove(completion: @escaping @MainActor (Int) -> Void) {
-        generation += 1
-        pending = nil
+        writer.discard()
         let size = DirectoryScan.fileBytes(at: path) ?? 0
         File(path: path).delete { result in
             if case .success = result { completion(size) } else { completion(0) }

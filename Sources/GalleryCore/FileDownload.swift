@@ -83,44 +83,43 @@ public final class FileDownload {
     private func handle(_ response: HTTPStreamingResponse, requestedFrom offset: Int) {
         body = response.body
         let head = response.head
-        if offset > 0 {
-            let range = head.headers["content-range"].flatMap(ContentRange.init)
-            switch head.status {
-            case 206:
-                let encoded = head.headers["content-encoding"].map { $0.lowercased() != "identity" } ?? false
-                guard !encoded, let range, range.continues(from: offset),
-                      case .bytes(let first, let last, _) = range,
-                      head.contentLength.map({ $0 == last - first + 1 }) ?? true else {
-                    // Not the rest of our file: throw the partial file away and ask for the whole image.
-                    return restart(requestAgain: true)
-                }
-                resumed = true
-                return accept(head, offset: offset, length: last - first + 1)
-            case 416:
-                // Nothing after the partial file: it is already the whole image (the last run stopped just
-                // before the rename), unless the image is now shorter than what we have.
-                guard case .unsatisfied(let complete) = range, complete == offset else {
-                    return restart(requestAgain: true)
-                }
-                closeBody()
-                written = offset
-                resumed = true
-                return saveCompleteFile()
-            case 200 where ImageLoader.validateImageResponse(head) == nil:
-                // The server ignored the range and sends the whole image: use it, from the start.
-                return restart(requestAgain: false) { [weak self] in self?.accept(head, offset: 0, length: head.contentLength) }
-            default:
-                break
+        let range = head.headers["content-range"].flatMap(ContentRange.init)
+        if offset > 0, head.status == 416 {
+            // Nothing after the partial file: it is already the whole image (the last run stopped just
+            // before the rename), unless the image is now shorter than what we have.
+            guard case .unsatisfied(let complete) = range, complete == offset else {
+                return restart(requestAgain: true)
             }
+            closeBody()
+            written = offset
+            resumed = true
+            return saveCompleteFile()
         }
+        // Every other answer is checked once, here: the whole image, or the rest of it.
         if let rejection = ImageLoader.validateImageResponse(head) { return fail(rejection.message) }
-        guard head.status != 206 else { return fail(tr("The server sent part of the image without being asked")) }
-        accept(head, offset: 0, length: head.contentLength)
+        switch head.status {
+        case 206 where offset > 0:
+            let encoded = head.headers["content-encoding"].map { $0.lowercased() != "identity" } ?? false
+            guard !encoded, let range, range.continues(from: offset),
+                  case .bytes(let first, let last, _) = range,
+                  head.contentLength.map({ $0 == last - first + 1 }) ?? true else {
+                // Not the rest of our file: throw the partial file away and ask for the whole image.
+                return restart(requestAgain: true)
+            }
+            resumed = true
+            accept(head, offset: offset, length: last - first + 1)
+        case 206:
+            fail(tr("The server sent part of the image without being asked"))
+        case _ where offset > 0:
+            // The server ignored the range and sends the whole image: use it, from the start.
+            restart(requestAgain: false) { [weak self] in self?.accept(head, offset: 0, length: head.contentLength) }
+        default:
+            accept(head, offset: 0, length: head.contentLength)
+        }
     }
 
-    /// The response is the image from `offset` on, `length` bytes if declared.
+    /// The response (checked by `handle`) is the image from `offset` on, `length` bytes if declared.
     private func accept(_ head: HTTPResponseHead, offset: Int, length: Int?) {
-        if let rejection = ImageLoader.validateImageResponse(head) { return fail(rejection.message) }
         expectedTotal = length.map { offset + $0 }
         if let expectedTotal, expectedTotal > maxBytes {
             return fail(HTTPError.tooLarge(limitBytes: maxBytes).message, discardPartial: true)

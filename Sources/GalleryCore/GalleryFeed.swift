@@ -187,12 +187,13 @@ public final class GalleryFeed {
         snapshots.load(firstURL: firstURL) { [weak self] snapshot in
             guard let self, self.cancellable === cancellable else { return }
             self.cancellable = nil
-            guard let snapshot, snapshot.response(for: request.url) != nil else {
+            // Looked up once: each lookup copies the reply's body (up to `FeedSnapshot.maxBytes`).
+            guard let snapshot, let response = snapshot.response(for: request.url) else {
                 return self.state = .failed(.network(service: self.serviceName, detail: error.message))
             }
             self.offlineCopy = snapshot
             self.recorder = nil
-            self.replay(request, from: snapshot, deliver: deliver)
+            self.handle(response, of: request, deliver: deliver)
         }
     }
 

@@ -21,7 +21,15 @@ public struct GalleryItem: Hashable, Sendable {
         }
     }
 
-    /// Stable within its source (guid, media id, page id).
+    /// Real services offer a few renditions of an item (DeviantArt 3, Commons and Mastodon 1–2): 16 leaves room
+    /// for any of them, while a feed that repeats `<media:thumbnail>` thousands of times (up to the page's
+    /// element cap) cannot make every item, and every search for a covering thumbnail, that large.
+    public static let maxThumbnails = 16
+    /// Real ids are a URL or a number; ids are hashed for every row (`identityKeys`) and saved in the
+    /// snapshot, so a 100 KB guid is cut (between characters).
+    public static let maxIDBytes = 256
+
+    /// Stable within its source (guid, media id, page id); at most `maxIDBytes` of UTF-8.
     public var id: String
     public var title: String
     public var kind: Kind
@@ -48,10 +56,10 @@ public struct GalleryItem: Hashable, Sendable {
                 fullImageURL: String?, pageURL: String? = nil, author: String? = nil, altText: String? = nil,
                 isSensitive: Bool = false, width: Int? = nil, height: Int? = nil) {
         // Text from a feed is shown in the window and printed by --list: no control characters, bounded.
-        self.id = id
+        self.id = Self.prefix(of: id, utf8Bytes: Self.maxIDBytes)
         self.title = DisplayText.clean(title, limit: 1000)
         self.kind = kind
-        self.thumbnails = thumbnails
+        self.thumbnails = Array(thumbnails.prefix(Self.maxThumbnails))
         self.fullImageURL = fullImageURL
         self.pageURL = pageURL
         self.author = author.map { DisplayText.clean($0, limit: 200) }
@@ -59,6 +67,16 @@ public struct GalleryItem: Hashable, Sendable {
         self.isSensitive = isSensitive
         self.width = width
         self.height = height
+    }
+
+    private static func prefix(of text: String, utf8Bytes limit: Int) -> String {
+        guard text.utf8.count > limit else { return text }
+        var cut = ""
+        for character in text {
+            guard cut.utf8.count + character.utf8.count <= limit else { break }
+            cut.append(character)
+        }
+        return cut
     }
 
     /// The file name shown in the row: the source's suggestion, else the last path segment of the image URL,

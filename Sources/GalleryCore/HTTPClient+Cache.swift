@@ -37,8 +37,8 @@ public final class HTTPCache {
         public var trim: Soup.Cache.IndexTrim?
     }
 
-    /// libsoup counts in a guint: the cap stays below 4 GiB.
-    public static let largestMaxBytes = Int(UInt32.max)
+    /// libsoup counts in a guint: the cap stays below 4 GiB (`CacheSettings.largestMegabytes` follows).
+    public nonisolated static let largestMaxBytes = Int(UInt32.max)
 
     /// At each start the oldest entries are dropped until the cache is at most this full, so that the
     /// coming session has room to store what it sees (see `Soup.Cache.trimIndex` for why libsoup's own
@@ -131,8 +131,8 @@ public final class HTTPCache {
         WorkerTask.run({ DirectoryScan.removeFlatDirectory(trash) }, completion: completion)
     }
 
-    /// Bytes the cache's files take on disk now (measured on a worker).
-    public func measureBytes(completion: @escaping @MainActor (Int) -> Void) {
+    /// Bytes the cache's files take on disk now (measured on a worker; tests).
+    func measureBytes(completion: @escaping @MainActor (Int) -> Void) {
         let directory = directory
         WorkerTask.run({ DirectoryScan.totalFileBytes(in: directory) }, completion: completion)
     }

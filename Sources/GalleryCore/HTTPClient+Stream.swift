@@ -13,10 +13,12 @@ extension HTTPClient {
     /// request) and hands over the status, headers and the unread body once the headers arrived. The caller
     /// checks the head, reads the body with `body.read` and closes it. `completion` runs once, on the main loop
     /// and never before `open` returns; transport failures arrive as `HTTPError`. The throughput floor
-    /// (`TransferWatchdog`) watches from the request until the body is closed or fails.
+    /// (`TransferWatchdog`) watches from the moment libsoup sends the request (not while it waits in the
+    /// session's queue for a connection) until the body is closed or fails.
     ///
     /// With a disk cache, a request whose server cannot be reached (`isUnreachable`) is asked once more
     /// with `Cache-Control: max-stale`: a stored copy, however old, beats an error when the network is gone.
+    /// Without a copy that retry goes to the network; if it fails too, the first try's error is reported.
     public func open(_ request: HTTPRequest, cancellable: Cancellable,
                      completion: @escaping @MainActor (Result<HTTPStreamingResponse, HTTPError>) -> Void) {
         // Only absolute http(s) URLs go out: libsoup would take others apart in its own ways.
@@ -27,11 +29,14 @@ extension HTTPClient {
         onRequestStarted?(request.url)
         whenCacheReady { [weak self] in
             guard let self else { return completion(.failure(.cancelled)) }
-            let watchdog = TransferWatchdog(minimumBytesPerSecond: self.configuration.minimumBytesPerSecond,
-                                            windowSeconds: self.configuration.throughputWindowSeconds) { cancellable.cancel() }
-            self.send(message, of: request, cancellable: cancellable, watchdog: watchdog,
-                      mayUseStaleCopy: self.cache != nil, completion: completion)
+            self.send(message, of: request, cancellable: cancellable, watchdog: self.watchdog(cancelling: cancellable),
+                      retrying: nil, completion: completion)
         }
+    }
+
+    private func watchdog(cancelling cancellable: Cancellable) -> TransferWatchdog {
+        TransferWatchdog(minimumBytesPerSecond: configuration.minimumBytesPerSecond,
+                         windowSeconds: configuration.throughputWindowSeconds) { cancellable.cancel() }
     }
 
     private static func message(for request: HTTPRequest) -> Soup.Message? {
@@ -40,9 +45,13 @@ extension HTTPClient {
         return message
     }
 
+    /// `firstError`: this is the stale-copy retry of a request that failed so. The retry has a throughput
+    /// window of its own (the first try may have used up most of one waiting for libsoup's I/O timeout).
     private func send(_ message: Soup.Message, of request: HTTPRequest, cancellable: Cancellable,
-                      watchdog: TransferWatchdog, mayUseStaleCopy: Bool,
+                      watchdog: TransferWatchdog, retrying firstError: HTTPError?,
                       completion: @escaping @MainActor (Result<HTTPStreamingResponse, HTTPError>) -> Void) {
+        // The throughput window opens when libsoup sends the request, not while it waits for a connection.
+        message.onStarting { watchdog.start() }
         session.send(message, cancellable: cancellable) { [weak self] result in
             guard let self else {
                 watchdog.stop()
@@ -51,14 +60,24 @@ extension HTTPClient {
             switch result {
             case .failure(let error):
                 let mapped = self.httpError(error, watchdog: watchdog)
-                if mayUseStaleCopy, mapped.isUnreachable, !cancellable.isCancelled,
-                   let stale = Self.message(for: Self.staleCopyRequest(request)) {
-                    return self.send(stale, of: request, cancellable: cancellable, watchdog: watchdog,
-                                     mayUseStaleCopy: false, completion: completion)
-                }
                 watchdog.stop()
+                if let firstError {
+                    // No stored copy, so the retry went to the network and failed too (timed out, too slow,
+                    // refused): what the caller must hear is why the server is unreachable — that is what
+                    // lets it fall back to a saved copy of its own (GalleryFeed's snapshot). Only the user's
+                    // cancel (a watchdog's is `.tooSlow` here) stays a cancel.
+                    return completion(.failure(mapped == .cancelled ? .cancelled : firstError))
+                }
+                if self.cache != nil, mapped.isUnreachable, !cancellable.isCancelled,
+                   let stale = Self.message(for: Self.staleCopyRequest(request)) {
+                    return self.send(stale, of: request, cancellable: cancellable,
+                                     watchdog: self.watchdog(cancelling: cancellable), retrying: mapped,
+                                     completion: completion)
+                }
                 completion(.failure(mapped))
             case .success(let stream):
+                // An answer from the disk cache was never sent: its body is watched from here.
+                watchdog.start()
                 let body = HTTPBody(stream: stream, watchdog: watchdog) { [weak self] error in
                     self?.httpError(error, watchdog: watchdog) ?? .cancelled
                 }
@@ -114,6 +133,10 @@ public final class HTTPBody {
 }
 
 extension HTTPResponseHead {
+    /// An HTTP date (`Retry-After`, `Date`) in any of the three forms RFC 9110 allows, as seconds since the
+    /// Unix epoch.
+    static func parseDate(_ text: String) -> Double? { Soup.parseHTTPDate(text) }
+
     /// The status line and headers of a message whose response headers arrived. The reason phrase is the
     /// server's text, shown in rows: cleaned and bounded.
     init(_ message: Soup.Message) {

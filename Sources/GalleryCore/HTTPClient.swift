@@ -4,7 +4,8 @@ import GObjectBindings
 /// The app's one HTTP client: a single libsoup session shared by feeds and images, so connections are kept
 /// alive and capped per host across everything the app downloads. Callbacks run on the GLib main loop.
 ///
-/// This file and GObjectBindings' Soup*.swift are the only places that know about libsoup.
+/// This file, its extensions in HTTPClient+*.swift and GObjectBindings' Soup*.swift are the only places that
+/// know about libsoup.
 @MainActor
 public final class HTTPClient {
     public struct Configuration: Sendable {

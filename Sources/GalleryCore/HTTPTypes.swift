@@ -15,7 +15,7 @@ public struct HTTPRequest: Sendable {
 }
 
 /// Status line and headers, available before the body is read.
-public struct HTTPResponseHead: Sendable {
+public struct HTTPResponseHead: Sendable, Equatable, Codable {
     public var status: UInt32
     public var reason: String
     /// The URL the response came from, after redirects.

@@ -1,3 +1,4 @@
+import Collections
 import GObjectBindings
 
 /// Turns downloaded bytes into a pixbuf no larger than needed, on GTask worker threads, so decoding a 4000 px
@@ -15,7 +16,7 @@ public final class ImageDecoder {
     public let limits: ImageDecodeLimits
     /// Estimated bytes of the decodes running now.
     public private(set) var bytesInUse = 0
-    private var waiting: [Pending] = []
+    private var waiting = CancellableQueue<Pending> { $0.cancellable.isCancelled }
 
     public init(limits: ImageDecodeLimits = .init()) {
         self.limits = limits
@@ -57,17 +58,12 @@ public final class ImageDecoder {
         let completion: Completion
     }
 
-    /// Starts waiting decodes in arrival order while they fit; one always starts when nothing runs.
+    /// Starts waiting decodes in arrival order while they fit; one always starts when nothing runs. Runs when
+    /// one is queued and when one ends: cancelled ones leave the queue then, wherever they are in it.
     private func startWaiting() {
-        while let next = waiting.first {
-            if next.cancellable.isCancelled {
-                waiting.removeFirst()
-                next.completion(.failure(.http(.cancelled)))
-                continue
-            }
-            guard bytesInUse == 0 || bytesInUse + next.cost <= limits.concurrentDecodeBytes else { return }
-            waiting.removeFirst()
-            run(next)
+        for cancelled in waiting.removeCancelled() { cancelled.completion(.failure(.http(.cancelled))) }
+        while let next = waiting.first, bytesInUse == 0 || bytesInUse + next.cost <= limits.concurrentDecodeBytes {
+            run(waiting.removeFirst())
         }
     }
 
@@ -95,5 +91,32 @@ public final class ImageDecoder {
             })
             self?.startWaiting()
         })
+    }
+}
+
+/// Work waiting its turn, in arrival order, whose cancelled entries can leave from anywhere in the queue: a
+/// cancelled decode waiting behind a slow one would otherwise keep its compressed bytes (up to 50 MB) until it
+/// reached the head.
+struct CancellableQueue<Entry> {
+    private var entries = Deque<Entry>()
+    private let isCancelled: (Entry) -> Bool
+
+    init(isCancelled: @escaping (Entry) -> Bool) { self.isCancelled = isCancelled }
+
+    var count: Int { entries.count }
+    var first: Entry? { entries.first }
+    mutating func append(_ entry: Entry) { entries.append(entry) }
+    mutating func removeFirst() -> Entry { entries.removeFirst() }
+
+    /// Takes the cancelled entries out, the others keeping their order; telling their owners is the caller's.
+    mutating func removeCancelled() -> [Entry] {
+        guard entries.contains(where: isCancelled) else { return [] }
+        var removed: [Entry] = []
+        entries.removeAll { entry in
+            guard isCancelled(entry) else { return false }
+            removed.append(entry)
+            return true
+        }
+        return removed
     }
 }

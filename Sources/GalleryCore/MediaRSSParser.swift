@@ -171,7 +171,8 @@ enum MediaRSSParser {
         }
 
         mutating func addThumbnail(_ attributes: [String: String]) {
-            guard let url = mediaURL(attributes) else { return }
+            // GalleryItem keeps no more: the rest are not even collected.
+            guard thumbnails.count < GalleryItem.maxThumbnails, let url = mediaURL(attributes) else { return }
             thumbnails.append(.init(url: url, width: Int(attributes["width"] ?? ""),
                                     height: Int(attributes["height"] ?? "")))
         }

@@ -22,12 +22,8 @@ public struct RecentSearch: Equatable, Sendable {
         return directory + "/gallery-viewer/state.ini"
     }
 
-    /// The remembered search; nil when there is none or the file is unreadable, corrupt or names an unknown
-    /// source — the app then starts with its defaults. Read once at start-up: a few bytes, synchronously.
-    public static func load(from path: String = defaultPath) -> RecentSearch? {
-        File.smallText(atPath: path).flatMap(parse)
-    }
-
+    /// The remembered search; nil when there is none or the text is corrupt or names an unknown source —
+    /// the app then starts with its defaults.
     static func parse(_ text: String) -> RecentSearch? {
         let file = g_key_file_new()
         defer { g_key_file_free(file) }
@@ -66,37 +62,28 @@ public final class RecentSearchStore {
     private let base: String?
     /// The search the file held at start.
     public let lastSearch: RecentSearch?
-    private var saving = false
-    private var pending: RecentSearch?
+    /// The disk cache's size as the file set it at start (the same file: read once for both).
+    public let cacheSettings: CacheSettings
     private var directoryReady = false
+    private let writer: CoalescingFileWriter
     /// Called after each write with its error, if any (tests).
-    public var onSaved: (@MainActor (GLibError?) -> Void)?
+    public var onSaved: (@MainActor (GLibError?) -> Void)? {
+        get { writer.onSaved }
+        set { writer.onSaved = newValue }
+    }
 
     /// Reads the file once (a few bytes, synchronously).
     public init(path: String = RecentSearch.defaultPath) {
         self.path = path
+        writer = CoalescingFileWriter(path: path)
         base = File.smallText(atPath: path)
         lastSearch = base.flatMap(RecentSearch.parse)
+        cacheSettings = base.map(CacheSettings.parse) ?? .init()
     }
-
-    public func load() -> RecentSearch? { RecentSearch.load(from: path) }
 
     public func save(_ search: RecentSearch) {
-        pending = search
-        writePending()
-    }
-
-    private func writePending() {
-        guard !saving, let search = pending else { return }
-        pending = nil
         prepareDirectory()
-        saving = true
-        File(path: path).replaceContents(Bytes(search.serialized(over: base)), private: true) { [weak self] error in
-            guard let self else { return }
-            self.saving = false
-            self.onSaved?(error)
-            self.writePending()
-        }
+        writer.save(Bytes(search.serialized(over: base)))
     }
 
     /// Once per process: a directory call of a few microseconds, not worth a thread. An existing directory

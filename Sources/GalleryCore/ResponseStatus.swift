@@ -25,7 +25,7 @@ enum ResponseStatus {
     static func retryAfterSeconds(_ head: HTTPResponseHead, now: Double = DateText.now()) -> Int? {
         if let value = head.headers["retry-after"]?.trimmed {
             if let seconds = Int(value) { return max(0, seconds) }
-            if let date = DateText.parseHTTPDate(value) { return max(0, Int((date - now).rounded(.up))) }
+            if let date = HTTPResponseHead.parseDate(value) { return max(0, Int((date - now).rounded(.up))) }
         }
         if let reset = head.headers["x-ratelimit-reset"]?.trimmed, let date = DateText.parseISO8601(reset) {
             return max(0, Int((date - now).rounded(.up)))

@@ -137,6 +137,27 @@ final class DeviantArtSourceTests: GLibTestCase {
         XCTAssertLessThanOrEqual(page.items.first?.title.utf8.count ?? 0, MediaRSSParser.maxTextLength * 4)
     }
 
+    /// Brief, non-negotiable 7: an item's thumbnails and id are bounded however many and however long the feed
+    /// sends them. The guid starts with one ASCII byte, so a cut at an even byte count would split an "é".
+    func testThumbnailsPerItemAndTheIdAreBounded() throws {
+        let guid = "x" + String(repeating: "é", count: 50_000)
+        let thumbnails = (1...10_000).map { "<media:thumbnail url=\"https://t.example/\($0).jpg\" width=\"\($0)\" height=\"1\"/>" }
+        let feed = "<rss xmlns:media=\"http://search.yahoo.com/mrss/\"><channel><item><title>t</title><guid>\(guid)</guid>"
+            + thumbnails.joined() + "</item></channel></rss>"
+        let page = try source().parse(response(Bytes(feed)), of: source().firstRequest())
+        let item = try XCTUnwrap(page.items.first)
+        XCTAssertEqual(item.thumbnails.count, GalleryItem.maxThumbnails)
+        XCTAssertEqual(item.thumbnails.first?.url, "https://t.example/1.jpg", "the feed's first ones are kept")
+        XCTAssertEqual(item.id.utf8.count, 255, "cut between characters, under 256 bytes")
+        XCTAssertTrue(guid.hasPrefix(item.id))
+
+        // Sources that build items themselves (Mastodon, Commons) meet the same bound.
+        let built = GalleryItem(id: guid, title: "t", thumbnails: Array(repeating: .init(url: "https://t.example/a"), count: 10_000),
+                                fullImageURL: nil)
+        XCTAssertEqual(built.thumbnails.count, GalleryItem.maxThumbnails)
+        XCTAssertTrue(built.id == item.id, "the same cut")
+    }
+
     func testPrefixesAreMatchedByNamespaceNotByName() throws {
         let feed = """
             <rss xmlns:m="http://search.yahoo.com/mrss/" xmlns:media="urn:not-media"><channel><item>

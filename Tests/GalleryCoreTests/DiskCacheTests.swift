@@ -78,7 +78,7 @@ final class DiskCacheTests: GLibTestCase {
         XCTAssertFalse(CacheSettings.parse("[cache]\nmax-size-mb=0\n").isEnabled)
         XCTAssertEqual(CacheSettings.parse("[cache]\nmax-size-mb=lots\n").megabytes, 256, "not a number: the default")
         XCTAssertEqual(CacheSettings.parse("[cache]\nmax-size-mb=-5\n").megabytes, 256)
-        XCTAssertEqual(CacheSettings.parse("[cache]\nmax-size-mb=99999999999\n").megabytes, 4000, "libsoup's limit")
+        XCTAssertEqual(CacheSettings.parse("[cache]\nmax-size-mb=99999999999\n").maxBytes, 4095 * 1_048_576, "libsoup's limit")
         XCTAssertEqual(CacheSettings.parse("\u{FF}\u{0}garbage").megabytes, 256)
     }
 
@@ -94,8 +94,10 @@ final class DiskCacheTests: GLibTestCase {
             XCTAssertTrue(iterateMainLoop(until: { saved }))
             let text = String(decoding: folder.contents("state.ini") ?? [], as: UTF8.self)
             XCTAssertTrue(text.contains("# mine"), text)
-            XCTAssertEqual(CacheSettings.load(from: folder.path + "/state.ini").megabytes, 64, text)
-            XCTAssertEqual(RecentSearch.load(from: folder.path + "/state.ini"), RecentSearch(source: .mastodon, username: "alice@mastodon.social"))
+            XCTAssertEqual(store.cacheSettings.megabytes, 64, "read with the search, from the same text")
+            let reread = RecentSearchStore(path: folder.path + "/state.ini")
+            XCTAssertEqual(reread.cacheSettings.megabytes, 64, text)
+            XCTAssertEqual(reread.lastSearch, RecentSearch(source: .mastodon, username: "alice@mastodon.social"))
 
             let fresh = TemporaryFolder(prefix: "gallery-state")
             let newStore = RecentSearchStore(path: fresh.path + "/state.ini")

@@ -19,10 +19,13 @@ final class FeedSnapshotTests: GLibTestCase {
         lazy var store = FeedSnapshotStore(path: folder.path + "/last-gallery.json")
         var status: UInt32 = 200
         var padding = 0
+        /// Accepts the feed's requests and never answers them (for longer than any test runs).
+        var stalls = false
 
         init() throws {
             server = try TestHTTPServer()
             server.route("/rss.xml") { [unowned self] _ in
+                guard !stalls else { return TestResponse.text("").delayed(milliseconds: 600_000) }
                 guard status == 200 else { return .status(status) }
                 let feed = padding == 0 ? FeedSnapshotTests.inkwellFeed
                     : FeedSnapshotTests.inkwellFeed.replacingOccurrences(
@@ -129,6 +132,34 @@ final class FeedSnapshotTests: GLibTestCase {
         }
     }
 
+    /// A server that accepts and never answers: libsoup's I/O timeout ends the first try, and the stale-copy
+    /// retry (there is an HTTP cache, but no copy in it) goes to the network and hangs as well. The throughput
+    /// window (shorter than two I/O timeouts) must not turn that into "Too slow": the page is unreachable, and
+    /// the saved copy is shown.
+    func testAServerThatNeverAnswersTimesOutAndTheCopyIsShown() throws {
+        try MainActor.assumeIsolated {
+            let feeds = try FeedServer()
+            let store = feeds.store
+            let source = try feeds.deviantArt
+            let online = Self.saveFirstPage(source, in: store)
+            feeds.stalls = true
+            let configuration = HTTPClient.Configuration(ioTimeoutSeconds: 2, throughputWindowSeconds: 3)
+            let client = HTTPClient(configuration: configuration,
+                                    cache: HTTPCache(directory: feeds.folder.path + "/http", maxBytes: 1_048_576))
+
+            var fetched: Result<HTTPResponse, HTTPError>?
+            client.fetch(HTTPRequest(url: feeds.server.url("/rss.xml"), maxBodyBytes: 1_048_576), cancellable: Cancellable()) { fetched = $0 }
+            XCTAssertTrue(iterateMainLoop(until: { fetched != nil }, timeout: 20))
+            guard case .failure(let error) = fetched else { return XCTFail("\(String(describing: fetched))") }
+            XCTAssertEqual(error, .timedOut(seconds: 2))
+            XCTAssertTrue(error.isUnreachable)
+
+            let feed = GalleryFeed(source: source, client: client, snapshots: store)
+            XCTAssertEqual(Self.firstPage(of: feed).map(\.title), online.map(\.title))
+            XCTAssertNotNil(feed.offlineCopy, "\(feed.state)")
+        }
+    }
+
     func testAnotherGallerysCopyOrNoneLeavesTheNetworkError() throws {
         try MainActor.assumeIsolated {
             let feeds = try FeedServer()
@@ -179,11 +210,15 @@ final class FeedSnapshotTests: GLibTestCase {
                                        replies: Array(repeating: reply, count: FeedSnapshot.maxReplies + 1))
             XCTAssertNil(FeedSnapshot.decode(try XCTUnwrap(tooMany.encoded())), "more replies than a first page needs")
 
-            feeds.folder.write(Array(repeating: 0x20, count: FeedSnapshot.maxFileBytes + 1), to: "last-gallery.json")
-            var loaded: FeedSnapshot?? = .none
-            store.load(firstURL: "http://127.0.0.1:9/a") { loaded = .some($0) }
-            XCTAssertTrue(iterateMainLoop(until: { loaded != nil }))
-            XCTAssertEqual(loaded, .some(nil), "a file over the bound is not read")
+            // The same valid snapshot, read back; then padded with JSON whitespace (still valid) past the bound.
+            let json = good.withUnsafeBytes { Array($0) }
+            for (padding, expected) in [(0, true), (FeedSnapshot.maxFileBytes + 1 - json.count, false)] {
+                feeds.folder.write(json + Array(repeating: 0x20, count: padding), to: "last-gallery.json")
+                var loaded: FeedSnapshot?? = .none
+                store.load(firstURL: "http://127.0.0.1:9/a") { loaded = .some($0) }
+                XCTAssertTrue(iterateMainLoop(until: { loaded != nil }))
+                XCTAssertEqual(loaded??.replies.count == 1, expected, expected ? "a good file is read" : "a file over the bound is not read")
+            }
         }
     }
 

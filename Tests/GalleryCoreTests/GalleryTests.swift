@@ -45,13 +45,13 @@ final class GalleryTests: GLibTestCase {
             let store = RecentSearchStore(path: directory + "/state.ini")
             var saves: [GLibError?] = []
             store.onSaved = { saves.append($0) }
-            XCTAssertNil(store.load())
+            XCTAssertNil(store.lastSearch)
             store.save(RecentSearch(source: .mastodon, username: "alice@mastodon.social"))
             XCTAssertEqual(saves.count, 0, "written on GIO's threads, after save() returned")
             store.save(RecentSearch(source: .commons, username: "Müller = [x]; #y"))
             XCTAssertTrue(iterateMainLoop(until: { saves.count == 2 }, timeout: 5), "both saves end")
             XCTAssertEqual(saves.compactMap { $0 }.count, 0)
-            XCTAssertEqual(store.load(), RecentSearch(source: .commons, username: "Müller = [x]; #y"),
+            XCTAssertEqual(RecentSearchStore(path: store.path).lastSearch, RecentSearch(source: .commons, username: "Müller = [x]; #y"),
                            "the newest wins; key-file special characters survive")
             XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: directory)[.posixPermissions] as? Int, 0o700)
             XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: directory + "/state.ini")[.posixPermissions] as? Int,
@@ -69,7 +69,11 @@ final class GalleryTests: GLibTestCase {
                                  ("half", Data("[last-search]\nsource=mast".utf8))] {
             let path = directory + "/" + name
             try contents.write(to: URL(fileURLWithPath: path))
-            XCTAssertNil(RecentSearch.load(from: path), name)
+            MainActor.assumeIsolated {
+                let store = RecentSearchStore(path: path)
+                XCTAssertNil(store.lastSearch, name)
+                XCTAssertEqual(store.cacheSettings, CacheSettings(), name)
+            }
         }
     }
 }
