@@ -19,13 +19,8 @@ public struct CacheSettings: Equatable, Sendable {
     public var maxBytes: Int { megabytes * 1_048_576 }
     public var isEnabled: Bool { megabytes > 0 }
 
-    /// The setting in the file at `path`; the default when it is missing, not a number, or negative (a
-    /// size over the largest is the largest).
-    public static func load(from path: String = RecentSearch.defaultPath) -> CacheSettings {
-        guard let text = File.smallText(atPath: path) else { return .init() }
-        return parse(text)
-    }
-
+    /// The setting in state.ini's text; the default when it is missing, not a number, or negative (a size
+    /// over the largest is the largest). `RecentSearchStore` reads the file once for both.
     static func parse(_ text: String) -> CacheSettings {
         let file = g_key_file_new()
         defer { g_key_file_free(file) }

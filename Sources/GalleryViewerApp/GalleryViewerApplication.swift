@@ -21,8 +21,9 @@ final class GalleryViewerApplication {
     private lazy var client = HTTPClient(cache: diskCache?.http)
     private lazy var loader = ImageLoader(client: client)
     private let sources = SourceFactory(overriddenSource: nil, endpointOverride: nil)
-    /// Saves each new search; holds the last one of the previous launch, read once.
-    private let recentSearches = RecentSearchStore()
+    /// Saves each new search; holds the last one of the previous launch and the cache's size, read once, at
+    /// startup of the instance that shows the window (a launch handing over never reads it).
+    private lazy var recentSearches = RecentSearchStore()
     private var recent: RecentSearch? { recentSearches.lastSearch }
     private var window: MainWindow?
     private var signalSources: [MainLoopSource] = []
@@ -40,7 +41,7 @@ final class GalleryViewerApplication {
 
     private func startup() {
         // First, so that its index is being read while the window is made.
-        diskCache = DiskCache.open(settings: CacheSettings.load())
+        diskCache = DiskCache.open(settings: recentSearches.cacheSettings)
         // Quit as Ctrl+Q does when asked to end (logout, kill, Ctrl+C in a terminal): the cache's index is
         // written on the way out.
         signalSources = [SIGTERM, SIGINT, SIGHUP].map { signal in
