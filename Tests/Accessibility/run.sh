@@ -16,6 +16,8 @@ set -euo pipefail
 command -v xdotool >/dev/null || { echo "a11y: xdotool not found; run 'make test-deps'" >&2; exit 1; }
 
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=../EndToEnd/helpers.sh
+. "$here/../EndToEnd/helpers.sh"
 # shellcheck source=atspi-bus.sh
 . "$here/atspi-bus.sh"
 app_id=io.github.galleryviewer.GalleryViewer
@@ -30,7 +32,7 @@ check() {  # STATE EXPECTED-NAME...
 
 start_atspi_bus "$work/launcher.log" || fail "no accessibility bus"
 
-start_demo_server || fail "the demo server printed no URL"
+start_demo_server server
 
 "$GALLERY_VIEWER" --source demo --endpoint "$base_url" aurora >"$work/app.log" 2>&1 &
 app_pid=$!
@@ -54,5 +56,5 @@ xdotool key Escape
 "$GALLERY_VIEWER" --source demo --endpoint http://127.0.0.1:9 nobody || fail "the second launch failed"
 check "the status page" "Try Again"
 
-if grep -E 'CRITICAL|WARNING' "$work/app.log"; then fail "the app logged GLib/GTK warnings"; fi
+assert_no_warnings "$work/app.log"
 echo "a11y: PASS"

@@ -161,15 +161,8 @@ private final class BaselineWindow {
         if let recycled {
             recycled.select(0, focus: true)
             Keyboard.focus(window)
-            let taps = Box(try Keyboard.tap("End", times: 30, delayMilliseconds: 33))
-            let refill = MainLoopSource.every(milliseconds: 50) {
-                if !taps.value.isRunning, let next = try? Keyboard.tap("End", times: 30, delayMilliseconds: 33) { taps.value = next }
-                return true
-            }
-            defer {
-                refill.cancel()
-                taps.value.stop()
-            }
+            let end = try Keyboard.hold("End", repeatMilliseconds: LongGalleryScenario.keyRepeatMilliseconds)
+            defer { end.release() }
             try? Loop.run(until: reached, timeout: timeout, "End held")
         } else if let eager {
             let presses = MainLoopSource.every(milliseconds: 33) {

@@ -21,6 +21,44 @@ enum Keyboard {
         try KeyTaps(key: key, arguments: ["xdotool", "key", "--delay", String(delayMilliseconds)]
             + Array(repeating: key, count: times))
     }
+
+    /// Holds `key` down as auto-repeat does: a press every `repeatMilliseconds`, until `release()`.
+    static func hold(_ key: String, repeatMilliseconds: UInt32) throws(BenchmarkError) -> HeldKey {
+        try HeldKey(key: key, repeatMilliseconds: Int(repeatMilliseconds))
+    }
+}
+
+/// A key held down: one second of taps per xdotool child, the next child as soon as the last one is done
+/// (one long child would outlive a scenario that ends early).
+@MainActor
+final class HeldKey {
+    /// The presses sent so far, counted in whole batches.
+    private(set) var presses: Int
+    private var taps: KeyTaps
+    private var refill: MainLoopSource?
+
+    fileprivate init(key: String, repeatMilliseconds: Int) throws(BenchmarkError) {
+        let batch = max(1, 1000 / repeatMilliseconds)
+        taps = try Keyboard.tap(key, times: batch, delayMilliseconds: repeatMilliseconds)
+        presses = batch
+        refill = MainLoopSource.every(milliseconds: 50) { [weak self] in
+            guard let self else { return false }
+            if !self.taps.isRunning, let next = try? Keyboard.tap(key, times: batch, delayMilliseconds: repeatMilliseconds) {
+                self.taps = next
+                self.presses += batch
+            }
+            return true
+        }
+    }
+
+    isolated deinit { release() }
+
+    /// Stops the presses (and lets go of a key the child still holds).
+    func release() {
+        refill?.cancel()
+        refill = nil
+        taps.stop()
+    }
 }
 
 /// An `xdotool key …` child process.

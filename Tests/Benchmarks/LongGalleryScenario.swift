@@ -103,17 +103,7 @@ enum LongGalleryScenario {
         app.paints.resetSummary()
         let start = Loop.now()
         var lastGrowth = (rows: app.list.rowCount, time: start)
-        // Batches of one second of auto-repeat, one after the other, until the end is reached.
-        let batch = Int(1000 / keyRepeatMilliseconds)
-        let taps = Box(try Keyboard.tap("End", times: batch, delayMilliseconds: Int(keyRepeatMilliseconds)))
-        let keys = Box(batch)
-        let refill = MainLoopSource.every(milliseconds: 50) {
-            if !taps.value.isRunning, let next = try? Keyboard.tap("End", times: batch, delayMilliseconds: Int(keyRepeatMilliseconds)) {
-                taps.value = next
-                keys.value += batch
-            }
-            return true
-        }
+        let end = try Keyboard.hold("End", repeatMilliseconds: keyRepeatMilliseconds)
         let reachedEnd = {
             app.window.gallery?.feed.state == .finished && app.list.rowCount == items
                 && app.list.visibleRange.contains(items - 1)
@@ -126,15 +116,14 @@ enum LongGalleryScenario {
             stalled = Double(now - lastGrowth.time) / 1_000_000 > stallSeconds
             return stalled
         }, timeout: timeout, "End held to the last row")
-        refill.cancel()
-        taps.value.stop()
+        end.release()
         let seconds = Loop.milliseconds(since: start) / 1000
         // Let the last screen settle before reading the footer.
         try? Loop.run(until: { app.visibleRowsAreSettled }, timeout: 10, "the last rows' thumbnails")
         let gaps = probe.stop()
         sampler.stop()
         Loop.run(for: 0.5)
-        return HeldEnd(seconds: seconds, keys: keys.value, rows: app.list.rowCount, reachedEnd: reachedEnd(), stalled: stalled,
+        return HeldEnd(seconds: seconds, keys: end.presses, rows: app.list.rowCount, reachedEnd: reachedEnd(), stalled: stalled,
                        footer: app.list.footerText, onScreen: app.list.visibleRange, maxThreads: sampler.maxThreads,
                        threadsAtRest: ProcessStats.threads(), sampledPeak: sampler.maxResidentMiB,
                        gaps: gaps, frames: app.paints.summary)

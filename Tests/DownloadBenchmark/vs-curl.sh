@@ -14,16 +14,14 @@ latency=${2:-0}
 rounds=${ROUNDS:-5}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 viewer=${GALLERY_VIEWER:-$root/.build/release/gallery-viewer}
-server_bin=${GALLERY_DEMO_SERVER:-$root/.build/release/gallery-demo-server}
+GALLERY_DEMO_SERVER=${GALLERY_DEMO_SERVER:-$root/.build/release/gallery-demo-server}
 command -v curl >/dev/null || { echo "vs-curl: curl not found (apt-get install curl)" >&2; exit 1; }
 
-work=$(mktemp -d)
-server_pid=
-trap '[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; rm -rf "$work"' EXIT
-"$server_bin" --port 0 --latency "$latency" >"$work/server.out" 2>/dev/null &
-server_pid=$!
-for _ in $(seq 100); do grep -q '^http://' "$work/server.out" 2>/dev/null && break; sleep 0.1; done
-base=$(head -n 1 "$work/server.out")
+# shellcheck source=../EndToEnd/helpers.sh
+. "$root/Tests/EndToEnd/helpers.sh"
+scratch_and_cleanup vs-curl
+start_demo_server server --latency "$latency"
+base=$base_url
 
 "$viewer" --list --source demo --endpoint "$base" "$user" | awk -F '\t' '$2 == "image" { print $3 }' >"$work/urls"
 count=$(wc -l <"$work/urls")

@@ -28,27 +28,14 @@ app_id=io.github.galleryviewer.GalleryViewer
 cache_dir=$XDG_CACHE_HOME/gallery-viewer
 shots=${E2E_SHOTS:-$(pwd)/.build/e2e}
 mkdir -p "$shots"
-work=$(mktemp -d)
-server_pid= app_pid= atspi_bus_pid= window=
-cleanup() {
-  for pid in $app_pid $server_pid $atspi_bus_pid; do kill "$pid" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-fail() {
-  echo "e2e offline: FAIL: $*" >&2
+scratch_and_cleanup "e2e offline"
+on_fail() {
   import -window root "$shots/offline-failure.png" 2>/dev/null && echo "e2e offline: screen at failure: $shots/offline-failure.png" >&2
-  for log in "$work"/app*.log; do [ -s "$log" ] && { echo "--- $log:" >&2; cat "$log" >&2; }; done
-  exit 1
 }
 
-# The demo server on $1 (0: any free port), logging its requests; sets base_url and port.
+# The demo server on port $1 (0: any free port), logging its requests; sets base_url and port.
 start_server() {
-  "$GALLERY_DEMO_SERVER" --port "$1" --log-requests >"$work/server.out" 2>"$work/server.err" &
-  server_pid=$!
-  wait_for 20 grep -q '^http://' "$work/server.out" || fail "the demo server printed no URL ($(cat "$work/server.err"))"
-  base_url=$(head -n 1 "$work/server.out")
+  start_demo_server server --port "$1" --log-requests
   port=${base_url##*:}
 }
 stop_server() {
@@ -62,27 +49,8 @@ launch() {
   local log=$1; shift
   "$GALLERY_VIEWER" "$@" >"$work/$log" 2>&1 &
   app_pid=$!
-  wait_for 30 xdotool search --onlyvisible --name '^Gallery Viewer$' >/dev/null || fail "no window appeared"
-  window=$(xdotool search --onlyvisible --name '^Gallery Viewer$' | head -n 1)
+  wait_for_window '^Gallery Viewer$' || fail "no window appeared"
   xdotool windowmove "$window" 0 0 windowsize "$window" 800 760
-}
-
-quit_app() {
-  xdotool windowfocus --sync "$window"
-  xdotool key ctrl+q
-  wait_for 5 bash -c "! kill -0 $app_pid 2>/dev/null" || fail "the app did not quit within 5 s of Ctrl+Q"
-  local status=0
-  wait "$app_pid" || status=$?
-  app_pid=
-  [ "$status" -eq 0 ] || fail "the app exited with status $status"
-}
-
-# Reads the window over AT-SPI: atspi_check.py's arguments (--expect, --expect-text, --expect-no-text).
-screen_shows() {
-  /usr/bin/python3 "$here/../Accessibility/atspi_check.py" "$app_id" "$@" >"$work/tree" 2>"$work/problems" || {
-    cat "$work/tree" "$work/problems" >&2
-    fail "the window did not show what was expected: $*"
-  }
 }
 
 entry_files() { find "$cache_dir/http" -maxdepth 1 -type f -name '[0-9]*' 2>/dev/null | wc -l; }
@@ -94,7 +62,7 @@ start_atspi_bus "$work/atspi.log" || fail "no accessibility bus"
 start_server 0
 launch app-online.log --source demo --endpoint "$base_url" aurora
 wait_for 30 is_colourful "$thumbnails" 0.20 || fail "no thumbnails were painted online"
-screen_shows --expect "Aurora over the Harbour" --expect-no-text "cannot be reached"
+atspi_expect "online" --expect "Aurora over the Harbour" --expect-no-text "cannot be reached"
 import -window root "$shots/offline-1-online.png"
 quit_app
 
@@ -114,7 +82,7 @@ started=$(date +%s%N)
 launch app-offline.log --source demo --endpoint "$base_url"
 wait_for 30 is_colourful "$thumbnails" 0.20 || fail "offline: no thumbnails from the cache (saturation $(saturation "$thumbnails"))"
 painted_ms=$(( ($(date +%s%N) - started) / 1000000 ))
-screen_shows --expect "Try Again" --expect "Aurora over the Harbour" \
+atspi_expect "offline" --expect "Try Again" --expect "Aurora over the Harbour" \
   --expect-text "Offline: Demo cannot be reached" --expect-text "Offline · 24 images"
 import -window root "$shots/offline-2-offline.png"
 echo "e2e offline: second launch without the server: first screen with thumbnails from the cache in ${painted_ms} ms (debug build, screenshots polled), and it says it is offline"
@@ -123,13 +91,14 @@ echo "e2e offline: second launch without the server: first screen with thumbnail
 start_server "$port"
 xdotool windowfocus --sync "$window"
 xdotool key F5
-screen_shows --expect "Aurora over the Harbour" --expect-no-text "cannot be reached" --expect-no-text "Offline ·"
+atspi_expect "after F5" --expect "Aurora over the Harbour" \
+  --expect-no-text "cannot be reached" --expect-no-text "Offline ·"
 echo "e2e offline: F5 with the server back: the live gallery, no offline notice"
 
 # 5. Clear Cache (main menu › Clear Cache is the app action clear-cache): everything goes, and it says so.
 gdbus call --session --dest "$app_id" --object-path /io/github/galleryviewer/GalleryViewer \
   --method org.gtk.Actions.Activate clear-cache '[]' '{}' >/dev/null || fail "could not activate clear-cache"
-screen_shows --expect-text "Cache cleared:"
+atspi_expect "after Clear Cache" --expect-text "Cache cleared:"
 wait_for 10 bash -c "[ \$(find '$cache_dir/http' -maxdepth 1 -type f -name '[0-9]*' | wc -l) -eq 0 ]" \
   || fail "$(entry_files) entries left after Clear Cache"
 [ ! -e "$cache_dir/last-gallery.json" ] || fail "the saved page is still there after Clear Cache"
@@ -137,5 +106,5 @@ import -window root "$shots/offline-3-cleared.png"
 quit_app
 stop_server  # it lists its requests as it stops
 grep -q '^gallery-demo-server: request /rss.xml' "$work/server.err" || fail "F5 did not ask the server for the feed"
-if grep -E 'CRITICAL|WARNING' "$work"/app*.log; then fail "the app logged GLib/GTK warnings"; fi
+assert_no_warnings "$work"/app*.log
 echo "e2e offline: PASS"

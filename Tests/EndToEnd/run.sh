@@ -19,34 +19,25 @@ done
 
 shots=${E2E_SHOTS:-$(pwd)/.build/e2e}
 mkdir -p "$shots"
-work=$(mktemp -d)
-server_pid= app_pid= hostile_pid= extra_pids=
-cleanup() {
-  [ -n "$app_pid" ] && kill "$app_pid" 2>/dev/null || true
-  [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null || true
-  [ -n "$hostile_pid" ] && kill "$hostile_pid" 2>/dev/null || true
-  for pid in $extra_pids; do kill "$pid" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-fail() {
-  echo "e2e: FAIL: $*" >&2
-  import -window root "$shots/failure.png" 2>/dev/null && echo "e2e: screen at failure: $shots/failure.png" >&2
-  [ -s "$work/app.log" ] && { echo "--- gallery-viewer output:" >&2; cat "$work/app.log" >&2; }
-  exit 1
-}
-
-# wait_for, saturation, is_colourful, window_name, name_is (on $window, with files in $work).
 # shellcheck source=helpers.sh
 . "$(dirname "$0")/helpers.sh"
+scratch_and_cleanup e2e
+on_fail() {
+  import -window root "$shots/failure.png" 2>/dev/null && echo "e2e: screen at failure: $shots/failure.png" >&2
+}
+
+# Another demo server next to the main one (NAME ARGS...), stopped on exit; sets other_url and other_pid
+# and leaves server_pid and base_url to the main one.
+start_other_server() {
+  local main_pid=$server_pid main_url=$base_url
+  start_demo_server "$@"
+  other_url=$base_url other_pid=$server_pid
+  extra_pids="$extra_pids $other_pid"
+  server_pid=$main_pid base_url=$main_url
+}
 
 # 1. The demo server prints its base URL as the first line.
-"$GALLERY_DEMO_SERVER" --port 0 >"$work/server.out" 2>"$work/server.err" &
-server_pid=$!
-wait_for 20 grep -q '^http://' "$work/server.out" || fail "the demo server printed no URL"
-base_url=$(head -n 1 "$work/server.out")
+start_demo_server server
 echo "e2e: demo server at $base_url"
 
 # 2. --list prints every page without a window; errors go to stderr with the window's message and status 1.
@@ -74,15 +65,10 @@ echo "e2e: --list ok (60 and 360 items, the endpoint from the environment, error
 # 2b. --download: every image byte for byte, nothing asked again on a rerun, partial files resumed, Ctrl+C
 #     leaves only hidden partial files, failures listed with exit status 1.
 demo_images=$(cd "$(dirname "$0")/../../data/demo/images/full" && pwd)
-# Starts a demo server that lists its requests when stopped; sets server_url. (Not in a $(…) subshell:
-# the server must be this shell's child.)
+# Starts a demo server that lists its requests when stopped; sets other_url.
 start_server() {
   local name=$1; shift
-  "$GALLERY_DEMO_SERVER" --port 0 --log-requests "$@" >"$work/$name.out" 2>"$work/$name.err" &
-  extra_pids="$extra_pids $!"
-  echo $! >"$work/$name.pid"
-  wait_for 20 grep -q '^http://' "$work/$name.out" || fail "the $name demo server printed no URL"
-  server_url=$(head -n 1 "$work/$name.out")
+  start_other_server "$name" --log-requests "$@"
 }
 stop_server() {  # sets image_requests: how many image requests the server saw
   local pid; pid=$(cat "$work/$1.pid")
@@ -108,7 +94,7 @@ grep -q 'Saved 360 of 360 images' "$work/dl.out" || fail "summary: $(cat "$work/
 # atlas into $dl again, from a server of its own; sets image_requests.
 download_atlas_again() {
   start_server "$1"
-  "$GALLERY_VIEWER" --download "$dl" --source demo --endpoint "$server_url" atlas >"$work/dl.out" 2>"$work/dl.err" \
+  "$GALLERY_VIEWER" --download "$dl" --source demo --endpoint "$other_url" atlas >"$work/dl.out" 2>"$work/dl.err" \
     || fail "the $1 --download exited with $?: $(tail -n 3 "$work/dl.err")"
   stop_server "$1"
 }
@@ -130,7 +116,7 @@ same_as_originals "$atlas_dir" || fail "a resumed file is not the original"
 # Ctrl+C in the middle of a slow download: status 130, no file under a final name that is not complete.
 start_server slow --bandwidth 150000
 stopped=$work/stopped
-"$GALLERY_VIEWER" --download "$stopped" --source demo --endpoint "$server_url" atlas >"$work/dl.out" 2>"$work/dl.err" &
+"$GALLERY_VIEWER" --download "$stopped" --source demo --endpoint "$other_url" atlas >"$work/dl.out" 2>"$work/dl.err" &
 dl_pid=$!
 wait_for 30 bash -c "ls -A '$stopped/demo/atlas' 2>/dev/null | grep -q '^\.'" || fail "no partial file appeared"
 sleep 0.5
@@ -167,10 +153,8 @@ echo "e2e: --download ok (360 originals; 0 requests on rerun; 3 resumed; Ctrl+C 
 
 # 2c. --list against the hostile server: what reaches the terminal has no control characters, and every URL
 #     printed is http(s), whatever the feed named.
-"$GALLERY_DEMO_SERVER" --hostile --port 0 >"$work/hostile.out" 2>"$work/hostile.err" &
-hostile_pid=$!
-wait_for 20 grep -q '^http://' "$work/hostile.out" || fail "the hostile server printed no URL"
-hostile_url=$(head -n 1 "$work/hostile.out")
+start_other_server hostile --hostile
+hostile_url=$other_url
 "$GALLERY_VIEWER" --list --source demo --endpoint "$hostile_url" control-characters >"$work/controls.txt" \
   || fail "--list control-characters failed"
 [ "$(wc -l <"$work/controls.txt")" -eq 2 ] || fail "control characters split the lines: $(cat -A "$work/controls.txt")"
@@ -183,15 +167,13 @@ if grep -oE '"(thumbnail|full|page)_url":"[^"]*"' "$work/hostile.json" | grep -v
   fail "--list --json printed a URL that is not http(s)"
 fi
 grep -q '"file_name"' "$work/hostile.json" || fail "--list --json hostile printed nothing useful"
-kill "$hostile_pid" 2>/dev/null || true
-hostile_pid=
+kill "$other_pid" 2>/dev/null || true
 echo "e2e: --list is terminal-safe and prints only http(s) URLs against the hostile server"
 
 # 3. The app, on the Demo source pointed at that server, with an empty username entry.
 "$GALLERY_VIEWER" --source demo --endpoint "$base_url" >"$work/app.log" 2>&1 &
 app_pid=$!
-wait_for 30 xdotool search --onlyvisible --name '^Gallery Viewer$' >/dev/null || fail "no 'Gallery Viewer' window appeared"
-window=$(xdotool search --onlyvisible --name '^Gallery Viewer$' | head -n 1)
+wait_for_window '^Gallery Viewer$' || fail "no 'Gallery Viewer' window appeared"
 xdotool windowmove "$window" 0 0 windowsize "$window" 800 760
 sleep 0.5
 echo "e2e: window $window"
@@ -268,27 +250,19 @@ colours=$(convert "$shots/2-gallery.png" -format '%k' info:)
 [ "$colours" -gt 500 ] || fail "the gallery screenshot looks blank ($colours colours)"
 
 # 8b. Without a session bus the app still starts (on its own, as a non-unique instance) and quits cleanly.
+#     The first window stays open meanwhile (stopped on exit through extra_pids).
+main_pid=$app_pid main_window=$window main_extra_pids=$extra_pids
+extra_pids="$extra_pids $main_pid"
 DBUS_SESSION_BUS_ADDRESS=unix:path=$work/no-such-bus "$GALLERY_VIEWER" --source demo --endpoint "$base_url" aurora \
   >"$work/nobus.log" 2>&1 &
-nobus_pid=$!
-extra_pids="$extra_pids $nobus_pid"
-wait_for 30 bash -c "xdotool search --all --onlyvisible --pid $nobus_pid --name '^Gallery Viewer$' >/dev/null" \
-  || fail "without a session bus no window appeared ($(cat "$work/nobus.log"))"
-nobus_window=$(xdotool search --all --onlyvisible --pid "$nobus_pid" --name '^Gallery Viewer$' | head -n 1)
-xdotool windowfocus --sync "$nobus_window"
-xdotool key ctrl+q
-wait_for 5 bash -c "! kill -0 $nobus_pid 2>/dev/null" || fail "without a session bus Ctrl+Q did not quit"
-wait "$nobus_pid" && status=0 || status=$?
-[ "$status" -eq 0 ] || fail "without a session bus the app exited with $status"
-if grep -E 'CRITICAL|WARNING' "$work/nobus.log"; then fail "without a session bus the app logged warnings"; fi
+app_pid=$!
+wait_for_window '^Gallery Viewer$' --pid "$app_pid" || fail "without a session bus no window appeared ($(cat "$work/nobus.log"))"
+quit_app "the app without a session bus"
+assert_no_warnings "$work/nobus.log"
+app_pid=$main_pid window=$main_window extra_pids=$main_extra_pids
 echo "e2e: no session bus: the app started on its own and quit cleanly"
 
 # 9. Ctrl+Q quits at once, even with downloads in flight.
-xdotool windowfocus --sync "$window"
-xdotool key ctrl+q
-wait_for 5 bash -c "! kill -0 $app_pid 2>/dev/null" || fail "the app did not quit within 5 s of Ctrl+Q"
-wait "$app_pid" && status=0 || status=$?
-app_pid=
-[ "$status" -eq 0 ] || fail "the app exited with status $status"
-if grep -E 'CRITICAL|WARNING' "$work/app.log"; then fail "the app logged GLib/GTK warnings"; fi
+quit_app
+assert_no_warnings "$work/app.log"
 echo "e2e: PASS ($colours colours in the gallery screenshot; screenshots in $shots)"

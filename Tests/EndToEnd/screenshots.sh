@@ -8,20 +8,18 @@ set -euo pipefail
 : "${GALLERY_VIEWER:?}" "${GALLERY_DEMO_SERVER:?}" "${DISPLAY:?}"
 out=${SCREENSHOTS:-docs/screenshots}
 mkdir -p "$out"
-work=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$work"' EXIT
-
-"$GALLERY_DEMO_SERVER" --port 0 >"$work/server.out" &
-for _ in $(seq 100); do grep -q '^http' "$work/server.out" && break; sleep 0.1; done
-url=$(head -n 1 "$work/server.out")
+# shellcheck source=helpers.sh
+. "$(dirname "$0")/helpers.sh"
+scratch_and_cleanup screenshots
+start_demo_server server
 
 shoot() { sleep "${2:-2}"; import -window "$window" "$out/$1"; echo "wrote $out/$1"; }
 # With a popup menu open: the menu is a window of its own, so the shot is taken from the screen.
 shoot_screen() { sleep "${2:-2}"; import -window root -crop 760x800+0+0 +repage "$out/$1"; echo "wrote $out/$1"; }
 start() {
-  "$GALLERY_VIEWER" --source demo --endpoint "$url" "$@" &
-  for _ in $(seq 100); do xdotool search --onlyvisible --name '^Gallery Viewer$' >/dev/null 2>&1 && break; sleep 0.1; done
-  window=$(xdotool search --onlyvisible --name '^Gallery Viewer$' | head -n 1)
+  "$GALLERY_VIEWER" --source demo --endpoint "$base_url" "$@" >"$work/app.log" 2>&1 &
+  app_pid=$!
+  wait_for_window '^Gallery Viewer$' || fail "no window"
   xdotool windowmove "$window" 0 0 windowsize "$window" 760 800
   xdotool windowfocus --sync "$window"
 }
@@ -41,8 +39,8 @@ sleep 1.5
 xdotool mousemove --window "$window" 470 300 click 3
 shoot_screen large-view-zoomed.png 2
 xdotool key Escape
-xdotool key ctrl+q; wait "$!" 2>/dev/null || true
+quit_app
 
 start nobody-here
 shoot no-such-user.png 2
-xdotool key ctrl+q
+quit_app

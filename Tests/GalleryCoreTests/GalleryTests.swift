@@ -41,7 +41,9 @@ final class GalleryTests: GLibTestCase {
 
     func testTheLastSearchIsRememberedPrivatelyAndWithoutBlocking() throws {
         try MainActor.assumeIsolated {
-            let directory = NSTemporaryDirectory() + "gallery-viewer-\(UUID().uuidString)/gallery-viewer"
+            let folder = TemporaryFolder()
+            defer { withExtendedLifetime(folder) {} }  // removed only once the test is done with it
+            let directory = folder.path + "/gallery-viewer"
             let store = RecentSearchStore(path: directory + "/state.ini")
             var saves: [GLibError?] = []
             store.onSaved = { saves.append($0) }
@@ -62,8 +64,9 @@ final class GalleryTests: GLibTestCase {
     }
 
     func testACorruptStateFileMeansDefaults() throws {
-        let directory = NSTemporaryDirectory() + "gallery-viewer-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let folder = TemporaryFolder()
+        defer { withExtendedLifetime(folder) {} }
+        let directory = folder.path
         for (name, contents) in [("binary", Data([0xFF, 0xFE, 0x00, 0x9B, 0x1B])),
                                  ("unknown-source", Data("[last-search]\nsource=myspace\nusername=x\n".utf8)),
                                  ("half", Data("[last-search]\nsource=mast".utf8))] {

@@ -7,9 +7,8 @@ import XCTest
 /// Actions as menus and shortcuts trigger them: through GAction by name, with nothing holding the Swift
 /// wrapper (the app keeps none).
 final class ActionTests: GLibTestCase {
-    func testAToggleWorksAfterItsWrapperIsGone() throws {
-        try MainActor.assumeIsolated {
-            guard gtk_init_check(nil, nil) != 0 else { throw XCTSkip("no display") }
+    func testAToggleWorksAfterItsWrapperIsGone() {
+        MainActor.assumeIsolated {
             let group = ObjectRef(g_simple_action_group_new()!, transfer: .full)
             var changes: [Bool] = []
             do {

@@ -16,7 +16,8 @@ final class GalleryWindowTests: GLibTestCase {
             ui.search("aurora")
             XCTAssertTrue(ui.waitForRows(24))
             XCTAssertEqual(ui.list.rowCount, 24, "one page; the next waits for a scroll")
-            iterateMainLoop(until: { ui.window.gallery?.loadingCount == 0 }, timeout: 20)
+            XCTAssertTrue(iterateMainLoop(until: { ui.window.gallery?.loadingCount == 0 }, timeout: 20),
+                          "the first page's thumbnails finish loading")
 
             // The rows on screen, and the few just below them (prefetched: the view is heading down).
             let visible = ui.list.visibleRange

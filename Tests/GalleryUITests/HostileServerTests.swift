@@ -196,24 +196,10 @@ final class HostileServerTests: GLibTestCase {
             defer { ui.close() }
             for url in HostileFeed.oddPageLinks {
                 ui.window.openInBrowser(url)
-                let dialog = try XCTUnwrap(Self.messageDialog(), url)
+                let dialog = try XCTUnwrap(UIHarness.toplevel(ofType: gtk_message_dialog_get_type()), url)
                 XCTAssertEqual(ObjectRef(dialog, transfer: .none).string("text"), "Not a web address")
                 gtk_widget_destroy(dialog)
             }
         }
-    }
-
-    /// The message dialog the window shows, if any.
-    @MainActor
-    private static func messageDialog() -> UnsafeMutablePointer<GtkWidget>? {
-        let toplevels = gtk_window_list_toplevels()
-        defer { g_list_free(toplevels) }
-        var node = toplevels
-        while let current = node {
-            let widget = current.pointee.data.assumingMemoryBound(to: GtkWidget.self)
-            if isInstance(widget.raw, of: gtk_message_dialog_get_type()) { return widget }
-            node = current.pointee.next
-        }
-        return nil
     }
 }

@@ -22,19 +22,20 @@ final class ItemActionTests: GLibTestCase {
             let chooser = OpaquePointer(dialog)
             XCTAssertEqual(takeString(gtk_file_chooser_get_current_name(chooser)), item.fileName,
                            "the chooser proposes the item's file name")
-            let folder = try XCTUnwrap(takeString(g_dir_make_tmp("gallery-save-XXXXXX", nil)))
-            defer { Self.removeTree(folder) }
-            gtk_file_chooser_set_current_folder(chooser, folder)
+            let folder = TemporaryFolder(prefix: "gallery-save")
+            gtk_file_chooser_set_current_folder(chooser, folder.path)
             iterateMainLoop(for: 0.3)
             gtk_file_chooser_set_current_name(chooser, item.fileName)
             gtk_dialog_response(dialog.raw.as(GtkDialog.self), GTK_RESPONSE_ACCEPT.rawValue)
 
-            let saved = folder + "/" + item.fileName
+            let saved = folder.path + "/" + item.fileName
             XCTAssertTrue(iterateMainLoop(until: { ui.window.itemActions.savesInFlight == 0 && g_file_test(saved, G_FILE_TEST_EXISTS) != 0 },
                                           timeout: 20), "the file was saved")
             let original = try XCTUnwrap(Self.demoImagePath(item.fileName))
-            XCTAssertEqual(try Self.contents(saved), try Self.contents(original), "the server's bytes, not a re-encoding")
-            XCTAssertEqual(g_file_test(folder + "/." + item.fileName + ".part", G_FILE_TEST_EXISTS), 0, "no partial file left")
+            XCTAssertEqual(try XCTUnwrap(fileBytes(atPath: saved), "the saved file can be read"),
+                           try XCTUnwrap(fileBytes(atPath: original), "the demo image can be read"),
+                           "the server's bytes, not a re-encoding")
+            XCTAssertEqual(g_file_test(folder.path + "/." + item.fileName + ".part", G_FILE_TEST_EXISTS), 0, "no partial file left")
             XCTAssertEqual(ui.window.notification.text, "Saved \(item.fileName)")
         }
     }
@@ -181,16 +182,7 @@ final class ItemActionTests: GLibTestCase {
     static func waitForFileChooser() -> UnsafeMutablePointer<GtkWidget>? {
         var found: UnsafeMutablePointer<GtkWidget>?
         iterateMainLoop(until: {
-            let list = gtk_window_list_toplevels()
-            defer { g_list_free(list) }
-            var node = list
-            while let current = node {
-                let widget = current.pointee.data.assumingMemoryBound(to: GtkWidget.self)
-                if isInstance(widget, of: gtk_file_chooser_dialog_get_type()), gtk_widget_get_visible(widget) != 0 {
-                    found = widget
-                }
-                node = current.pointee.next
-            }
+            found = UIHarness.toplevel(ofType: gtk_file_chooser_dialog_get_type())
             return found != nil
         }, timeout: 10)
         return found
@@ -198,23 +190,6 @@ final class ItemActionTests: GLibTestCase {
 
     static func demoImagePath(_ name: String) -> String? {
         DemoGalleryLocation.defaultDataDirectory().map { DemoGalleryLocation.imagesDirectory(in: $0) + "/full/" + name }
-    }
-
-    static func contents(_ path: String) throws -> [UInt8] {
-        var data: UnsafeMutablePointer<CChar>?
-        var length: gsize = 0
-        guard g_file_get_contents(path, &data, &length, nil) != 0, let data else {
-            throw XCTSkip("could not read \(path)")
-        }
-        defer { g_free(data) }
-        return Array(UnsafeRawBufferPointer(start: data, count: Int(length)))
-    }
-
-    static func removeTree(_ path: String) {
-        let directory = g_dir_open(path, 0, nil)
-        while let directory, let name = g_dir_read_name(directory) { _ = unlink(path + "/" + String(cString: name)) }
-        if let directory { g_dir_close(directory) }
-        _ = rmdir(path)
     }
 
     /// A picture that does not compress: its PNG is about as large as its pixels.

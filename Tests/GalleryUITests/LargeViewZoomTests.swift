@@ -152,8 +152,16 @@ final class LargeViewZoomTests: GLibTestCase {
 
             ui.press(GDK_KEY_F11)
             XCTAssertFalse(ui.window.isFullscreen, "F11 belongs to the large view")
+            // The risk is the view's key acting behind the gallery: its zoom action must be off, and the
+            // list's selection and scroll position must not move.
+            XCTAssertEqual(g_action_group_get_action_enabled(ui.window.window.ref.opaque, "zoom-real-size"), 0,
+                           "the view's zoom is off while the gallery shows")
+            let selected = ui.list.selectedIndex
+            let visible = ui.list.visibleRange
             ui.press(GDK_KEY_1)
             XCTAssertFalse(ui.window.isLargeViewOpen, "the view's keys do nothing in the gallery")
+            XCTAssertEqual(ui.list.selectedIndex, selected, "1 does not move the selection")
+            XCTAssertEqual(ui.list.visibleRange, visible, "1 does not scroll the list")
         }
     }
 }

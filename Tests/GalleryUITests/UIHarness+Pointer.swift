@@ -36,6 +36,18 @@ extension UIHarness {
     /// One wheel click up (`up`) or down at `x`, `y`, with Ctrl held when `control`.
     func wheel(_ widget: Widget, x: Double, y: Double, up: Bool, control: Bool) {
         guard let window = gtk_widget_get_window(widget.widget) else { return XCTFail("not realized") }
+        sendScroll(to: window, x: x, y: y, up: up, control: control)
+    }
+
+    /// A mouse-wheel click down (or up) over the list (on its scrolled bin window, where the rows are).
+    func wheel(down: Bool = true) {
+        guard let binWindow = gtk_layout_get_bin_window(list.viewport.widget.raw.as(GtkLayout.self)) else {
+            return XCTFail("the list is not realized")
+        }
+        sendScroll(to: binWindow, x: 200, y: 200, up: !down, control: false)
+    }
+
+    private func sendScroll(to window: OpaquePointer, x: Double, y: Double, up: Bool, control: Bool) {
         let event = gdk_event_new(GDK_SCROLL)!
         event.pointee.scroll.window = window
         g_object_ref(UnsafeMutableRawPointer(window))

@@ -142,22 +142,19 @@ final class UIHarness {
         iterateMainLoop(for: 0.02)
     }
 
-    /// A mouse-wheel click down (or up) over the list.
-    func wheel(down: Bool = true) {
-        guard let binWindow = gtk_layout_get_bin_window(list.viewport.widget.raw.as(GtkLayout.self)) else {
-            return XCTFail("the list is not realized")
+    /// The newest visible toplevel of `type`: a dialog GTK or the window opened on its own (a message dialog,
+    /// GtkFileChooserNative's own chooser without a portal).
+    static func toplevel(ofType type: GType) -> UnsafeMutablePointer<GtkWidget>? {
+        let toplevels = gtk_window_list_toplevels()
+        defer { g_list_free(toplevels) }
+        var found: UnsafeMutablePointer<GtkWidget>?
+        var node = toplevels
+        while let current = node {
+            let widget = current.pointee.data.assumingMemoryBound(to: GtkWidget.self)
+            if isInstance(widget, of: type), gtk_widget_get_visible(widget) != 0 { found = widget }
+            node = current.pointee.next
         }
-        let event = gdk_event_new(GDK_SCROLL)!
-        event.pointee.scroll.window = binWindow
-        g_object_ref(UnsafeMutableRawPointer(binWindow))
-        event.pointee.scroll.send_event = 1
-        event.pointee.scroll.direction = down ? GDK_SCROLL_DOWN : GDK_SCROLL_UP
-        event.pointee.scroll.x = 200
-        event.pointee.scroll.y = 200
-        gdk_event_set_device(event, gdk_seat_get_pointer(gdk_display_get_default_seat(gdk_display_get_default())))
-        gtk_main_do_event(event)
-        gdk_event_free(event)
-        iterateMainLoop(for: 0.02)
+        return found
     }
 
     /// Pages the current gallery to its end (as scrolling to the bottom again and again would).

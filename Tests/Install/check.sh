@@ -57,7 +57,6 @@ if [ -d data/demo ]; then
   else
     fail "installed demo data differs from data/demo:"; printf '%s\n' "$out" | head -n 20 | indent
   fi
-  [ -f data/demo/users.json ] || echo "note data/demo/users.json does not exist yet (the demo server's engineer adds it)"
 else
   fail "data/demo does not exist (make demo-data should have created data/demo/images)"
 fi

@@ -13,13 +13,8 @@ public enum Fixtures {
 
     /// The fixture's bytes; fails the test run loudly when the file is missing.
     public static func bytes(_ name: String) -> Bytes {
-        var contents: UnsafeMutablePointer<gchar>?
-        var length: gsize = 0
-        guard g_file_get_contents(path(name), &contents, &length, nil) != 0, let contents else {
-            fatalError("missing fixture \(path(name))")
-        }
-        defer { g_free(contents) }
-        return Bytes(Array(UnsafeRawBufferPointer(start: contents, count: Int(length))))
+        guard let contents = fileBytes(atPath: path(name)) else { fatalError("missing fixture \(path(name))") }
+        return Bytes(contents)
     }
 
     public static func text(_ name: String) -> String { bytes(name).text }

@@ -18,13 +18,7 @@ public final class TemporaryFolder {
         if path.hasPrefix(String(cString: g_get_tmp_dir())) { _ = system("rm -rf '\(path)'") }
     }
 
-    public func contents(_ name: String) -> [UInt8]? {
-        var data: UnsafeMutablePointer<gchar>?
-        var length: gsize = 0
-        guard g_file_get_contents(path + "/" + name, &data, &length, nil) != 0, let data else { return nil }
-        defer { g_free(data) }
-        return Array(UnsafeRawBufferPointer(start: data, count: Int(length)))
-    }
+    public func contents(_ name: String) -> [UInt8]? { fileBytes(atPath: path + "/" + name) }
 
     public func write(_ bytes: [UInt8], to name: String) {
         bytes.withUnsafeBufferPointer { buffer in

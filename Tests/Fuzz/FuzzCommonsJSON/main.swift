@@ -11,11 +11,9 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let source = try! CommonsSource(username: "Fuzz", endpointOverride: nil)
     let head = HTTPResponseHead(status: 200, reason: "OK", url: source.firstRequest().url)
     for request in [source.firstRequest(), PageRequest(url: source.firstRequest().url, stage: "batch:1,2,3")] {
-        if case .success(let page) = Result(catching: { () throws(GalleryError) in
-            try source.parse(HTTPResponse(head: head, body: body), of: request)
-        }) {
-            FuzzChecks.check(page)
-        }
+        // At most one item per page the reply lists, and only the first CappedList.limit pages are read.
+        FuzzChecks.parse(HTTPResponse(head: head, body: body), of: request, with: source,
+                         maxItems: CappedList<Lenient<CommonsReply.Page>>.limit)
     }
     return 0
 }

@@ -12,11 +12,8 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let url = "https://mastodon.social/api/v1/accounts/1/statuses"
     let head = HTTPResponseHead(status: 200, reason: "OK", url: url, headers: ["link": "<\(url)?max_id=1>; rel=\"next\""])
     for request in [source.firstRequest(), PageRequest(url: url, stage: MastodonSource.Stage.statuses)] {
-        if case .success(let page) = Result(catching: { () throws(GalleryError) in
-            try source.parse(HTTPResponse(head: head, body: body), of: request)
-        }) {
-            FuzzChecks.check(page)
-        }
+        FuzzChecks.parse(HTTPResponse(head: head, body: body), of: request, with: source,
+                         maxItems: MastodonSource.maxItemsPerPage)
     }
     return 0
 }

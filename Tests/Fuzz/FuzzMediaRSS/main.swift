@@ -10,11 +10,8 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let body = Bytes(Array(fuzzInput(data, size)))
     let source = try! DeviantArtSource(username: "fuzz", endpointOverride: nil)
     let head = HTTPResponseHead(status: 200, reason: "OK", url: "https://backend.deviantart.com/rss.xml?q=gallery:fuzz")
-    if case .success(let page) = Result(catching: { () throws(GalleryError) in
-        try source.parse(HTTPResponse(head: head, body: body), of: source.firstRequest())
-    }) {
-        FuzzChecks.check(page)
-    }
+    FuzzChecks.parse(HTTPResponse(head: head, body: body), of: source.firstRequest(), with: source,
+                     maxItems: MediaRSSParser.maxItems)
     return 0
 }
 

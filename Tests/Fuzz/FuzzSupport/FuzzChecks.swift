@@ -3,8 +3,19 @@ import GalleryCore
 /// What every parser's output must satisfy, whatever the input: a violation is a crash, so libFuzzer reports it
 /// like any other finding.
 public enum FuzzChecks {
-    public static func check(_ page: PageResult) {
-        precondition(page.items.count <= 1000, "more items than any page may have")
+    /// Parses `response` as `source` does and, when it parses, checks the page. An error is a fine answer to a
+    /// broken input; a crash or a page that breaks the rules is not. `maxItems`: the parser's own cap.
+    public static func parse(_ response: HTTPResponse, of request: PageRequest, with source: some GallerySource,
+                             maxItems: Int) {
+        if case .success(let page) = Result(catching: { () throws(GalleryError) in
+            try source.parse(response, of: request)
+        }) {
+            check(page, maxItems: maxItems)
+        }
+    }
+
+    public static func check(_ page: PageResult, maxItems: Int) {
+        precondition(page.items.count <= maxItems, "more items than the parser lets a page have")
         for item in page.items {
             let urls = [item.fullImageURL, item.pageURL].compactMap { $0 } + item.thumbnails.map(\.url)
             precondition(urls.allSatisfy(URLText.isWebAddress), "a URL that is not http(s) left the parser")
