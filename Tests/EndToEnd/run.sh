@@ -36,8 +36,8 @@ start_other_server() {
   server_pid=$main_pid base_url=$main_url
 }
 
-# 1. The demo server prints its base URL as the first line.
-start_demo_server server
+# 1. The demo server prints its base URL as the first line (and each request on stderr).
+start_demo_server server --log-requests
 echo "e2e: demo server at $base_url"
 
 # 2. --list prints every page without a window; errors go to stderr with the window's message and status 1.
@@ -216,17 +216,23 @@ echo "e2e: double-click toggled 100 % and fit"
 xdotool key Escape
 wait_for 10 name_is 'Gallery Viewer' || fail "Escape did not close the large view (title '$(window_name)')"
 
-# 7b. One instance: a second launch (here with the endpoint from its environment) hands its search to this
-#     window and exits at once with status 0; the window now shows atlas.
+# 7b. One instance: a second launch (here with the endpoint from its environment, and no --source: the
+#     window's source) hands its search to this window and exits at once with status 0; the window now
+#     shows atlas, read from this server (not from the app's own demo gallery).
 atlas_first=$("$GALLERY_VIEWER" --list --source demo --endpoint "$base_url" atlas | head -n 1 | cut -f 1)
+atlas_feeds() { grep -c '^gallery-demo-server: request /rss.xml.*atlas' "$work/server.err"; }
+feeds_before=$(atlas_feeds)
 started=$(date +%s%N)
-GALLERY_VIEWER_ENDPOINT="$base_url" timeout 10 "$GALLERY_VIEWER" --source demo atlas >"$work/second.log" 2>&1 \
+GALLERY_VIEWER_ENDPOINT="$base_url" timeout 10 "$GALLERY_VIEWER" atlas >"$work/second.log" 2>&1 \
   || fail "the second launch exited with $? ($(cat "$work/second.log"))"
 handover_ms=$(( ($(date +%s%N) - started) / 1000000 ))
 kill -0 "$app_pid" 2>/dev/null || fail "the first instance went away"
 [ "$(xdotool search --onlyvisible --name '^Gallery Viewer$' | wc -l)" -eq 1 ] || fail "a second window appeared"
 wait_for 10 grep -q '^username=atlas$' "$XDG_CONFIG_HOME/gallery-viewer/state.ini" \
   || fail "the running window did not start the handed-over search"
+atlas_feed_requested() { [ "$(atlas_feeds)" -gt "$feeds_before" ]; }
+wait_for 10 atlas_feed_requested \
+  || fail "the handed-over search did not go to the environment's endpoint"
 # atlas's first thumbnails are wide and paler than aurora's; rows are there once anything is painted.
 wait_for 30 is_colourful 96x300+12+80 0.05 || fail "the handed-over search painted no thumbnails"
 xdotool windowfocus --sync "$window"
