@@ -10,9 +10,14 @@ Translation.setUp(localeDirectory: Installation.localeDirectory)
 // only loop; see docs/ARCHITECTURE.md.
 let options = Options.parseOrExit()
 // --list and --download run without a window and without the session bus.
+// The commands are kept alive by name while they run: their main-loop callbacks hold them weakly.
 let status = MainActor.assumeIsolated {
     if options.list { return ListCommand(options: options).run() }
-    if options.download != nil { return DownloadCommand(options: options).run() }
-    return GalleryViewerApplication().run(arguments: CommandLine.arguments)
+    if options.download != nil {
+        let command = DownloadCommand(options: options)
+        return withExtendedLifetime(command) { command.run() }
+    }
+    let application = GalleryViewerApplication()
+    return withExtendedLifetime(application) { application.run(arguments: CommandLine.arguments) }
 }
 exit(status)
