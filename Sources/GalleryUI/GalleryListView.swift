@@ -18,6 +18,8 @@ import GalleryCore
 public final class GalleryListView {
     /// How close (in rows) to the end the next page is requested.
     public static let prefetchRows = 6
+    /// How many rows ahead of the view (in the scroll's direction) get their thumbnails before they show.
+    public static var thumbnailPrefetchRows: Int { ThumbnailDemand.prefetchRows }
     /// Rows bound beyond each edge of the viewport: Tab and the arrow keys find a row there.
     static let marginRows = 1
     /// Before a row was measured.

@@ -55,8 +55,9 @@ enum JumpScenario {
         try drag(list, toRow: 6_000)
         _ = try settle(app, since: lastMove)
         let endScreen = list.visibleRange
-        let rested = startScreen.lowerBound - 3..<startScreen.upperBound + 3
-        let near = endScreen.lowerBound - 3..<endScreen.upperBound + 3
+        let ahead = GalleryListView.thumbnailPrefetchRows
+        let rested = startScreen.lowerBound - ahead..<startScreen.upperBound + ahead
+        let near = endScreen.lowerBound - ahead..<endScreen.upperBound + ahead
         let flownPast = started.filter { !rested.contains($0) && !near.contains($0) }
         withExtendedLifetime(observer) {}
         app.close()
