@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Layers, bottom up (see docs/ARCHITECTURE.md):
-//   CGtk, CSoup            system libraries (GTK 3 + GLib/GIO/gdk-pixbuf, libsoup 2.4)
+//   CGLib, CGtk, CSoup     system libraries (GLib/GIO/gdk-pixbuf; GTK 3 + GDK + cairo; libsoup 2.4)
 //   GObjectBindings        owning references, signals, main-loop sources, GError, GCancellable, libsoup, pixbufs
 //   GtkBindings            one small Swift class per GTK widget type we use
 //   GalleryCore            sources, page loading, image loading and decoding; no widgets
@@ -27,31 +27,33 @@ let package = Package(
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
+        // GLib, GIO and gdk-pixbuf: all that the layers without widgets may see.
+        .systemLibrary(name: "CGLib", pkgConfig: "gdk-pixbuf-2.0", providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
         .systemLibrary(name: "CGtk", pkgConfig: "gtk+-3.0", providers: [.apt(["libgtk-3-dev"])]),
         .systemLibrary(name: "CSoup", pkgConfig: "libsoup-2.4", providers: [.apt(["libsoup2.4-dev"])]),
 
-        .target(name: "GObjectBindings", dependencies: ["CGtk", "CSoup"]),
-        .target(name: "GtkBindings", dependencies: ["GObjectBindings", "CGtk"]),
+        .target(name: "GObjectBindings", dependencies: ["CGLib", "CSoup"]),
+        .target(name: "GtkBindings", dependencies: ["GObjectBindings", "CGLib", "CGtk"]),
         .target(
             name: "GalleryCore",
             dependencies: [
-                "GObjectBindings", "CGtk",
+                "GObjectBindings", "CGLib",
                 .product(name: "Collections", package: "swift-collections"),
             ]),
-        .target(name: "GalleryUI", dependencies: ["GalleryCore", "GtkBindings", "GObjectBindings", "CGtk"]),
+        .target(name: "GalleryUI", dependencies: ["GalleryCore", "GtkBindings", "GObjectBindings", "CGLib", "CGtk"]),
         .target(
             name: "GalleryDemoServer",
-            dependencies: ["GObjectBindings", "CGtk", .product(name: "Collections", package: "swift-collections")]),
+            dependencies: ["GObjectBindings", "CGLib", .product(name: "Collections", package: "swift-collections")]),
         .executableTarget(
             name: "GalleryViewerApp",
             dependencies: [
-                "GalleryUI", "GalleryCore", "GalleryDemoServer", "GtkBindings", "GObjectBindings", "CGtk",
+                "GalleryUI", "GalleryCore", "GalleryDemoServer", "GtkBindings", "GObjectBindings", "CGLib", "CGtk",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
             name: "DemoServerCommand",
             dependencies: [
-                "GalleryDemoServer", "GObjectBindings", "CGtk",
+                "GalleryDemoServer", "GObjectBindings", "CGLib",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
@@ -66,22 +68,23 @@ let package = Package(
         .executableTarget(
             name: "GalleryBenchmarks",
             dependencies: [
-                "GalleryUI", "GalleryCore", "GtkBindings", "GObjectBindings", "GalleryDemoServer", "CGtk", "CSoup",
+                "GalleryUI", "GalleryCore", "GtkBindings", "GObjectBindings", "GalleryDemoServer", "CGLib", "CGtk", "CSoup",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             path: "Tests/Benchmarks",
             exclude: ["run.sh"]),
 
-        .target(name: "TestSupport", dependencies: ["GObjectBindings", "GalleryCore", "GalleryDemoServer", "CGtk"],
+        .target(name: "TestSupport", dependencies: ["GObjectBindings", "GalleryCore", "GalleryDemoServer", "CGLib"],
                 path: "Tests/TestSupport"),
-        .testTarget(name: "GObjectBindingsTests", dependencies: ["GObjectBindings", "TestSupport", "CGtk"]),
+        // GTK only for a GInitiallyUnowned that needs no display (GtkAdjustment), in the ownership tests.
+        .testTarget(name: "GObjectBindingsTests", dependencies: ["GObjectBindings", "TestSupport", "CGLib", "CGtk"]),
         .testTarget(name: "GalleryCoreTests",
-                    dependencies: ["GalleryCore", "GalleryDemoServer", "GObjectBindings", "TestSupport", "CGtk"]),
+                    dependencies: ["GalleryCore", "GalleryDemoServer", "GObjectBindings", "TestSupport", "CGLib"]),
         .testTarget(name: "GalleryDemoServerTests",
-                    dependencies: ["GalleryDemoServer", "GObjectBindings", "TestSupport", "CGtk"]),
+                    dependencies: ["GalleryDemoServer", "GObjectBindings", "TestSupport", "CGLib"]),
         .testTarget(name: "GalleryUITests",
                     dependencies: ["GalleryUI", "GalleryCore", "GalleryDemoServer", "GtkBindings", "GObjectBindings",
-                                   "TestSupport", "CGtk"]),
+                                   "TestSupport", "CGLib", "CGtk"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,5 @@
 import ArgumentParser
-import CGtk
+import CGLib
 import GalleryDemoServer
 import GObjectBindings
 import Glibc

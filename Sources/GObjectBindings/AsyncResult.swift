@@ -1,4 +1,4 @@
-import CGtk
+import CGLib
 
 // GIO's asynchronous calls report once, through a GAsyncReadyCallback, on the thread-default main context of
 // the caller. The closure is retained for exactly that one call and released inside the trampoline, so an

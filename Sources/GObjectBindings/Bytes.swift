@@ -1,4 +1,4 @@
-import CGtk
+import CGLib
 
 /// An immutable, reference-counted byte buffer (GBytes). Safe to share between threads.
 public final class Bytes: @unchecked Sendable {

@@ -1,4 +1,4 @@
-import CGtk
+import CGLib
 
 /// A GCancellable. Cancelling is thread-safe and idempotent; every async GIO/libsoup call that was given it
 /// completes with `G_IO_ERROR_CANCELLED`.

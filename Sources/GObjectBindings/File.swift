@@ -1,4 +1,4 @@
-import CGtk
+import CGLib
 
 /// A GFile. Reading goes through GIO's asynchronous API (done on GIO's worker threads), so the main loop never
 /// blocks on the disk.

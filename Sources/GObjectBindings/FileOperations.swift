@@ -1,4 +1,4 @@
-import CGtk
+import CGLib
 
 /// File-system operations through GIO's asynchronous API: the work runs on GIO's worker threads and the
 /// result comes back on the main loop.

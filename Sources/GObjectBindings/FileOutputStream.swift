@@ -1,4 +1,4 @@
-import CGtk
+import CGLib
 
 /// A file being written through GIO's asynchronous output stream. Every call returns at once; GIO does the
 /// blocking write(2)/close(2) on its own worker threads and calls back on the main loop, so writing a large

@@ -1,4 +1,4 @@
-import CGtk
+import CGLib
 
 /// A GError as a Swift error. The GError is copied and freed on construction.
 public struct GLibError: Error, Equatable, Sendable, CustomStringConvertible {

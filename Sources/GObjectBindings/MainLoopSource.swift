@@ -1,4 +1,4 @@
-import CGtk
+import CGLib
 
 /// A GLib main-loop source (idle or timeout) whose callback is a Swift closure on the main actor.
 ///

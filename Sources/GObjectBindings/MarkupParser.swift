@@ -1,4 +1,4 @@
-import CGtk
+import CGLib
 
 /// Receives GMarkup's events. Runs synchronously on the thread that called `MarkupParser.parse`.
 public protocol MarkupParserDelegate: AnyObject {

@@ -1,4 +1,4 @@
-import CGtk
+import CGLib
 
 /// An owning reference to a GObject: the reference is released exactly once, when this Swift object goes away.
 ///

@@ -1,4 +1,4 @@
-import CGtk
+import CGLib
 
 /// A decoded image (GdkPixbuf). Pixbufs are immutable once decoded, so sharing one between threads is safe.
 public final class Pixbuf: @unchecked Sendable {

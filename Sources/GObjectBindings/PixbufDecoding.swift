@@ -1,4 +1,4 @@
-import CGtk
+import CGLib
 
 /// What a decode produced: the pixbuf (possibly downscaled) and the size the encoded image declared.
 public struct DecodedPixbuf: Sendable {

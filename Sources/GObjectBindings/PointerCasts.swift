@@ -1,4 +1,4 @@
-import CGtk
+import CGLib
 
 // GLib hands out the same object as `gpointer`, as a typed struct pointer (types whose struct is public,
 // e.g. GtkWidget) or as an OpaquePointer (types whose struct is private, e.g. GdkPixbuf). These helpers

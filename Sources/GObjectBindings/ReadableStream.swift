@@ -1,4 +1,4 @@
-import CGtk
+import CGLib
 
 /// A GInputStream read asynchronously in chunks on the main loop.
 public final class ReadableStream {

@@ -1,4 +1,4 @@
-import CGtk
+import CGLib
 
 // Signals as Swift closures.
 //

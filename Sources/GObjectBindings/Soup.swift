@@ -1,4 +1,4 @@
-import CGtk
+import CGLib
 import CSoup
 
 /// Namespace for the libsoup 2.4 wrappers. Everything that names a libsoup type lives in the Soup*.swift files

@@ -1,4 +1,4 @@
-import CGtk
+import CGLib
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,4 +1,4 @@
-import CGtk
+import CGLib
 
 // gettext for the app's own texts, on GLib's g_dgettext/g_dngettext with the text domain "gallery-viewer".
 //

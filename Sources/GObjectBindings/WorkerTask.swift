@@ -1,4 +1,4 @@
-import CGtk
+import CGLib
 
 // CPU-heavy work (decoding a 4000 px image) must not run on the main loop, and the app must not start threads
 // of its own. GTask's thread pool is the sanctioned place: `run` hands `work` to a GTask worker thread and

@@ -1,4 +1,4 @@
-import CGtk
+import CGLib
 
 /// GIO's zlib compressor (GZlibCompressor), fed in pieces: the test and demo servers build compressed bodies
 /// (a PNG's image data, a gzip-encoded response) chunk by chunk instead of holding them whole.

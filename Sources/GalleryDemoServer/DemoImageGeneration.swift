@@ -1,4 +1,4 @@
-import CGtk
+import CGLib
 import Dispatch
 import GObjectBindings
 import Glibc

@@ -1,4 +1,4 @@
-import CGtk
+import CGLib
 import GObjectBindings
 import Glibc
 
@@ -49,7 +49,29 @@ public enum DemoImageRenderer {
         body(cairo)
         cairo_destroy(cairo)
         cairo_surface_flush(surface)
-        return Pixbuf(owning: gdk_pixbuf_get_from_surface(surface, 0, 0, Int32(width), Int32(height)))
+        return pixbuf(fromRGB24: surface, width: width, height: height)
+    }
+
+    /// Copies an opaque cairo surface into a pixbuf (GDK's gdk_pixbuf_get_from_surface would do it, but the
+    /// demo server stays below the widget toolkit). RGB24 keeps each pixel in a native-endian 32-bit word,
+    /// 0x00RRGGBB.
+    private static func pixbuf(fromRGB24 surface: OpaquePointer, width: Int, height: Int) -> Pixbuf {
+        let pixbuf = Pixbuf(owning: gdk_pixbuf_new(GDK_COLORSPACE_RGB, 0, 8, Int32(width), Int32(height)))
+        let source = cairo_image_surface_get_data(surface)!
+        let sourceStride = Int(cairo_image_surface_get_stride(surface))
+        pixbuf.withMutablePixels { pixels, stride in
+            for y in 0..<height {
+                let from = UnsafeRawPointer(source + y * sourceStride).assumingMemoryBound(to: UInt32.self)
+                let to = pixels + y * stride
+                for x in 0..<width {
+                    let word = from[x]
+                    to[3 * x] = UInt8(truncatingIfNeeded: word >> 16)
+                    to[3 * x + 1] = UInt8(truncatingIfNeeded: word >> 8)
+                    to[3 * x + 2] = UInt8(truncatingIfNeeded: word)
+                }
+            }
+        }
+        return pixbuf
     }
 
     private static func draw(_ item: DemoItem, cairo: OpaquePointer, width: Double, height: Double) {

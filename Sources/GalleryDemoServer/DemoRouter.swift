@@ -1,4 +1,4 @@
-import CGtk
+import CGLib
 import GObjectBindings
 
 /// Maps a request's path and query to a response: feed pages, item pages, images (with faults) and avatars.

@@ -1,4 +1,4 @@
-import CGtk
+import CGLib
 import GObjectBindings
 
 /// The offline demo gallery: a local HTTP server that answers DeviantArt's backend RSS URLs for the demo users

@@ -1,4 +1,4 @@
-import CGtk
+import CGLib
 import GObjectBindings
 
 /// Carries out an `ServerResponse` on a server message: waits out the latency, paces a throttled body and breaks

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CGLib
 import CGtk
 import GObjectBindings
 import GalleryCore

@@ -1,4 +1,5 @@
 import Glibc
+import CGLib
 import CGtk
 import GObjectBindings
 import GtkBindings

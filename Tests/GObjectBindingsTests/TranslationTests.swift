@@ -1,4 +1,4 @@
-import CGtk
+import CGLib
 import GObjectBindings
 import TestSupport
 import XCTest

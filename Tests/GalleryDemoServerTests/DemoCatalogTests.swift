@@ -1,4 +1,4 @@
-import CGtk
+import CGLib
 import GObjectBindings
 @testable import GalleryDemoServer
 import TestSupport

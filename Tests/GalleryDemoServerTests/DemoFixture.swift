@@ -1,4 +1,4 @@
-import CGtk
+import CGLib
 import FoundationXML
 import GObjectBindings
 import GalleryDemoServer

@@ -1,4 +1,4 @@
-import CGtk
+import CGLib
 import GalleryCore
 
 /// What a feed did when every page was loaded: its end state, the pages' items, every state it passed

@@ -1,4 +1,4 @@
-import CGtk
+import CGLib
 import GObjectBindings
 
 /// The outcome of `fetch`: the response (status, headers, body read to the end) or the transport error that

@@ -1,4 +1,4 @@
-import CGtk
+import CGLib
 
 /// A whole file's bytes, or nil when it cannot be read. For test files, which are small.
 public func fileBytes(atPath path: String) -> [UInt8]? {

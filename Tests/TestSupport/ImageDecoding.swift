@@ -1,4 +1,4 @@
-import CGtk
+import CGLib
 import GObjectBindings
 
 /// Decodes image bytes with a GdkPixbufLoader (format sniffed from the data), as the app does.

@@ -1,4 +1,4 @@
-import CGtk
+import CGLib
 import GObjectBindings
 
 /// Drives the default GLib main context from a test until `condition` holds or `timeout` passes.

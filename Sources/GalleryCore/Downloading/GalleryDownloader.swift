@@ -1,4 +1,4 @@
-import CGtk
+import CGLib
 import GObjectBindings
 
 /// Saves a whole gallery into one folder (`gallery-viewer --download`). Files already there are skipped

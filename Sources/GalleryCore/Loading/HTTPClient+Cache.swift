@@ -1,4 +1,4 @@
-import CGtk
+import CGLib
 import GObjectBindings
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,4 @@
-import CGtk
+import CGLib
 import GObjectBindings
 
 /// Date parsing for feed fields and rate-limit headers, as seconds since the Unix epoch (HTTP dates:

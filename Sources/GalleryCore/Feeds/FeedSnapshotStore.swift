@@ -1,4 +1,4 @@
-import CGtk
+import CGLib
 import GObjectBindings
 
 /// Keeps the last gallery's `FeedSnapshot` in one file in the cache directory (readable by the user only),

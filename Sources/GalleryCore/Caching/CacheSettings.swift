@@ -1,4 +1,4 @@
-import CGtk
+import CGLib
 import GObjectBindings
 
 /// How big the disk cache may grow: `max-size-mb` in the `[cache]` group of the state file

@@ -1,4 +1,4 @@
-import CGtk
+import CGLib
 import GObjectBindings
 
 /// The app's one HTTP client: a single libsoup session shared by feeds and images, so connections are kept

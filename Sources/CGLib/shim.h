@@ -1,0 +1,34 @@
+// Umbrella header for GLib, GObject, GIO, gdk-pixbuf and cairo: everything below the widgets. GalleryCore and the
+// demo server see only this module, so the compiler keeps GTK out of them.
+// Only what Swift cannot import directly lives here: macros and variadic functions.
+#ifndef GALLERY_CGLIB_SHIM_H
+#define GALLERY_CGLIB_SHIM_H
+
+#include <glib.h>
+#include <glib-unix.h>
+#include <glib/gstdio.h>
+#include <gio/gio.h>
+#include <gdk-pixbuf/gdk-pixbuf.h>
+// By its directory: cairo's own headers include each other relatively, so no include path is needed.
+#include <cairo/cairo.h>
+// gettext's bindtextdomain/textdomain and setlocale (GLib's g_dgettext is in glib.h); Swift's Glibc module
+// leaves libintl.h out.
+#include <libintl.h>
+#include <locale.h>
+
+// Fundamental GTypes are macros over G_TYPE_MAKE_FUNDAMENTAL and do not import.
+static inline GType gv_type_string(void) { return G_TYPE_STRING; }
+static inline GType gv_type_boolean(void) { return G_TYPE_BOOLEAN; }
+static inline GType gv_type_int(void) { return G_TYPE_INT; }
+static inline GType gv_type_uint(void) { return G_TYPE_UINT; }
+static inline GType gv_type_object(void) { return G_TYPE_OBJECT; }
+static inline GType gv_type_pointer(void) { return G_TYPE_POINTER; }
+
+static inline GQuark gv_io_error_quark(void) { return G_IO_ERROR; }
+
+// g_application_command_line_printerr is printf-like; the text is passed through "%s", never as a format.
+static inline void gv_command_line_printerr(GApplicationCommandLine *command_line, const char *text) {
+    g_application_command_line_printerr(command_line, "%s", text);
+}
+
+#endif
