@@ -36,6 +36,12 @@ extension Soup {
             ref.connect("starting", handler)
         }
 
+        /// Sends the message as though the session had no disk cache: nothing is answered from it or stored
+        /// in it (`soup_message_disable_feature` for SoupCache).
+        public func bypassDiskCache() {
+            soup_message_disable_feature(message, soup_cache_get_type())
+        }
+
         public func setRequestHeader(_ name: String, _ value: String) {
             soup_message_headers_replace(message.pointee.request_headers, name, value)
         }

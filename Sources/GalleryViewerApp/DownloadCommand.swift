@@ -64,7 +64,7 @@ final class DownloadCommand {
             return 1
         }
         let jobs = GalleryDownloader.jobs(for: items)
-        let downloader = GalleryDownloader(client: client, directory: folder)
+        let downloader = GalleryDownloader(pipeline: ImagePipeline(client: client), directory: folder)
         self.downloader = downloader
         downloader.onProgress = { [display, weak downloader] in
             if let downloader { display.update(downloader.progress) }

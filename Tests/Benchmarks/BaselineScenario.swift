@@ -11,10 +11,11 @@ import Glibc
 /// that screen after screen of thumbnails loads) four ways, each in a process of its own so that memory
 /// and threads are its own. The server answers after 50 ms, as a nearby one would: on bare loopback a
 /// blocking download costs only a few milliseconds and hides what it does to a real user.
-///   recycled  the app: recycled rows, ImageLoader (async libsoup on the main loop, decoding on GTask threads)
+///   recycled  the app: recycled rows, ImagePipeline (async libsoup on the main loop, decoding on GTask threads)
 ///   sync      (a) the same list, thumbnails downloaded and decoded synchronously on the main loop
 ///   threads   (b) the same list, a thread per thumbnail, each blocking on its download and decode
-///   rows      (c) the list as it was: one GtkListBox row per item, with the app's ImageLoader
+///   rows      (c) the list as it was: one GtkListBox row per item, with the app's ImagePipeline
+/// Every variant keeps its thumbnails in a memory cache of the same capacity (the pipeline's default).
 @MainActor
 enum BaselineScenario {
     static let variants = ["recycled", "sync", "threads", "rows"]
@@ -122,15 +123,17 @@ private final class BaselineWindow {
         window = ApplicationWindow(application: try BenchGTK.shared())
         window.setDefaultSize(width: 760, height: 720)
         let client = HTTPClient()
-        let loader = ImageLoader(client: client)
+        let pipeline = ImagePipeline(client: client)
         let options = Gallery.Options(thumbnailPixelSize: GalleryRow.thumbnailSize)
+        // The same capacity as the pipeline's own cache: a fair race between loaders.
+        let cache = ImageCache(capacityBytes: pipeline.cache.capacityBytes)
         let thumbnails: ImageDownload.Context? = switch variant {
-        case "sync": BaselineLoaders.synchronous(thumbnailPixelSize: options.thumbnailPixelSize)
-        case "threads": BaselineLoaders.threadPerImage(thumbnailPixelSize: options.thumbnailPixelSize)
+        case "sync": BaselineLoaders.synchronous(thumbnailPixelSize: options.thumbnailPixelSize, cache: cache)
+        case "threads": BaselineLoaders.threadPerImage(thumbnailPixelSize: options.thumbnailPixelSize, cache: cache)
         default: nil
         }
         gallery = Gallery(source: try MainLoopScenario.demoSource(BaselineScenario.user, serverURL), client: client,
-                          loader: loader, options: options, thumbnails: thumbnails)
+                          pipeline: pipeline, options: options, thumbnails: thumbnails)
         if variant == "rows" {
             let list = EagerListView()
             window.setChild(list.scrolledWindow)

@@ -24,7 +24,7 @@ enum ThroughputScenario {
             var worstGap = 0.0
             for _ in 0..<runs {
                 let server = try DemoServerProcess()
-                let loader = ImageLoader(client: HTTPClient())
+                let pipeline = ImagePipeline(client: HTTPClient())
                 // The URL the app picks for a 96 px row: the 150 px thumbnail (see GalleryItem.thumbnailURL).
                 let urls = items.prefix(count).map { server.baseURL + $0.imagePath(thumbnailLongSide: 150) }
                 let done = Box(0)
@@ -33,7 +33,7 @@ enum ThroughputScenario {
                 probe.start()
                 let start = Loop.now()
                 let tickets = urls.map { url in
-                    loader.load(url, maxPixelSize: 96, priority: .visible) { result in
+                    pipeline.loadImage(ImageRequest(url: url, size: .fitting(96))) { result in
                         done.value += 1
                         if case .failure = result { failed.value += 1 }
                     }

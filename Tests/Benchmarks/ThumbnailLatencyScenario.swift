@@ -5,7 +5,7 @@ import GalleryCore
 
 /// Goal 2: time to thumbnails. From `search("aurora")` in a real MainWindow to the first frame painted after
 /// every row in the viewport shows its final picture (thumbnail, or error for aurora's deliberately broken
-/// items), at 0 ms and 100 ms server latency. Each run has a new window, client and loader: cold caches
+/// items), at 0 ms and 100 ms server latency. Each run has a new window, client and pipeline: cold caches
 /// and new connections, as at app start.
 @MainActor
 enum ThumbnailLatencyScenario {

@@ -5,7 +5,7 @@ import Glibc
 //
 //   mainloop    main-loop gaps while big images decode and hundreds of thumbnails load
 //   thumbnails  time from search to every visible row showing its thumbnail, at 0 and 100 ms latency
-//   throughput  100 and 360 thumbnails through the ImageLoader: wall time, connections, requests
+//   throughput  100 and 360 thumbnails through the ImagePipeline: wall time, connections, requests
 //   memory      resident memory: 360 thumbnails, 360 rows, a dozen large images, then many more
 //   scroll      a 360-row list scrolled top to bottom: stale fetches, overtaking, settle time, gaps
 //   end10k      End held through a 10,000-item gallery: peak memory, threads, gaps

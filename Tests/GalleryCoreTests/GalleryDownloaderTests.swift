@@ -14,9 +14,9 @@ final class GalleryDownloaderTests: GLibTestCase {
     /// Downloads `jobs` into `folder` and runs the loop until the downloader is done.
     @MainActor
     private static func run(_ jobs: [GalleryDownloader.Job], into folder: TemporaryFolder,
-                            limits: ImageLoader.Limits = .init(),
+                            limits: ImagePipeline.Limits = .init(),
                             cancelWhen: ((GalleryDownloader) -> Bool)? = nil) -> GalleryDownloader {
-        let downloader = GalleryDownloader(client: HTTPClient(), directory: folder.path, limits: limits)
+        let downloader = GalleryDownloader(pipeline: ImagePipeline(client: HTTPClient(), limits: limits), directory: folder.path)
         var done = false
         if let cancelWhen {
             downloader.onProgress = { [weak downloader] in

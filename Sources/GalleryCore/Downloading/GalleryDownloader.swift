@@ -49,36 +49,33 @@ public final class GalleryDownloader {
     public var onProgress: (@MainActor () -> Void)?
     public var onEvent: (@MainActor (Event) -> Void)?
 
-    private let client: HTTPClient
-    private let maxBytes: Int
-    private let scheduler: FetchScheduler
-    /// Jobs handed to the scheduler at a time. Its queue is scanned on every start, so it is kept short
-    /// instead of holding the whole gallery; a gallery's images usually live on one or two hosts.
+    private let pipeline: ImagePipeline
+    /// Jobs handed to the pipeline at a time: enough to keep every connection slot busy, few enough that the
+    /// scheduler's queue is not the whole gallery (a gallery's images usually live on one or two hosts).
     private let window: Int
     private var queue: [Job] = []
     private var nextIndex = 0
     private var partialSizes: [String: Int] = [:]
-    /// Jobs handed to the scheduler: waiting for a connection slot or downloading.
+    /// Jobs handed to the pipeline: waiting for a connection slot or downloading.
     private var slots: [Slot] = []
     private var completion: (@MainActor () -> Void)?
 
-    /// One job in the scheduler. `submit` may start it at once; the start closure gets the ticket then.
+    /// One job in the pipeline.
     @MainActor private final class Slot {
         let job: Job
-        var ticket: FetchScheduler.Ticket?
-        var download: FileDownload?
-        /// Bytes the running download still expects, where the server said.
+        var task: FileTask?
+        /// This attempt's bytes so far, and what the running download still expects, where the server said.
+        var received = 0
         var remaining = 0
+        var isRunning = false
         init(job: Job) { self.job = job }
     }
 
-    public init(client: HTTPClient, directory: String, limits: ImageLoader.Limits = .init()) {
-        self.client = client
+    /// Saves through `pipeline` (its client, its per-host scheduler and limits).
+    public init(pipeline: ImagePipeline, directory: String) {
+        self.pipeline = pipeline
         self.directory = directory
-        maxBytes = limits.maxImageBytes
-        // The window's cap: libsoup's per-host limit less the connection kept for page requests.
-        scheduler = FetchScheduler(maxPerHost: max(1, client.configuration.maxConnectionsPerHost - 1))
-        window = scheduler.maxPerHost * 4
+        window = pipeline.maxConnectionsPerHost * 4
     }
 
     /// The images among `items` (feed order, newest first) with safe, unique file names. Names are given
@@ -124,11 +121,9 @@ public final class GalleryDownloader {
     public func cancel() {
         guard !isCancelled else { return }
         isCancelled = true
-        for slot in slots where slot.download == nil {
-            if let ticket = slot.ticket { scheduler.cancel(ticket) }
-        }
-        slots.removeAll { $0.download == nil }
-        for slot in slots { slot.download?.cancel() }
+        // Each save ends with `.cancelled`: one waiting for a slot at once, a running one once its partial
+        // file is closed.
+        for slot in slots { slot.task?.interrupt() }
         finishIfDone()
     }
 
@@ -136,58 +131,49 @@ public final class GalleryDownloader {
         while !isCancelled, slots.count < window, nextIndex < queue.count {
             let job = queue[nextIndex]
             nextIndex += 1
-            guard let host = URLText.origin(of: job.url) else {
+            guard URLText.origin(of: job.url) != nil else {
                 recordFailure(job.name, tr("Not an http(s) address: {address}", ["address": job.url]))
                 continue
             }
             let slot = Slot(job: job)
             slots.append(slot)
-            slot.ticket = scheduler.submit(host: host, priority: .visible) { [weak self, slot] ticket in
-                slot.ticket = ticket
-                self?.begin(slot)
-            }
+            let destination = FileDestination(directory: directory, name: job.name,
+                                              partialFileBytes: partialSizes[DownloadNames.partialName(of: job.name)])
+            slot.task = pipeline.saveFile(ImageRequest(url: job.url, size: .original, priority: .visible), to: destination,
+                                          progress: { [weak self, slot] progress in self?.advance(slot, progress) },
+                                          completion: { [weak self, slot] result in self?.end(slot, result) })
         }
     }
 
-    private func begin(_ slot: Slot) {
-        let name = slot.job.name
-        let download = FileDownload(url: slot.job.url, directory: directory, name: name,
-                                    partialFileBytes: partialSizes[DownloadNames.partialName(of: name)],
-                                    client: client, maxBytes: maxBytes)
-        slot.download = download
-        progress.running += 1
-        download.start(onHead: { [weak self, slot] total, alreadySaved in
-            guard let self, let total else { return }
-            slot.remaining = total - alreadySaved
-            self.progress.activeRemainingBytes += slot.remaining
-        }, onBytes: { [weak self, slot] count in
-            guard let self else { return }
-            self.progress.bytesReceived += count
-            let step = min(count, slot.remaining)
-            slot.remaining -= step
-            self.progress.activeRemainingBytes -= step
-            self.onProgress?()
-        }, completion: { [weak self, slot] outcome in
-            self?.end(slot, outcome)
-        })
+    private func advance(_ slot: Slot, _ update: LoadProgress) {
+        if !slot.isRunning {
+            slot.isRunning = true
+            progress.running += 1
+        }
+        let delta = max(0, update.receivedBytes - slot.received)
+        slot.received = update.receivedBytes
+        progress.bytesReceived += delta
+        let remaining = max(0, (update.expectedBytes ?? update.receivedBytes) - update.receivedBytes)
+        progress.activeRemainingBytes += remaining - slot.remaining
+        slot.remaining = remaining
+        if delta > 0 { onProgress?() }
     }
 
-    private func end(_ slot: Slot, _ outcome: FileDownload.Outcome) {
-        progress.running -= 1
+    private func end(_ slot: Slot, _ result: Result<SavedFile, ImageLoadError>) {
+        if slot.isRunning { progress.running -= 1 }
         progress.activeRemainingBytes -= slot.remaining
         slot.remaining = 0
         slots.removeAll { $0 === slot }
-        if let ticket = slot.ticket { scheduler.finish(ticket) }
-        switch outcome {
-        case .saved(let resumed):
+        switch result {
+        case .success(let saved):
             progress.saved += 1
-            if resumed { progress.resumed += 1 }
+            if saved.resumed { progress.resumed += 1 }
             onProgress?()
-            onEvent?(.saved(name: slot.job.name, resumed: resumed))
-        case .failed(let reason):
-            recordFailure(slot.job.name, reason)
-        case .cancelled:
+            onEvent?(.saved(name: slot.job.name, resumed: saved.resumed))
+        case .failure(let error) where error.isCancelled:
             onProgress?()
+        case .failure(let error):
+            recordFailure(slot.job.name, error.message)
         }
         fillWindow()
         finishIfDone()

@@ -42,6 +42,7 @@ extension HTTPClient {
     private static func message(for request: HTTPRequest) -> Soup.Message? {
         guard let message = Soup.Message(url: request.url) else { return nil }
         for (name, value) in request.headers { message.setRequestHeader(name, value) }
+        if !request.usesDiskCache { message.bypassDiskCache() }
         return message
     }
 
@@ -68,7 +69,7 @@ extension HTTPClient {
                     // cancel (a watchdog's is `.tooSlow` here) stays a cancel.
                     return completion(.failure(mapped == .cancelled ? .cancelled : firstError))
                 }
-                if self.cache != nil, mapped.isUnreachable, !cancellable.isCancelled,
+                if self.cache != nil, request.usesDiskCache, mapped.isUnreachable, !cancellable.isCancelled,
                    let stale = Self.message(for: Self.staleCopyRequest(request)) {
                     return self.send(stale, of: request, cancellable: cancellable,
                                      watchdog: self.watchdog(cancelling: cancellable), retrying: mapped,

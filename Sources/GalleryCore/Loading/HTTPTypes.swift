@@ -6,11 +6,14 @@ public struct HTTPRequest: Sendable {
     public var headers: [String: String]
     /// The body is abandoned with `HTTPError.tooLarge` beyond this many bytes.
     public var maxBodyBytes: Int
+    /// False: the client's disk cache neither answers nor stores this request.
+    public var usesDiskCache: Bool
 
-    public init(url: String, headers: [String: String] = [:], maxBodyBytes: Int) {
+    public init(url: String, headers: [String: String] = [:], maxBodyBytes: Int, usesDiskCache: Bool = true) {
         self.url = url
         self.headers = headers
         self.maxBodyBytes = maxBodyBytes
+        self.usesDiskCache = usesDiskCache
     }
 }
 
