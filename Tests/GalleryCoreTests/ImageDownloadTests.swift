@@ -84,6 +84,39 @@ final class ImageDownloadTests: GLibTestCase {
         }
     }
 
+    /// Every change a row shows reaches the bound row through one channel, the same that keeps the gallery's
+    /// counts: a download cancelled while loading (a new search) stops the bound row's spinner too.
+    func testEveryStateChangeReachesTheBoundRowAndTheGallery() throws {
+        try MainActor.assumeIsolated {
+            let server = try startDemoServer(.init(latencyMilliseconds: 300))
+            let pipeline = ImagePipeline(client: HTTPClient())
+            let context = ImageDownload.Context(pipeline: pipeline, thumbnailPixelSize: 96)
+            var galleryHeard: [ImageDownload.State] = []
+            context.onStateChange = { download, _ in galleryHeard.append(download.state) }
+            let item = server.catalog.user(named: "atlas")!.items[0]
+            let download = ImageDownload(
+                item: GalleryItem(id: "1", title: "one",
+                                  thumbnails: [.init(url: server.baseURL + item.imagePath(thumbnailLongSide: 150), width: 150, height: 150)],
+                                  fullImageURL: server.baseURL + item.imagePath()),
+                index: 0, context: context, showSensitive: false)
+            var rowSaw: [ImageDownload.State] = []
+            download.bind { rowSaw.append($0.state) }
+            download.setVisible(true)
+            XCTAssertEqual(download.state, .loading)
+            download.cancel()
+            XCTAssertEqual(download.state, .notStarted)
+            XCTAssertEqual(rowSaw, [.loading, .notStarted], "the bound row hears the cancel")
+            XCTAssertEqual(galleryHeard, [.loading, .notStarted], "and so do the gallery's counts")
+            XCTAssertEqual(pipeline.unfinishedTaskCount, 0)
+
+            download.setVisible(false)
+            download.setVisible(true)
+            XCTAssertTrue(iterateMainLoop(until: { download.state == .loaded }, timeout: 10))
+            XCTAssertEqual(rowSaw, [.loading, .notStarted, .loading, .loaded])
+            XCTAssertEqual(galleryHeard, rowSaw)
+        }
+    }
+
     func testPrefetchLoadsBehindTheRowsOnScreen() throws {
         try MainActor.assumeIsolated {
             let server = try startDemoServer(.init(latencyMilliseconds: 100))
