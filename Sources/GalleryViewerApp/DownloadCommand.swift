@@ -7,8 +7,8 @@ import GObjectBindings
 import GalleryCore
 
 /// `gallery-viewer --download DIR [--source S] [--endpoint URL] USERNAME`: reads the whole gallery (every
-/// page, as `--list` does), then saves every image at full size into DIR/SOURCE/USERNAME/, without a window
-/// and without the session bus.
+/// page, as `--list` does) and saves every image at full size into DIR/SOURCE/USERNAME/ — each page's images
+/// download while the next pages are read —, without a window and without the session bus.
 ///
 /// Exit status: 0 when every image is saved (now or by an earlier run), 1 when something failed, 130 when
 /// stopped with Ctrl+C (or SIGTERM), which leaves only hidden partial files for the next run to resume.
@@ -46,26 +46,9 @@ final class DownloadCommand {
         }
         defer { signalSources.forEach { $0.cancel() } }
 
-        var items: [GalleryItem] = []
-        let feedError = readGallery(source) { items = $0 }
-        if interrupted {
-            display.finish()
-            Console.error(tr("Stopped while reading the gallery; nothing was saved."))
-            return Self.interruptedStatus
-        }
-        if items.isEmpty { return fail(feedError ?? .emptyGallery(username: source.username)) }
-
         let user = source.username.hasPrefix("@") ? String(source.username.dropFirst()) : source.username
         let folder = options.download! + "/" + kind.rawValue + "/" + DownloadNames.safe(user, fallback: "user")
-        // Once, before any download: a few mkdir(2) calls on an otherwise idle loop.
-        guard g_mkdir_with_parents(folder, 0o755) == 0 else {
-            let reason = String(cString: strerror(errno))
-            Console.error(tr("Cannot create the folder {folder}: {reason}", ["folder": folder, "reason": reason]))
-            return 1
-        }
-        let jobs = GalleryDownloader.jobs(for: items)
         let downloader = GalleryDownloader(pipeline: ImagePipeline(client: client), directory: folder)
-        self.downloader = downloader
         downloader.onProgress = { [display, weak downloader] in
             if let downloader { display.update(downloader.progress) }
         }
@@ -79,36 +62,81 @@ final class DownloadCommand {
                 display.log(tr("failed {name}: {reason}", ["name": failure.name, "reason": failure.reason]))
             }
         }
-        downloader.start(jobs) { [loop] in g_main_loop_quit(loop) }
-        if !interrupted { g_main_loop_run(loop) }
+        let outcome = readAndSave(source, into: folder, with: downloader)
         display.finish()
-        return report(downloader, folder: folder, skippedItems: items.count - jobs.count, feedError: feedError)
+        switch outcome {
+        case .interrupted(let started):
+            guard started else {
+                Console.error(tr("Stopped while reading the gallery; nothing was saved."))
+                return Self.interruptedStatus
+            }
+            let progress = downloader.progress
+            return stopped(saved: progress.saved + progress.skipped, left: progress.total - progress.saved - progress.skipped)
+        case .noImages(let items, let feedError):
+            if items == 0 { return fail(feedError ?? .emptyGallery(username: source.username)) }
+            return report(downloader, folder: folder, skippedItems: items, feedError: feedError)
+        case .done(let items, let feedError):
+            return report(downloader, folder: folder, skippedItems: items - downloader.progress.total, feedError: feedError)
+        case .folderFailed(let reason):
+            Console.error(tr("Cannot create the folder {folder}: {reason}", ["folder": folder, "reason": reason]))
+            return 1
+        }
     }
 
-    /// Loads every page; hands over the items (the same image twice counted once, as in the window) and
-    /// returns the feed's error if it failed part-way.
-    private func readGallery(_ source: any GallerySource, items: ([GalleryItem]) -> Void) -> GalleryError? {
+    private enum Outcome {
+        /// Stopped with Ctrl+C; `started`: images were being saved already.
+        case interrupted(started: Bool)
+        /// The gallery had `items` distinct items, none of them an image to save.
+        case noImages(items: Int, feedError: GalleryError?)
+        case done(items: Int, feedError: GalleryError?)
+        case folderFailed(String)
+    }
+
+    /// Reads the gallery page after page and saves its images as their pages arrive: the next page is read
+    /// while the images of the last ones download. The same image twice is saved once, as the window shows it
+    /// once.
+    private func readAndSave(_ source: any GallerySource, into folder: String, with downloader: GalleryDownloader) -> Outcome {
         let feed = GalleryFeed(source: source, client: client)
         self.feed = feed
-        var collected: [GalleryItem] = []
         var seen = Set<String>()
-        var outcome: GalleryError?
+        var itemCount = 0
+        var feedError: GalleryError?
+        var folderFailure: String?
+        var started = false
         display.showStatus(tr("Reading {name}’s gallery…", ["name": source.username]))
-        feed.loadAllPages(page: { [display] page in
+        feed.loadAllPages(page: { [display, weak self, loop] page in
+            guard let self else { return }
+            var fresh: [GalleryItem] = []
             for item in page where seen.isDisjoint(with: item.identityKeys) {
                 seen.formUnion(item.identityKeys)
-                collected.append(item)
+                fresh.append(item)
             }
-            display.showStatus(trn("Reading {name}’s gallery… {count} item", "Reading {name}’s gallery… {count} items",
-                                   collected.count, ["name": source.username]))
+            itemCount += fresh.count
+            if !started, fresh.contains(where: { $0.kind == .image && $0.fullImageURL != nil }) {
+                // Once, before the first download: a few mkdir(2) calls.
+                guard g_mkdir_with_parents(folder, 0o755) == 0 else {
+                    folderFailure = String(cString: strerror(errno))
+                    feed.cancel()
+                    return g_main_loop_quit(loop)
+                }
+                started = true
+                self.downloader = downloader
+                downloader.startStreaming { g_main_loop_quit(loop) }
+            }
+            if started { downloader.add(fresh) }
+            if downloader.progress.total == 0 {
+                display.showStatus(trn("Reading {name}’s gallery… {count} item", "Reading {name}’s gallery… {count} items",
+                                       itemCount, ["name": source.username]))
+            }
         }, end: { [loop] state in
-            if case .failed(let error) = state { outcome = error }
-            g_main_loop_quit(loop)
+            if case .failed(let error) = state { feedError = error }
+            if started { downloader.finishAdding() } else { g_main_loop_quit(loop) }
         })
         if !interrupted { g_main_loop_run(loop) }
         self.feed = nil
-        items(collected)
-        return outcome
+        if interrupted { return .interrupted(started: started) }
+        if let folderFailure { return .folderFailed(folderFailure) }
+        return started ? .done(items: itemCount, feedError: feedError) : .noImages(items: itemCount, feedError: feedError)
     }
 
     /// Ctrl+C: stop everything and let the running downloads close their partial files; a second Ctrl+C
@@ -116,11 +144,9 @@ final class DownloadCommand {
     private func interrupt() {
         guard !interrupted else { exit(Self.interruptedStatus) }
         interrupted = true
-        if let feed {
-            feed.cancel()
-            g_main_loop_quit(loop)
-        }
-        downloader?.cancel()
+        feed?.cancel()
+        // Running downloads close their partial files first; the downloader ends the loop then.
+        if let downloader { downloader.cancel() } else { g_main_loop_quit(loop) }
     }
 
     private func report(_ downloader: GalleryDownloader, folder: String, skippedItems: Int,

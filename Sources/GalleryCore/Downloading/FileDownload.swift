@@ -18,6 +18,7 @@ final class FileDownload {
     private let maxBytes: Int
     private let usesDiskCache: Bool
     private let held: Bytes?
+    private let renamesWhenComplete: Bool
     private let finalFile: File
     private let partialFile: File
     private let cancellable = Cancellable()
@@ -39,6 +40,7 @@ final class FileDownload {
         self.maxBytes = maxBytes
         self.usesDiskCache = usesDiskCache
         self.held = held
+        renamesWhenComplete = destination.renamesWhenComplete
         name = destination.name
         finalFile = File(path: destination.path)
         partialFile = File(path: destination.directory + "/" + DownloadNames.partialName(of: destination.name))
@@ -186,13 +188,16 @@ final class FileDownload {
         }
     }
 
-    /// The partial file holds the whole image: close it and give it its final name.
+    /// The partial file holds the whole image: close it and give it its final name (unless the caller does).
     private func saveCompleteFile() {
         closeOutput { [weak self] closeError in
             guard let self else { return }
             if let closeError { return self.finish(.failure(.file(FileSink.couldNotWrite(self.name, closeError)))) }
             guard self.hasPartialFile else {
                 return self.finish(.failure(.file(tr("The server sent an empty file"))))
+            }
+            guard self.renamesWhenComplete else {
+                return self.finish(.success(SavedFile(resumed: self.resumed, fromHeldOriginal: self.held != nil)))
             }
             self.partialFile.move(to: self.finalFile) { [weak self] result in
                 guard let self else { return }

@@ -1,9 +1,14 @@
 import CGLib
+import Collections
 import GObjectBindings
 
 /// Saves a whole gallery into one folder (`gallery-viewer --download`). Files already there are skipped
-/// without a request; partial files from an earlier run are resumed. Downloads share the app's HTTP client
-/// and go through the same per-host scheduler as the window's images, with the same cap per host.
+/// without a request; partial files from an earlier run are resumed. Downloads go through the pipeline's
+/// `saveFile`: the app's HTTP client and the same per-host scheduler as the window's images.
+///
+/// Two ways in: `start(_:)` with every job named, or `startStreaming` and then each page's items as the feed
+/// delivers them (`add`) and `finishAdding` when it ended — the images download while later pages are read,
+/// under provisional names (`StreamedNames`) that become final, by a rename, once the feed has ended.
 @MainActor
 public final class GalleryDownloader {
     /// One image to save: its file name in the folder and its full-size URL.
@@ -43,32 +48,65 @@ public final class GalleryDownloader {
     }
 
     public let directory: String
-    public private(set) var progress = Progress()
+    public internal(set) var progress = Progress()
     public private(set) var failures: [Failure] = []
     public private(set) var isCancelled = false
     public var onProgress: (@MainActor () -> Void)?
     public var onEvent: (@MainActor (Event) -> Void)?
 
-    private let pipeline: ImagePipeline
+    let pipeline: ImagePipeline
     /// Jobs handed to the pipeline at a time: enough to keep every connection slot busy, few enough that the
     /// scheduler's queue is not the whole gallery (a gallery's images usually live on one or two hosts).
     private let window: Int
-    private var queue: [Job] = []
-    private var nextIndex = 0
-    private var partialSizes: [String: Int] = [:]
+    var queue = Deque<Queued>()
     /// Jobs handed to the pipeline: waiting for a connection slot or downloading.
-    private var slots: [Slot] = []
-    private var completion: (@MainActor () -> Void)?
+    var slots: [Slot] = []
+    var completion: (@MainActor () -> Void)?
+    /// What the folder held when it was listed, and what this run put there since.
+    var existing: Set<String> = []
+    var partialSizes: [String: Int] = [:]
+    var phase = Phase.listing
+
+    // Streaming (see GalleryDownloader+Streaming.swift)
+    var names = StreamedNames()
+    /// Images that arrive while the folder is still being listed.
+    var arrivedWhileListing: [GalleryItem] = []
+    var urls: [String] = []
+    /// Streamed images (by their place in `names`) and where they stand.
+    var streamed: [Int: Streamed] = [:]
+    var feedEnded = false
+    /// Every image's final name, once the feed ended.
+    var resolvedNames: [String]?
+    /// Renames and deletes under way (the run is not over before they are).
+    var fileOperations = 0
+
+    enum Phase {
+        case listing
+        /// Jobs run as they come (all of them given at once, or page by page while the feed is read).
+        case running
+        /// The feed ended: streamed files get their final names before the images that waited for them run.
+        case resolvingNames
+        /// Every job is queued or done.
+        case draining
+    }
+
+    struct Queued {
+        var job: Job
+        /// The streamed image this job downloads (its rename waits for the final names), nil for a named job.
+        var streamedIndex: Int?
+    }
 
     /// One job in the pipeline.
-    @MainActor private final class Slot {
-        let job: Job
+    @MainActor final class Slot {
+        let queued: Queued
         var task: FileTask?
+        /// The file is left as its partial file, for a rename once the names are final.
+        var defersRename = false
         /// This attempt's bytes so far, and what the running download still expects, where the server said.
         var received = 0
         var remaining = 0
         var isRunning = false
-        init(job: Job) { self.job = job }
+        init(_ queued: Queued) { self.queued = queued }
     }
 
     /// Saves through `pipeline` (its client, its per-host scheduler and limits).
@@ -82,7 +120,7 @@ public final class GalleryDownloader {
     /// oldest first, so a file keeps its name when the gallery gains newer items. Items that are not images
     /// (videos, pages) have nothing to save here.
     public nonisolated static func jobs(for items: [GalleryItem]) -> [Job] {
-        let images = items.filter { $0.kind == .image && $0.fullImageURL != nil }
+        let images = items.filter(\.isSavedImage)
         let names = DownloadNames.unique(images.reversed().map { ($0.id, $0.fileName) }).reversed()
         return zip(images, names).map { Job(name: $1, url: $0.fullImageURL!) }
     }
@@ -91,29 +129,12 @@ public final class GalleryDownloader {
     /// job ended or after `cancel()` once every running download closed its partial file.
     public func start(_ jobs: [Job], completion: @escaping @MainActor () -> Void) {
         self.completion = completion
-        queue = jobs
+        feedEnded = true
         progress.total = jobs.count
-        File(path: directory).listDirectory { [weak self] result in
-            guard let self, !self.isCancelled else { return }
-            switch result {
-            case .success(let entries):
-                let files = entries.filter(\.isRegularFile)
-                let complete = Set(files.map(\.name))
-                self.partialSizes = Dictionary(files.map { ($0.name, $0.size) }, uniquingKeysWith: { first, _ in first })
-                // A file under its final name was renamed there complete: no request for it.
-                let before = self.queue.count
-                self.queue.removeAll { complete.contains($0.name) }
-                self.progress.skipped = before - self.queue.count
-            case .failure(let error) where error.matches(G_IO_ERROR_NOT_FOUND):
-                break
-            case .failure(let error):
-                let reason = tr("Cannot read {folder}: {reason}", ["folder": self.directory, "reason": error.message])
-                for job in self.queue { self.recordFailure(job.name, reason) }
-                self.queue.removeAll()
-            }
-            self.onProgress?()
-            self.fillWindow()
-            self.finishIfDone()
+        listFolder { [weak self] in
+            guard let self else { return }
+            self.phase = .draining
+            self.enqueueNamed(jobs)
         }
     }
 
@@ -121,24 +142,72 @@ public final class GalleryDownloader {
     public func cancel() {
         guard !isCancelled else { return }
         isCancelled = true
+        queue.removeAll()
         // Each save ends with `.cancelled`: one waiting for a slot at once, a running one once its partial
         // file is closed.
         for slot in slots { slot.task?.interrupt() }
         finishIfDone()
     }
 
-    private func fillWindow() {
-        while !isCancelled, slots.count < window, nextIndex < queue.count {
-            let job = queue[nextIndex]
-            nextIndex += 1
+    // MARK: The folder
+
+    /// Lists the folder once, before any job runs: what is there decides what is skipped and resumed.
+    func listFolder(then: @escaping @MainActor () -> Void) {
+        File(path: directory).listDirectory { [weak self] result in
+            guard let self, !self.isCancelled else { return }
+            switch result {
+            case .success(let entries):
+                let files = entries.filter(\.isRegularFile)
+                self.existing = Set(files.map(\.name))
+                self.partialSizes = Dictionary(files.map { ($0.name, $0.size) }, uniquingKeysWith: { first, _ in first })
+            case .failure(let error) where error.matches(G_IO_ERROR_NOT_FOUND):
+                self.existing = []
+                self.partialSizes = [:]
+            case .failure(let error):
+                self.existing = []
+                self.partialSizes = [:]
+                self.listingFailure = tr("Cannot read {folder}: {reason}", ["folder": self.directory, "reason": error.message])
+            }
+            then()
+            self.onProgress?()
+            self.finishIfDone()
+        }
+    }
+
+    /// Why the folder could not be listed; every job fails with it.
+    var listingFailure: String?
+
+    /// Queues jobs whose names are final: a file already under its name was renamed there complete, so it
+    /// needs no request.
+    func enqueueNamed(_ jobs: [Job]) {
+        for job in jobs {
+            if let listingFailure {
+                recordFailure(job.name, listingFailure)
+            } else if existing.contains(job.name) {
+                progress.skipped += 1
+            } else {
+                queue.append(Queued(job: job))
+            }
+        }
+        fillWindow()
+    }
+
+    // MARK: Jobs
+
+    func fillWindow() {
+        while !isCancelled, slots.count < window, let queued = queue.popFirst() {
+            let job = queued.job
             guard URLText.origin(of: job.url) != nil else {
                 recordFailure(job.name, tr("Not an http(s) address: {address}", ["address": job.url]))
                 continue
             }
-            let slot = Slot(job: job)
+            let slot = Slot(queued)
+            slot.defersRename = queued.streamedIndex != nil && phase != .draining
             slots.append(slot)
+            if let index = queued.streamedIndex { streamed[index]?.state = .running }
             let destination = FileDestination(directory: directory, name: job.name,
-                                              partialFileBytes: partialSizes[DownloadNames.partialName(of: job.name)])
+                                              partialFileBytes: partialSizes[DownloadNames.partialName(of: job.name)],
+                                              renamesWhenComplete: !slot.defersRename)
             slot.task = pipeline.saveFile(ImageRequest(url: job.url, size: .original, priority: .visible), to: destination,
                                           progress: { [weak self, slot] progress in self?.advance(slot, progress) },
                                           completion: { [weak self, slot] result in self?.end(slot, result) })
@@ -164,22 +233,29 @@ public final class GalleryDownloader {
         progress.activeRemainingBytes -= slot.remaining
         slot.remaining = 0
         slots.removeAll { $0 === slot }
-        switch result {
-        case .success(let saved):
-            progress.saved += 1
-            if saved.resumed { progress.resumed += 1 }
-            onProgress?()
-            onEvent?(.saved(name: slot.job.name, resumed: saved.resumed))
-        case .failure(let error) where error.isCancelled:
-            onProgress?()
-        case .failure(let error):
-            recordFailure(slot.job.name, error.message)
+        let name = slot.queued.job.name
+        if let index = slot.queued.streamedIndex {
+            streamedEnded(index, slot: slot, result)
+        } else {
+            switch result {
+            case .success(let saved): recordSaved(name, resumed: saved.resumed)
+            case .failure(let error) where error.isCancelled: onProgress?()
+            case .failure(let error): recordFailure(name, error.message)
+            }
         }
         fillWindow()
         finishIfDone()
     }
 
-    private func recordFailure(_ name: String, _ reason: String) {
+    func recordSaved(_ name: String, resumed: Bool) {
+        existing.insert(name)
+        progress.saved += 1
+        if resumed { progress.resumed += 1 }
+        onProgress?()
+        onEvent?(.saved(name: name, resumed: resumed))
+    }
+
+    func recordFailure(_ name: String, _ reason: String) {
         let failure = Failure(name: name, reason: reason)
         failures.append(failure)
         progress.failed += 1
@@ -187,10 +263,15 @@ public final class GalleryDownloader {
         onEvent?(.failed(failure))
     }
 
-    private func finishIfDone() {
-        guard slots.isEmpty, isCancelled || nextIndex >= queue.count,
+    func finishIfDone() {
+        guard slots.isEmpty, fileOperations == 0, isCancelled || (phase == .draining && queue.isEmpty),
               let completion else { return }
         self.completion = nil
         completion()
     }
+}
+
+extension GalleryItem {
+    /// An image `--download` saves: not a video or a page, and with a full-size URL.
+    var isSavedImage: Bool { kind == .image && fullImageURL != nil }
 }

@@ -114,11 +114,15 @@ public struct FileDestination: Hashable, Sendable {
     public var name: String
     /// The size of a partial file an earlier attempt left, to be resumed; nil when there is none.
     public var partialFileBytes: Int?
+    /// False: the save ends with the complete partial file, which the caller renames once it knows the name
+    /// for good (`--download` while the gallery's pages are still being read).
+    public var renamesWhenComplete: Bool
 
-    public init(directory: String, name: String, partialFileBytes: Int? = nil) {
+    public init(directory: String, name: String, partialFileBytes: Int? = nil, renamesWhenComplete: Bool = true) {
         self.directory = directory
         self.name = name
         self.partialFileBytes = partialFileBytes
+        self.renamesWhenComplete = renamesWhenComplete
     }
 
     public var path: String { directory + "/" + name }
