@@ -107,6 +107,14 @@ enum Goals {
     /// The full-resolution decode and its surface are made on worker threads; the main loop keeps up.
     static let zoomPanWorstGapMilliseconds = 50.0
 
+    // MARK: 7b. Keeping a gallery (`--download`, DownloadScenario)
+
+    /// The goal: saving a gallery goes at least at 0.9× the rate of `curl --parallel --parallel-max 6`
+    /// on the same image URLs on loopback, although the app also reads the gallery's feed pages (curl is
+    /// handed the URLs): the next page is read while the images of the last ones download, and the file writes
+    /// go through GIO's threads, one chunk per download in memory.
+    static let downloadRateVersusCurl = 0.9
+
     // MARK: 8. Hostile input
 
     /// The bound for the whole app while a gallery of decompression bombs, huge bodies and broken

@@ -12,6 +12,7 @@ import Glibc
 //   end100k     the same through 100,000 items, then a new search: its stall
 //   jump        End and scrollbar drags across 10,000 items: time to thumbnails, requests for rows flown past
 //   baselines   10,000 items four ways: ours, sync downloads, a thread per image, one row per item
+//   download    `gallery-viewer --download` of 360 originals, feed included, against curl --parallel on the same URLs
 //   variant     (internal) one baseline run, in a process of its own
 //   zoom        the large view's frame times while a 4000 px photo is zoomed and panned with real input
 //   hostile     the hostile server's gallery and feeds: peak memory, worst gap, every row and feed ending
@@ -42,6 +43,7 @@ enum Bench {
         ("end100k", LongGalleryScenario.run100k),
         ("jump", JumpScenario.run),
         ("baselines", BaselineScenario.run),
+        ("download", DownloadScenario.run),
         ("hostile", HostileScenario.run),
         ("relaunch", CacheScenario.runRelaunch),
         ("fullcache", CacheScenario.runFullCache),
