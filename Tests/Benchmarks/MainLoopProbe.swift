@@ -1,6 +1,7 @@
 import CGLib
 import CGtk
 import GObjectBindings
+import Glibc
 import Histogram
 
 /// Measures how promptly the GLib main loop gets back to its sources while the app works.
@@ -10,6 +11,12 @@ import Histogram
 /// than 5 ms means some single piece of main-loop work (a signal handler, a completion, a GTK layout or
 /// paint) ran that long — exactly what a user feels as a frozen window. Being higher priority than
 /// everything else in the app, the probe measures blocking, not queueing behind other ready sources.
+///
+/// With each gap goes the main thread's CPU time in it: a gap that is mostly CPU time was the app's own work
+/// (one long callback or frame); one that is mostly not was the thread waiting for a core — another process,
+/// or the app's own worker threads, on a busy 2-core machine. `GALLERY_BENCH_GAP_LOG=PATH` appends every gap
+/// of 8 ms or more to PATH ("start end gap cpu", µs of the monotonic clock), to line it up with a profile
+/// (`perf record -k CLOCK_MONOTONIC`).
 ///
 /// Two distributions are kept (HdrHistogram, µs, 3 significant digits):
 /// - the raw gaps, one sample per firing — the worst gap and its percentiles;
@@ -24,6 +31,8 @@ final class MainLoopProbe {
         var samples: Int
         var seconds: Double
         var worstMilliseconds: Double
+        /// The most main-thread CPU time between two firings: the longest piece of the app's own work.
+        var worstBusyMilliseconds: Double
         var p50Milliseconds: Double
         var p99Milliseconds: Double
         var correctedP99Milliseconds: Double
@@ -36,12 +45,17 @@ final class MainLoopProbe {
     private var source: MainLoopSource?
     private var started: Int = 0
     private var last: Int = 0
+    private var lastCPU: Int = 0
     private var worst: Int = 0
+    private var worstBusy: Int = 0
+    private let gapLog: UnsafeMutablePointer<FILE>? = getenv("GALLERY_BENCH_GAP_LOG").flatMap { fopen($0, "a") }
     /// Recording time (pauses excluded) at the end of the worst gap.
     private var worstAt: Int = 0
     private var over50 = 0
     private var raw = Histogram<UInt64>(highestTrackableValue: 120_000_000, numberOfSignificantValueDigits: .three)
     private var corrected = Histogram<UInt64>(highestTrackableValue: 120_000_000, numberOfSignificantValueDigits: .three)
+
+    isolated deinit { if let gapLog { fclose(gapLog) } }
 
     /// Starts (or resumes) recording; a resumed probe adds to what it recorded before, and the time it
     /// was stopped counts neither as a gap nor in `seconds`.
@@ -50,6 +64,7 @@ final class MainLoopProbe {
         let now = g_get_monotonic_time()
         started = now - (last - started)
         last = now
+        lastCPU = threadCPUMicroseconds()
         source = MainLoopSource.every(milliseconds: Self.intervalMilliseconds, priority: G_PRIORITY_HIGH) { [weak self] in
             self?.tick()
             return true
@@ -61,13 +76,14 @@ final class MainLoopProbe {
     func stop() -> Summary {
         source?.cancel()
         source = nil
+        if let gapLog { fflush(gapLog) }
         return summary
     }
 
     var summary: Summary {
         let ms = { (microseconds: UInt64) in Double(microseconds) / 1000 }
         return Summary(samples: Int(raw.totalCount), seconds: Double(last - started) / 1_000_000,
-                       worstMilliseconds: Double(worst) / 1000,
+                       worstMilliseconds: Double(worst) / 1000, worstBusyMilliseconds: Double(worstBusy) / 1000,
                        p50Milliseconds: ms(raw.valueAtPercentile(50)),
                        p99Milliseconds: ms(raw.valueAtPercentile(99)),
                        correctedP99Milliseconds: ms(corrected.valueAtPercentile(99)),
@@ -76,8 +92,13 @@ final class MainLoopProbe {
 
     private func tick() {
         let now = g_get_monotonic_time()
+        let cpuNow = threadCPUMicroseconds()
         let gap = now - last
+        let busy = cpuNow - lastCPU
+        if gap >= 8000, let gapLog { fputs("\(last) \(now) \(gap) \(busy)\n", gapLog) }
         last = now
+        lastCPU = cpuNow
+        worstBusy = max(worstBusy, busy)
         raw.record(UInt64(gap))
         corrected.recordCorrectedValue(UInt64(gap), expectedInterval: UInt64(Self.intervalMilliseconds) * 1000)
         if gap >= 50_000 { over50 += 1 }
@@ -94,6 +115,8 @@ extension Report {
         section("\(title): main-loop gaps (5 ms high-priority timer)")
         row("worst gap", Format.milliseconds(summary.worstMilliseconds),
             "at \(Format.number(summary.worstAtSeconds, digits: 2)) s")
+        row("worst main-thread work", Format.milliseconds(summary.worstBusyMilliseconds),
+            "most CPU time between two firings: the gaps' own part")
         row("p99 gap", Format.milliseconds(summary.p99Milliseconds))
         row("p50 gap", Format.milliseconds(summary.p50Milliseconds))
         row("p99, omission-corrected", Format.milliseconds(summary.correctedP99Milliseconds),
