@@ -17,7 +17,9 @@ final class DownloadCommand {
     static let interruptedStatus: Int32 = 130
 
     private let options: Options
-    private let client = HTTPClient()
+    /// Six image downloads at a time per host, as browsers and `curl --parallel-max 6` do, beside the
+    /// connection the pipeline keeps for the feed's pages, which are read while the images download.
+    private let client = HTTPClient(configuration: .init(maxConnectionsPerHost: 7))
     private let display = TerminalProgress()
     private let loop = g_main_loop_new(nil, 0)
     private var feed: GalleryFeed?

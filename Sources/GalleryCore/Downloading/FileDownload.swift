@@ -31,6 +31,7 @@ final class FileDownload {
     private var sink: FileSink?
     private var resumed = false
     private var progress: (@MainActor (LoadProgress) -> Void)?
+    private var transferEnded: (@MainActor () -> Void)?
     private var completion: (@MainActor (Result<SavedFile, ImageLoadError>) -> Void)?
 
     init(url: String, destination: FileDestination, client: HTTPClient, maxBytes: Int, usesDiskCache: Bool,
@@ -49,11 +50,13 @@ final class FileDownload {
     }
 
     /// `progress` hears this attempt's bytes once the response was accepted (0 first, with the length
-    /// expected when declared) and after every chunk written; `completion` runs once, also after `cancel`
-    /// (with `.http(.cancelled)`).
-    func start(progress: @escaping @MainActor (LoadProgress) -> Void,
+    /// expected when declared) and after every chunk written; `transferEnded` that the network part is over
+    /// (the file is still being closed and renamed); `completion` runs once, also after `cancel` (with
+    /// `.http(.cancelled)`).
+    func start(progress: @escaping @MainActor (LoadProgress) -> Void, transferEnded: @escaping @MainActor () -> Void,
                completion: @escaping @MainActor (Result<SavedFile, ImageLoadError>) -> Void) {
         self.progress = progress
+        self.transferEnded = transferEnded
         self.completion = completion
         if let held { return writeHeld(held) }
         request(from: resumeOffset)
@@ -161,6 +164,7 @@ final class FileDownload {
         reader.read(into: sink) { [weak self] result in
             guard let self else { return }
             self.body = nil
+            self.transferEnded?()
             if sink.createdFile { self.hasPartialFile = true }
             switch result {
             case .success: self.saveCompleteFile()
@@ -188,25 +192,36 @@ final class FileDownload {
         }
     }
 
-    /// The partial file holds the whole image: close it and give it its final name (unless the caller does).
+    /// The partial file holds the whole image: close it and give it its final name (unless the caller does),
+    /// both in one trip to a worker when this download wrote the file.
     private func saveCompleteFile() {
-        closeOutput { [weak self] closeError in
-            guard let self else { return }
-            if let closeError { return self.finish(.failure(.file(FileSink.couldNotWrite(self.name, closeError)))) }
-            guard self.hasPartialFile else {
-                return self.finish(.failure(.file(tr("The server sent an empty file"))))
-            }
-            guard self.renamesWhenComplete else {
-                return self.finish(.success(SavedFile(resumed: self.resumed, fromHeldOriginal: self.held != nil)))
-            }
-            self.partialFile.move(to: self.finalFile) { [weak self] result in
+        let saved = SavedFile(resumed: resumed, fromHeldOriginal: held != nil)
+        guard hasPartialFile, renamesWhenComplete else {
+            return closeOutput { [weak self] closeError in
                 guard let self else { return }
-                switch result {
-                case .success: self.finish(.success(SavedFile(resumed: self.resumed, fromHeldOriginal: self.held != nil)))
-                case .failure(let error):
-                    self.finish(.failure(.file(tr("Could not rename {file}: {reason}",
-                                                  ["file": self.name, "reason": error.message]))))
-                }
+                if let closeError { return self.finish(.failure(.file(FileSink.couldNotWrite(self.name, closeError)))) }
+                guard self.hasPartialFile else { return self.finish(.failure(.file(tr("The server sent an empty file")))) }
+                self.finish(.success(saved))
+            }
+        }
+        let renamed: @MainActor (GLibError?) -> Void = { [weak self] error in
+            guard let self else { return }
+            guard let error else { return self.finish(.success(saved)) }
+            self.finish(.failure(.file(tr("Could not rename {file}: {reason}", ["file": self.name, "reason": error.message]))))
+        }
+        guard let sink else {
+            return partialFile.move(to: finalFile) { result in
+                if case .failure(let error) = result { renamed(error) } else { renamed(nil) }
+            }
+        }
+        self.sink = nil
+        sink.close(moving: partialFile, to: finalFile) { [weak self] result in
+            switch result {
+            case .success: renamed(nil)
+            case .failure(.move(let error)): renamed(error)
+            case .failure(.close(let error)):
+                guard let self else { return }
+                self.finish(.failure(.file(FileSink.couldNotWrite(self.name, error))))
             }
         }
     }
@@ -228,6 +243,7 @@ final class FileDownload {
         guard let completion else { return }
         self.completion = nil
         progress = nil
+        transferEnded = nil
         completion(result)
     }
 
@@ -266,6 +282,23 @@ final class FileSink: BodySink {
     func write(_ chunk: Bytes, done: @escaping @MainActor (ImageLoadError?) -> Void) {
         if let output { return write(chunk, to: output, done: done) }
         if mode == .create, Self.looksLikeHTML(chunk) { return done(.http(.notAnImage(mediaType: "text/html"))) }
+        if mode == .create {
+            // Created and written in one trip to a worker.
+            return FileOutputStream.create(file, writing: chunk, cancellable: cancellable) { [weak self] result in
+                guard let self else { return done(.http(.cancelled)) }
+                switch result {
+                case .success(let stream):
+                    self.output = stream
+                    self.createdFile = true
+                    done(nil)
+                case .failure(let error) where error.isCancelled:
+                    done(.http(.cancelled))
+                case .failure(let error):
+                    done(.file(tr("Could not create {file}: {reason}",
+                                  ["file": DownloadNames.partialName(of: self.name), "reason": error.message])))
+                }
+            }
+        }
         FileOutputStream.open(file, mode: mode, cancellable: cancellable) { [weak self] result in
             guard let self else { return done(.http(.cancelled)) }
             switch result {
@@ -292,6 +325,14 @@ final class FileSink: BodySink {
             case .failure(let error): done(.file(Self.couldNotWrite(name, error)))
             }
         }
+    }
+
+    /// Closes the file (it was opened: this sink wrote to it) and renames it to `destination`.
+    func close(moving file: File, to destination: File,
+               completion: @escaping @MainActor (Result<Void, FileOutputStream.CloseAndMoveError>) -> Void) {
+        guard let output else { return file.move(to: destination) { completion($0.mapError { .move($0) }) } }
+        self.output = nil
+        output.close(moving: file, to: destination, completion: completion)
     }
 
     /// Closes the file, if it was opened; `then` hears a failure to write its last bytes.

@@ -27,10 +27,14 @@ extension HTTPClient {
             return
         }
         onRequestStarted?(request.url)
-        whenCacheReady { [weak self] in
+        // libsoup's first connection would load GIO's modules and the certificate store on the main loop.
+        Soup.NetworkSetup.whenLoaded { [weak self] in
             guard let self else { return completion(.failure(.cancelled)) }
-            self.send(message, of: request, cancellable: cancellable, watchdog: self.watchdog(cancelling: cancellable),
-                      retrying: nil, completion: completion)
+            self.whenCacheReady { [weak self] in
+                guard let self else { return completion(.failure(.cancelled)) }
+                self.send(message, of: request, cancellable: cancellable, watchdog: self.watchdog(cancelling: cancellable),
+                          retrying: nil, completion: completion)
+            }
         }
     }
 

@@ -56,6 +56,8 @@ public final class HTTPClient {
         session = Self.makeSession(configuration)
         self.cache = cache
         attachCacheWhenReady()
+        // Loaded off the main loop now, so that the first request does not wait for it (see `open`).
+        Soup.NetworkSetup.whenLoaded {}
     }
 
     static func makeSession(_ configuration: Configuration) -> Soup.Session {

@@ -190,7 +190,7 @@ public final class ImagePipeline {
             let download = FileDownload(url: url, destination: destination, client: client, maxBytes: limits.maxImageBytes,
                                         usesDiskCache: usesDiskCache, held: held?.bytes)
             task.onCancel = { download.cancel() }
-            download.start(progress: { task.send($0) }) { task.finish($0) }
+            download.start(progress: { task.send($0) }, transferEnded: { task.releaseSlot() }) { task.finish($0) }
         }
         task.onEnd = { [weak self, unowned task] in
             if self?.saves[destination.path] === task { self?.saves[destination.path] = nil }

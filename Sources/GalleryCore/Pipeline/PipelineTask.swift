@@ -105,6 +105,14 @@ final class PipelineTask<Value> {
         }
     }
 
+    /// The work no longer needs its connection: the next task waiting for the host may start now rather than
+    /// when this one ends (a file save whose body is all read, still closing and renaming its file).
+    func releaseSlot() {
+        guard holdsSlot, let slot else { return }
+        holdsSlot = false
+        slot.scheduler.leave(self, host: slot.host, wasRunning: true)
+    }
+
     // MARK: Called by the scheduler and the subscriptions
 
     /// The scheduler admitted the task into a slot (or it needs none): its work starts.
