@@ -20,6 +20,17 @@ private final class WorkerJob: @unchecked Sendable {
 }
 
 public enum WorkerTask {
+    /// Call once at start, before any worker runs. glibc gives every thread that allocates a malloc arena of
+    /// its own, and raises its mmap threshold as big blocks are freed (up to 32 MiB), after which a decoded
+    /// image freed on one thread stays in its arena for that arena's next allocation: a dozen large images
+    /// made on several workers and freed later left tens of megabytes resident across arenas. A fixed threshold
+    /// keeps every block of 256 KiB or more — a large image, its surface, an original's bytes — in a mapping
+    /// of its own, returned to the system when freed (and freed without taking an arena's lock, which a worker
+    /// of lower priority may hold: sharing arenas instead made the main thread wait for one).
+    public static func returnLargeBlocksWhenFreed() {
+        _ = mallopt(M_MMAP_THRESHOLD, 256 * 1024)
+    }
+
     /// Runs `work` on a GTask worker thread and calls `completion` with its output on the main loop.
     /// `work` should watch `cancellable` itself when it can stop early; `completion` always runs.
     @MainActor

@@ -8,6 +8,14 @@
 enum Goals {
     // MARK: 1. Main loop never blocks
 
+    /// Issue 14's goal, checked in every scenario that watches the main loop while the app is in use: no piece
+    /// of the app's own work on the main thread — one callback, one frame's layout and paint — takes more than
+    /// a 60 Hz frame: the most main-thread CPU time between two of the probe's firings. The wall-clock gaps
+    /// beside it (the goals below) also hold whatever else the shared 2-core machine runs: time waiting for a
+    /// core, and for the X server or a lock a preempted thread holds (see MainLoopProbe and ARCHITECTURE's
+    /// "Swift 6 and the GLib main loop" for what was found and removed).
+    static let mainThreadWorkMilliseconds = 16.0
+
     /// 100 ms is where a delay stops feeling instant (a click, a key, a scroll step): one callback or frame
     /// taking that long is a visible freeze. Measured 38–48 ms while the large view filtered its image on every
     /// paint; 24–37 ms since it paints a scaled copy 1:1 (now ImageCanvas's rest render).

@@ -1,4 +1,5 @@
 import Glibc
+import GObjectBindings
 
 // gallery-benchmarks SCENARIO — one scenario per process, so that memory and main-loop numbers of one
 // never include the leftovers of another. Tests/Benchmarks/run.sh runs them all under Xvfb (`make bench`).
@@ -19,6 +20,8 @@ import Glibc
 //   relaunch    the disk cache: a relaunch's first screen with the server up and gone, requests, the index
 //   fullcache   a full 256 MB cache: the index file's size, writing it at quit, reading it at start
 //   serve       (internal) the demo server child process
+// As the app does first thing: the benchmarks measure its process (see WorkerTask.returnLargeBlocksWhenFreed).
+WorkerTask.returnLargeBlocksWhenFreed()
 let arguments = CommandLine.arguments.dropFirst()
 let status: Int32 = MainActor.assumeIsolated {
     guard let name = arguments.first else {
