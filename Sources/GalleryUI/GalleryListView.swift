@@ -27,14 +27,14 @@ public final class GalleryListView {
     static let estimatedRowHeight = 110
 
     /// What the window shows: the viewport and its scrollbar.
-    public let container = Box(GTK_ORIENTATION_HORIZONTAL)
+    public let container = Box(.horizontal)
     public let adjustment = Adjustment()
     public let listBox = ListBox()
     let viewport = Layout()
     let scrollbar: Scrollbar
     /// The list box and the footer, moved together inside the viewport.
-    private let content = Box(GTK_ORIENTATION_VERTICAL)
-    private let footer = Box(GTK_ORIENTATION_HORIZONTAL, spacing: 8)
+    private let content = Box(.vertical)
+    private let footer = Box(.horizontal, spacing: 8)
     let footerSpinner = Spinner()
     let footerLabel = Label()
     let pool: RowPool
@@ -63,7 +63,7 @@ public final class GalleryListView {
     public var onContextMenu: (@MainActor (ImageDownload, ButtonPress?) -> Void)?
 
     public init() {
-        scrollbar = Scrollbar(GTK_ORIENTATION_VERTICAL, adjustment: adjustment)
+        scrollbar = Scrollbar(.vertical, adjustment: adjustment)
         pool = RowPool(listBox: listBox, scale: { [listBox] in max(1, listBox.scaleFactor) })
         demand = ThumbnailDemand { [weak self] index in self?.download(at: index) }
         kinetic = KineticScroll(widget: viewport, adjustment: adjustment)
@@ -76,7 +76,7 @@ public final class GalleryListView {
         listBox.addStyleClass("gallery-list")
         listBox.accessibleName = tr("Gallery")
 
-        footer.halign = GTK_ALIGN_CENTER
+        footer.halign = .center
         footer.setMargins(top: 12, bottom: 18)
         footer.append(footerSpinner)
         footerLabel.addStyleClass("dim-label")

@@ -67,7 +67,7 @@ public final class GalleryRow {
     }
 
     private func layOut() {
-        let content = Box(GTK_ORIENTATION_HORIZONTAL, spacing: 12)
+        let content = Box(.horizontal, spacing: 12)
         content.setMargins(top: 6, bottom: 6, start: 12, end: 12)
         row.addStyleClass("gallery-row")
 
@@ -90,8 +90,8 @@ public final class GalleryRow {
         thumbnailStack.add(revealButton, name: "sensitive")
         content.append(thumbnailStack)
 
-        let text = Box(GTK_ORIENTATION_VERTICAL, spacing: 4)
-        text.valign = GTK_ALIGN_CENTER
+        let text = Box(.vertical, spacing: 4)
+        text.valign = .center
         for label in [titleLabel, detailLabel] {
             label.xalign = 0
             label.ellipsize = PANGO_ELLIPSIZE_MIDDLE
@@ -101,9 +101,9 @@ public final class GalleryRow {
         detailLabel.addStyleClass("dim-label")
         content.append(text, expand: true)
 
-        badge.valign = GTK_ALIGN_CENTER
+        badge.valign = .center
         content.append(badge)
-        spinner.valign = GTK_ALIGN_CENTER
+        spinner.valign = .center
         spinner.setSizeRequest(width: 24, height: 24)
         content.append(spinner)
 

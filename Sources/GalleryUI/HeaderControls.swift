@@ -16,7 +16,7 @@ public final class HeaderControls {
     /// The large view's menu: zoom, save, copy, open in browser.
     public let imageMenuButton = MenuButton(iconName: "view-more-symbolic", tooltip: tr("Image Menu"),
                                             menu: ItemMenus.largeView())
-    let searchBox = Box(GTK_ORIENTATION_HORIZONTAL, spacing: 0)
+    let searchBox = Box(.horizontal, spacing: 0)
 
     public init(sources: [SourceKind]) {
         let menu = Menu()

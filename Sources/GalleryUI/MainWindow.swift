@@ -55,7 +55,7 @@ public final class MainWindow {
         stack.add(statusPage.container, name: "status")
         stack.add(listView.container, name: "gallery")
         stack.add(largeView.container, name: "viewer")
-        let content = Box(GTK_ORIENTATION_VERTICAL, spacing: 0)
+        let content = Box(.vertical, spacing: 0)
         content.append(notices.bar)
         let overlay = Overlay()
         overlay.setChild(stack)

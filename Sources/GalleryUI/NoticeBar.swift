@@ -21,7 +21,7 @@ public final class NoticeBar {
     public private(set) var notice: Notice?
 
     public init() {
-        let content = Box(GTK_ORIENTATION_HORIZONTAL, spacing: 12)
+        let content = Box(.horizontal, spacing: 12)
         label.wraps = true
         label.xalign = 0
         label.hexpand = true

@@ -54,14 +54,39 @@ public class Widget {
         set { gtk_widget_set_vexpand(widget, newValue.gboolean) }
     }
 
-    public var halign: GtkAlign {
-        get { gtk_widget_get_halign(widget) }
-        set { gtk_widget_set_halign(widget, newValue) }
+    /// Where the widget sits in the space its parent gives it, when it is given more than it needs.
+    public enum Align: Sendable, CaseIterable {
+        /// Stretched over all of it (GTK's default).
+        case fill
+        case start
+        case end
+        case center
+        /// On the text baseline of its row (vertical only; else as `.fill`).
+        case baseline
+
+        var gtk: GtkAlign {
+            switch self {
+            case .fill: GTK_ALIGN_FILL
+            case .start: GTK_ALIGN_START
+            case .end: GTK_ALIGN_END
+            case .center: GTK_ALIGN_CENTER
+            case .baseline: GTK_ALIGN_BASELINE
+            }
+        }
+
+        init(_ align: GtkAlign) {
+            self = Self.allCases.first { $0.gtk == align } ?? .fill
+        }
     }
 
-    public var valign: GtkAlign {
-        get { gtk_widget_get_valign(widget) }
-        set { gtk_widget_set_valign(widget, newValue) }
+    public var halign: Align {
+        get { Align(gtk_widget_get_halign(widget)) }
+        set { gtk_widget_set_halign(widget, newValue.gtk) }
+    }
+
+    public var valign: Align {
+        get { Align(gtk_widget_get_valign(widget)) }
+        set { gtk_widget_set_valign(widget, newValue.gtk) }
     }
 
     public func setMargins(top: Int = 0, bottom: Int = 0, start: Int = 0, end: Int = 0) {

@@ -19,7 +19,7 @@ final class EagerListView {
 
     init() {
         listBox.selectionMode = GTK_SELECTION_BROWSE
-        let content = GtkBindings.Box(GTK_ORIENTATION_VERTICAL)
+        let content = GtkBindings.Box(.vertical)
         content.append(listBox)
         scrolledWindow.setChild(content)
         scrolledWindow.vexpand = true
