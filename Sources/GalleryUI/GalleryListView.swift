@@ -70,7 +70,7 @@ public final class GalleryListView {
 
         // Not BROWSE: a browse-mode list box cannot unselect, and when the selected item scrolls away, the
         // row that showed it (now showing another item) must not stay selected.
-        listBox.selectionMode = GTK_SELECTION_SINGLE
+        listBox.selectionMode = .single
         listBox.activatesOnSingleClick = false
         listBox.canFocus = true
         listBox.addStyleClass("gallery-list")

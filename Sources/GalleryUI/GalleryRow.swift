@@ -14,7 +14,7 @@ public final class GalleryRow {
     /// The item the row shows now; nil while it waits in the pool.
     public private(set) var download: ImageDownload?
     public let row = ListBoxRow()
-    let thumbnailStack = Stack(transition: GTK_STACK_TRANSITION_TYPE_NONE)
+    let thumbnailStack = Stack(transition: .none)
     let thumbnail = Image()
     let retryButton = Button()
     let revealButton = Button()
@@ -94,7 +94,7 @@ public final class GalleryRow {
         text.valign = .center
         for label in [titleLabel, detailLabel] {
             label.xalign = 0
-            label.ellipsize = PANGO_ELLIPSIZE_MIDDLE
+            label.ellipsize = .middle
             text.append(label)
         }
         titleLabel.addStyleClass("row-title")

@@ -72,7 +72,7 @@ public final class LargeImageView {
         overlay.append(spinner)
         messageLabel.addStyleClass("large-view-message")
         messageLabel.wraps = true
-        messageLabel.justify = GTK_JUSTIFY_CENTER
+        messageLabel.justify = .center
         overlay.append(messageLabel)
         for button in [retryButton, openInBrowserButton] {
             button.halign = .center

@@ -29,7 +29,7 @@ public final class NoticeBar {
         content.append(icon)
         content.append(label, expand: true)
         bar.setContent(content)
-        bar.messageType = GTK_MESSAGE_WARNING
+        bar.messageType = .warning
         retryButton.actionName = "win.reload"
         bar.addAction(retryButton)
         bar.accessibleName = tr("Notice")

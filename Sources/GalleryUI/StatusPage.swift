@@ -24,9 +24,9 @@ public final class StatusPage {
         spinner.setSizeRequest(width: 48, height: 48)
         titleLabel.addStyleClass("status-title")
         titleLabel.wraps = true
-        titleLabel.justify = GTK_JUSTIFY_CENTER
+        titleLabel.justify = .center
         descriptionLabel.wraps = true
-        descriptionLabel.justify = GTK_JUSTIFY_CENTER
+        descriptionLabel.justify = .center
         descriptionLabel.maxWidthChars = 50
         descriptionLabel.isSelectable = true
         descriptionLabel.canFocus = false

@@ -63,7 +63,7 @@ final class GalleryViewerApplication {
                 programName: MainWindow.appTitle, version: AppVersion.string,
                 comments: tr("Browse public image galleries from DeviantArt, Mastodon and Wikimedia Commons."),
                 website: "https://github.com/galleryviewer/gallery-viewer", iconName: AppVersion.applicationID,
-                license: GTK_LICENSE_MIT_X11, authors: [tr("The Gallery Viewer developers")],
+                license: .mitX11, authors: [tr("The Gallery Viewer developers")],
                 translatorCredits: credits == "translator-credits" ? nil : credits), parent: window)
         }
         SimpleAction.addToggle(to: application.ref, name: "show-sensitive", initial: false) { [weak self] show in

@@ -16,9 +16,10 @@ public final class InfoBar: Widget {
 
     private var bar: UnsafeMutablePointer<GtkInfoBar> { widget.raw.as(GtkInfoBar.self) }
 
-    public var messageType: GtkMessageType {
-        get { gtk_info_bar_get_message_type(bar) }
-        set { gtk_info_bar_set_message_type(bar, newValue) }
+    /// The bar's colour: a warning's, an error's…
+    public var messageType: MessageType {
+        get { MessageType(gtk_info_bar_get_message_type(bar)) }
+        set { gtk_info_bar_set_message_type(bar, newValue.gtk) }
     }
 
     public var isRevealed: Bool {

@@ -5,9 +5,27 @@ import GObjectBindings
 /// Shows and hides its child with a slide (an in-app notification dropping from the header bar).
 @MainActor
 public final class Revealer: Bin {
-    public init(transition: GtkRevealerTransitionType = GTK_REVEALER_TRANSITION_TYPE_SLIDE_DOWN) {
+    /// How the child comes and goes.
+    public enum Transition: Sendable {
+        case none
+        case crossfade
+        /// Slides down into view (from a bar above it) and back up.
+        case slideDown
+        case slideUp
+
+        var gtk: GtkRevealerTransitionType {
+            switch self {
+            case .none: GTK_REVEALER_TRANSITION_TYPE_NONE
+            case .crossfade: GTK_REVEALER_TRANSITION_TYPE_CROSSFADE
+            case .slideDown: GTK_REVEALER_TRANSITION_TYPE_SLIDE_DOWN
+            case .slideUp: GTK_REVEALER_TRANSITION_TYPE_SLIDE_UP
+            }
+        }
+    }
+
+    public init(transition: Transition = .slideDown) {
         super.init(gtk_revealer_new())
-        gtk_revealer_set_transition_type(widget.raw.as(GtkRevealer.self), transition)
+        gtk_revealer_set_transition_type(widget.raw.as(GtkRevealer.self), transition.gtk)
     }
 
     public var isRevealed: Bool {

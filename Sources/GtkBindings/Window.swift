@@ -50,8 +50,8 @@ public final class ApplicationWindow: Bin {
     }
 
     /// Shows a modal message dialog; it closes itself when dismissed.
-    public func showMessage(_ text: String, secondary: String? = nil, type: GtkMessageType = GTK_MESSAGE_ERROR) {
-        let dialog = gv_message_dialog_new(window, type, GTK_BUTTONS_CLOSE, text)!
+    public func showMessage(_ text: String, secondary: String? = nil, type: MessageType = .error) {
+        let dialog = gv_message_dialog_new(window, type.gtk, GTK_BUTTONS_CLOSE, text)!
         if let secondary {
             let object = dialog.raw.as(GObject.self)
             var value = GValue()

@@ -18,7 +18,7 @@ final class EagerListView {
     private(set) var gallery: Gallery?
 
     init() {
-        listBox.selectionMode = GTK_SELECTION_BROWSE
+        listBox.selectionMode = .browse
         let content = GtkBindings.Box(.vertical)
         content.append(listBox)
         scrolledWindow.setChild(content)
