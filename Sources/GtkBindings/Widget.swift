@@ -201,13 +201,12 @@ public class Widget {
         ref.connect("destroy", handler)
     }
 
-    /// Calls `handler` on each key press; return true when the key was handled.
-    public func onKeyPress(_ handler: @escaping @MainActor (_ keyval: UInt32, _ modifiers: GdkModifierType) -> Bool) {
+    /// Calls `handler` on each key press with the key and the modifiers held; return true when the key was
+    /// handled.
+    public func onKeyPress(_ handler: @escaping @MainActor (_ key: Key, _ modifiers: KeyModifiers) -> Bool) {
         ref.connectEvent("key-press-event") { event in
             guard let key = event?.as(GdkEventKey.self).pointee else { return false }
-            let relevant = GdkModifierType(rawValue: key.state & (GDK_CONTROL_MASK.rawValue | GDK_SHIFT_MASK.rawValue
-                                                                  | GDK_MOD1_MASK.rawValue))
-            return handler(key.keyval, relevant)
+            return handler(Key(keyval: key.keyval), KeyModifiers(state: key.state))
         }
     }
 }
