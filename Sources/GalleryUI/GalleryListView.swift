@@ -102,12 +102,11 @@ public final class GalleryListView {
         footer.onSizeAllocate { [weak self] _, height in self?.footerAllocated(height: height) }
         viewport.onSizeAllocate { [weak self] width, height in self?.viewportAllocated(width: width, height: height) }
         viewport.onMap { [weak self] in self?.positionChanged() }
-        scrollController = EventControllerScroll(on: viewport, flags: GtkEventControllerScrollFlags(
-            rawValue: GTK_EVENT_CONTROLLER_SCROLL_VERTICAL.rawValue | GTK_EVENT_CONTROLLER_SCROLL_KINETIC.rawValue))
+        scrollController = EventControllerScroll(on: viewport, flags: [.vertical, .kinetic])
         scrollController.onScroll { [weak self] _, dy in self?.kinetic.scroll(by: dy) }
         scrollController.onScrollBegin { [weak self] in self?.kinetic.stop() }
         scrollController.onDecelerate { [weak self] _, velocity in self?.kinetic.decelerate(velocity: velocity) }
-        scrollbar.ref.connectEvent("button-press-event") { [weak self] _ in
+        scrollbar.onButtonPress { [weak self] _ in
             self?.kinetic.stop()
             return false
         }

@@ -208,7 +208,7 @@ final class ImageCanvas {
             onContextMenu?(press)
             return true
         }
-        guard press.isDoubleClick, press.button == GDK_BUTTON_PRIMARY else { return false }
+        guard press.isDoubleClick, press.isPrimaryButton else { return false }
         toggleRealSize(around: (press.x, press.y))
         return true
     }

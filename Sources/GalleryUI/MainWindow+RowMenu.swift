@@ -32,7 +32,7 @@ extension MainWindow {
         if rowMenu == nil { rowMenu = PopupMenu(model: ItemMenus.row(), attachedTo: listView.listBox) }
         guard let rowMenu else { return }
         if let press {
-            rowMenu.popUpAtPointer(press.event)
+            rowMenu.popUpAtPointer(for: press)
         } else if let row = listView.row(for: download) {
             rowMenu.popUp(at: row.row)
         }

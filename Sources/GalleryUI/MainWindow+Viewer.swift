@@ -60,6 +60,6 @@ extension MainWindow {
     /// The large view's menu at the pointer (right-click on the picture).
     func openViewerMenu(at press: ButtonPress) {
         if viewerMenu == nil { viewerMenu = PopupMenu(model: ItemMenus.largeView(), attachedTo: largeView.container) }
-        viewerMenu?.popUpAtPointer(press.event)
+        viewerMenu?.popUpAtPointer(for: press)
     }
 }

@@ -168,7 +168,7 @@ public class Widget {
     }
 
     /// Asks for more kinds of events (GDK_SCROLL_MASK…) on the widget's window; call before it is realized.
-    public func addEvents(_ mask: GdkEventMask) {
+    func addEvents(_ mask: GdkEventMask) {
         gtk_widget_add_events(widget, Int32(bitPattern: mask.rawValue))
     }
 
