@@ -9,7 +9,7 @@ import GalleryCore
 /// (`rowMenuTarget`), not the row: whatever the row shows later, the menu acts on what the user clicked.
 extension MainWindow {
     func installRowActions() {
-        let map = rowActions.ref
+        let map = rowActions
         rowActionsByName["open"] = SimpleAction.add(to: map, name: "open") { [weak self] in
             guard let self, let target = self.rowMenuTarget else { return }
             self.openLargeView(target)
@@ -20,7 +20,7 @@ extension MainWindow {
                 self.itemActions.run(action, on: target, largeView: nil)
             }
         }
-        listView.listBox.insertActionGroup(rowActions.ref, prefix: "row")
+        listView.listBox.insertActionGroup(rowActions, prefix: "row")
     }
 
     /// Opens the row menu for `download`: at the pointer for a click, below its row for a key.
@@ -40,6 +40,6 @@ extension MainWindow {
 
     /// Runs a row menu action by name ("save-image") as its menu item does, for tests.
     func activateRowAction(_ name: String) {
-        g_action_group_activate_action(rowActions.ref.opaque, name, nil)
+        rowActions.activateAction(name)
     }
 }

@@ -8,7 +8,7 @@ import GalleryCore
 /// and the item actions on the item shown. All are enabled only while the view is open.
 extension MainWindow {
     func installViewerActions() {
-        let map = window.ref
+        let map = window
         let add = { [unowned self] (name: String, run: @escaping @MainActor (MainWindow) -> Void) in
             self.viewerActions.append(SimpleAction.add(to: map, name: name) { [weak self] in if let self { run(self) } })
         }

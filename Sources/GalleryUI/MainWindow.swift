@@ -302,7 +302,7 @@ public final class MainWindow {
     }
 
     private func installActions(_ application: Application) {
-        let map = window.ref
+        let map = window
         SimpleAction.add(to: map, name: "focus-search") { [weak self] in
             self?.closeLargeView()
             self?.header.usernameEntry.focusAndSelectAll()

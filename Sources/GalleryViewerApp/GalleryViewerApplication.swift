@@ -66,7 +66,7 @@ final class GalleryViewerApplication {
                 license: .mitX11, authors: [tr("The Gallery Viewer developers")],
                 translatorCredits: credits == "translator-credits" ? nil : credits), parent: window)
         }
-        SimpleAction.addToggle(to: application.ref, name: "show-sensitive", initial: false) { [weak self] show in
+        SimpleAction.addToggle(to: application, name: "show-sensitive", initial: false) { [weak self] show in
             self?.window?.setShowSensitive(show)
         }
         // The accelerators are installed by each MainWindow with its actions.

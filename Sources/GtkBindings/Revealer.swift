@@ -33,18 +33,3 @@ public final class Revealer: Bin {
         set { gtk_revealer_set_reveal_child(widget.raw.as(GtkRevealer.self), newValue.gboolean) }
     }
 }
-
-extension Widget {
-    /// Makes `group`'s actions available as "PREFIX.NAME" to this widget and everything inside it (menus
-    /// attached to it included).
-    public func insertActionGroup(_ group: ObjectRef, prefix: String) {
-        gtk_widget_insert_action_group(widget, prefix, group.opaque)
-    }
-}
-
-/// A set of actions of its own (GSimpleActionGroup), e.g. a context menu's "row.*".
-@MainActor
-public final class ActionGroup {
-    public let ref = ObjectRef(g_simple_action_group_new()!, transfer: .full)
-    public init() {}
-}

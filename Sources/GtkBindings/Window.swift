@@ -5,10 +5,13 @@ import GObjectBindings
 /// An application window. Closing it (title bar, Ctrl+W, `close()`) destroys it; the application quits when
 /// its last window is gone.
 @MainActor
-public final class ApplicationWindow: Bin {
+public final class ApplicationWindow: Bin, ActionMap {
     public init(application: Application) {
         super.init(gtk_application_window_new(application.ref.typed()))
     }
+
+    /// The window's "win.*" actions.
+    public var actionMap: ActionMapHandle { ActionMapHandle(ref: ref) }
 
     private var window: UnsafeMutablePointer<GtkWindow> { widget.raw.as(GtkWindow.self) }
 

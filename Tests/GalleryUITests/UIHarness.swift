@@ -42,7 +42,7 @@ final class UIHarness {
         }
         window = MainWindow(application: application, services: services)
         // As GalleryViewerApplication does at start-up: the menu's toggle, its wrapper dropped.
-        SimpleAction.addToggle(to: application.ref, name: "show-sensitive", initial: false) { [weak window] show in
+        SimpleAction.addToggle(to: application, name: "show-sensitive", initial: false) { [weak window] show in
             window?.setShowSensitive(show)
         }
         window.window.setDefaultSize(width: 760, height: 720)
@@ -176,9 +176,9 @@ final class UIHarness {
     /// way a menu item, a button or a shortcut does: through GAction, by name.
     func activateAction(_ name: String) {
         if name.hasPrefix("app.") {
-            g_action_group_activate_action(application.ref.opaque, String(name.dropFirst(4)), nil)
+            application.activateAction(String(name.dropFirst(4)))
         } else {
-            g_action_group_activate_action(window.window.ref.opaque, name, nil)
+            window.window.activateAction(name)
         }
     }
 
