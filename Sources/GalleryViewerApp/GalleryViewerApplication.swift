@@ -51,7 +51,7 @@ final class GalleryViewerApplication {
                 return false
             }
         }
-        gtk_window_set_default_icon_name(AppVersion.applicationID)
+        ApplicationWindow.setDefaultIconName(AppVersion.applicationID)
         Style.install()
         application.addAction("quit") { [weak self] in self?.quit() }
         application.addAction("clear-cache") { [weak self] in self?.clearCache() }

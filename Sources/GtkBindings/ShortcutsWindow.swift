@@ -30,6 +30,11 @@ public final class ShortcutsWindow: Widget {
         nameSearchButton(searchButtonName)
     }
 
+    /// Wraps a shortcuts window made elsewhere (a window's help overlay).
+    fileprivate init(existing window: UnsafeMutablePointer<GtkShortcutsWindow>) {
+        super.init(window.raw.as(GtkWidget.self))
+    }
+
     /// GTK 3 gives the window's search button (an icon-only toggle in its header bar) no accessible name,
     /// so a screen reader announces just "toggle button".
     private func nameSearchButton(_ name: String) {
@@ -71,7 +76,10 @@ extension ApplicationWindow {
                                                 overlay.widget.raw.as(GtkShortcutsWindow.self))
     }
 
-    public var helpOverlay: UnsafeMutablePointer<GtkShortcutsWindow>? {
-        gtk_application_window_get_help_overlay(widget.raw.as(GtkApplicationWindow.self))
+    /// The shortcuts window set with `setHelpOverlay`, if any.
+    public var helpOverlay: ShortcutsWindow? {
+        gtk_application_window_get_help_overlay(widget.raw.as(GtkApplicationWindow.self)).map {
+            ShortcutsWindow(existing: $0)
+        }
     }
 }
