@@ -189,7 +189,7 @@ public final class MainWindow {
     /// makes GTK lay the header bar out again.
     private func scheduleStatusUpdate() {
         guard statusUpdate?.isActive != true else { return }
-        statusUpdate = MainLoopSource.idle(priority: G_PRIORITY_HIGH_IDLE + 10) { [weak self] in
+        statusUpdate = MainLoopSource.idle(priority: MainLoopSource.Priority.highIdle + 10) { [weak self] in
             guard let self, !self.isDestroyed else { return }
             self.statusUpdate = nil
             self.galleryChanged()
