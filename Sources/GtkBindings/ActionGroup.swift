@@ -1,11 +1,11 @@
-import CGLib
-import CGtk
+internal import CGLib
+internal import CGtk
 import GObjectBindings
 
 /// A set of actions of its own (GSimpleActionGroup), e.g. a context menu's "row.*".
 @MainActor
 public final class ActionGroup: ActionMap {
-    public let ref = ObjectRef(g_simple_action_group_new()!, transfer: .full)
+    @_spi(GtkInterop) public let ref = ObjectRef(g_simple_action_group_new()!, transfer: .full)
     public init() {}
 
     public var actionMap: ActionMapHandle { ActionMapHandle(ref: ref) }

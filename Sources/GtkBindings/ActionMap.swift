@@ -1,5 +1,5 @@
-import CGLib
-import CGtk
+internal import CGLib
+internal import CGtk
 import GObjectBindings
 
 /// What named actions live on: the application ("app.*"), an application window ("win.*"), or an

@@ -1,11 +1,11 @@
-import CGLib
-import CGtk
+internal import CGLib
+internal import CGtk
 import GObjectBindings
 
 /// The GtkApplication: registers the app id, owns the windows, and runs the GLib main loop.
 @MainActor
 public final class Application: ActionMap {
-    public let ref: ObjectRef
+    @_spi(GtkInterop) public let ref: ObjectRef
 
     /// `unique: false` lets several instances run side by side (tests, several galleries at once).
     /// `handlesCommandLine`: the instance that owns the app id on the session bus receives every launch's

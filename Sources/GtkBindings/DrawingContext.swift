@@ -1,5 +1,5 @@
-import CGLib
-import CGtk
+internal import CGLib
+internal import CGtk
 import GObjectBindings
 
 /// The cairo context a `DrawingArea`'s draw handler paints with, already clipped to the widget. GTK owns it

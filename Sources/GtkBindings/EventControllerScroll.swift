@@ -1,5 +1,5 @@
-import CGLib
-import CGtk
+internal import CGLib
+internal import CGtk
 import GObjectBindings
 
 /// Mouse-wheel and touchpad scrolling over a widget (GTK 3.24's GtkEventControllerScroll). Wheel clicks

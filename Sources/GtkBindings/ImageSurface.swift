@@ -1,5 +1,5 @@
-import CGLib
-import CGtk
+internal import CGLib
+internal import CGtk
 import GObjectBindings
 
 /// A decoded image as a cairo image surface, made once per image and painted at any zoom through a pattern

@@ -1,5 +1,5 @@
-import CGLib
-import CGtk
+internal import CGLib
+internal import CGtk
 import GObjectBindings
 
 /// A GtkInfoBar: a bar across the top of the window's content for a state the user should know about

@@ -1,5 +1,5 @@
-import CGLib
-import CGtk
+internal import CGLib
+internal import CGtk
 import GObjectBindings
 
 /// A key as GDK names it (its keyval): what the key means, whatever the keyboard's layout. A key handler

@@ -1,5 +1,5 @@
-import CGLib
-import CGtk
+internal import CGLib
+internal import CGtk
 import GObjectBindings
 
 /// The modifier keys held with a key press that shortcuts care about. Lock keys (Caps Lock, Num Lock) and

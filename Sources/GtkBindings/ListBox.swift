@@ -1,5 +1,5 @@
-import CGLib
-import CGtk
+internal import CGLib
+internal import CGtk
 import GObjectBindings
 
 /// A GtkListBox whose rows the caller adds and removes (the gallery list recycles a small pool of them).

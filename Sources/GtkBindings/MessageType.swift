@@ -1,5 +1,5 @@
-import CGLib
-import CGtk
+internal import CGLib
+internal import CGtk
 import GObjectBindings
 
 /// What kind of message a bar or a dialog carries: its colour and, for a dialog, its icon.

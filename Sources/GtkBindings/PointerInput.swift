@@ -1,5 +1,5 @@
-import CGLib
-import CGtk
+internal import CGLib
+internal import CGtk
 import GObjectBindings
 
 /// A mouse button press, as a handler sees it: which button, single or double, where (widget coordinates).

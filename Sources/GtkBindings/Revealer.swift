@@ -1,5 +1,5 @@
-import CGLib
-import CGtk
+internal import CGLib
+internal import CGtk
 import GObjectBindings
 
 /// Shows and hides its child with a slide (an in-app notification dropping from the header bar).

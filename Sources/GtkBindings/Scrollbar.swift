@@ -1,5 +1,5 @@
-import CGLib
-import CGtk
+internal import CGLib
+internal import CGtk
 import GObjectBindings
 
 /// A scrollbar on an adjustment: dragging it, clicking its trough and scrolling over it change the value.

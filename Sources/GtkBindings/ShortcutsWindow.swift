@@ -1,5 +1,5 @@
-import CGLib
-import CGtk
+internal import CGLib
+internal import CGtk
 import GObjectBindings
 
 /// GTK's shortcuts window (the one Ctrl+? opens in GNOME apps), built from plain data. GtkShortcutsWindow
@@ -39,7 +39,7 @@ public final class ShortcutsWindow: Widget {
     /// so a screen reader announces just "toggle button".
     private func nameSearchButton(_ name: String) {
         guard let titlebar = gtk_window_get_titlebar(widget.raw.as(GtkWindow.self)) else { return }
-        forEachDescendant(of: titlebar) { child in
+        GtkBindings.forEachDescendant(of: titlebar) { child in
             guard isInstance(child, of: gtk_toggle_button_get_type()),
                   let accessible = gtk_widget_get_accessible(child),
                   (string(atk_object_get_name(accessible)) ?? "").isEmpty else { return }

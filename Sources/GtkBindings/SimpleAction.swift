@@ -1,11 +1,11 @@
-import CGLib
-import CGtk
+internal import CGLib
+internal import CGtk
 import GObjectBindings
 
 /// A named action ("app.quit", "win.back") that menus, buttons and keyboard accelerators trigger.
 @MainActor
 public final class SimpleAction {
-    public let ref: ObjectRef
+    @_spi(GtkInterop) public let ref: ObjectRef
 
     private init(_ action: OpaquePointer) {
         ref = ObjectRef(action, transfer: .full)

@@ -1,5 +1,5 @@
-import CGLib
-import CGtk
+internal import CGLib
+internal import CGtk
 import GObjectBindings
 
 /// Base of the widget wrappers: owns one reference to a GtkWidget (ref_sink, so a new floating widget is
@@ -7,16 +7,19 @@ import GObjectBindings
 ///
 /// A wrapper going away only drops its reference; the widget lives on while its parent holds it. Signal
 /// handlers belong to the widget (see ObjectRef.connect), so they capture their Swift owners weakly.
+///
+/// No GTK type shows outside the bindings. Tests that poke GTK directly reach the object through `ref`,
+/// which only a file importing `@_spi(GtkInterop) GtkBindings` sees.
 @MainActor
 public class Widget {
-    public let ref: ObjectRef
+    @_spi(GtkInterop) public let ref: ObjectRef
 
     /// Wraps a widget the caller just created (floating) or got from a getter (transfer none).
-    public init(_ widget: UnsafeMutablePointer<GtkWidget>) {
+    init(_ widget: UnsafeMutablePointer<GtkWidget>) {
         ref = ObjectRef(widget, transfer: .floating)
     }
 
-    public var widget: UnsafeMutablePointer<GtkWidget> { ref.typed() }
+    var widget: UnsafeMutablePointer<GtkWidget> { ref.typed() }
 
     public func show() { gtk_widget_show(widget) }
     public func showAll() { gtk_widget_show_all(widget) }

@@ -1,5 +1,5 @@
-import CGLib
-import CGtk
+internal import CGLib
+internal import CGtk
 import GObjectBindings
 
 /// An application window. Closing it (title bar, Ctrl+W, `close()`) destroys it; the application quits when

@@ -1,7 +1,7 @@
 import CGLib
 import CGtk
 import GObjectBindings
-import GtkBindings
+@_spi(GtkInterop) import GtkBindings
 import GalleryCore
 import TestSupport
 import XCTest
@@ -15,16 +15,16 @@ final class ShortcutsTests: GLibTestCase {
             defer { ui.close() }
             let overlay = try XCTUnwrap(ui.window.window.helpOverlay, "the window has a shortcuts window")
             // The sections' shortcuts; the window's search page holds copies of them, left out here.
-            var sections: [UnsafeMutablePointer<GtkWidget>] = []
-            forEachDescendant(of: overlay.widget) { widget in
-                if isInstance(widget, of: gtk_shortcuts_section_get_type()) { sections.append(widget) }
+            var sections: [Widget] = []
+            overlay.forEachDescendant { widget in
+                if isInstance(widget.widget, of: gtk_shortcuts_section_get_type()) { sections.append(widget) }
             }
             XCTAssertEqual(sections.count, 1)
             var listed: [String] = []
             for section in sections {
-                forEachDescendant(of: section) { widget in
-                    guard isInstance(widget, of: gtk_shortcuts_shortcut_get_type()) else { return }
-                    let object = ObjectRef(widget, transfer: .none)
+                section.forEachDescendant { widget in
+                    guard isInstance(widget.widget, of: gtk_shortcuts_shortcut_get_type()) else { return }
+                    let object = widget.ref
                     listed.append("\(object.string("title") ?? "") = \(object.string("accelerator") ?? "")")
                 }
             }
