@@ -40,7 +40,8 @@ let package = Package(
                 "GObjectBindings", "CGLib",
                 .product(name: "Collections", package: "swift-collections"),
             ]),
-        .target(name: "GalleryUI", dependencies: ["GalleryCore", "GtkBindings", "GObjectBindings", "CGLib", "CGtk"]),
+        // No C module: GtkBindings shows no GTK type, so the UI is Swift types over the bindings only.
+        .target(name: "GalleryUI", dependencies: ["GalleryCore", "GtkBindings", "GObjectBindings"]),
         .target(
             name: "GalleryDemoServer",
             dependencies: ["GObjectBindings", "CGLib", .product(name: "Collections", package: "swift-collections")]),
