@@ -64,7 +64,7 @@ public class Widget {
         case start
         case end
         case center
-        /// On the text baseline of its row (vertical only; else as `.fill`).
+        /// On the text baseline of its row: vertically only (`halign` reads it back as `.fill`, as GTK does).
         case baseline
 
         var gtk: GtkAlign {
@@ -88,7 +88,8 @@ public class Widget {
     }
 
     public var valign: Align {
-        get { Align(gtk_widget_get_valign(widget)) }
+        // gtk_widget_get_valign reads baseline as fill.
+        get { Align(gtk_widget_get_valign_with_baseline(widget)) }
         set { gtk_widget_set_valign(widget, newValue.gtk) }
     }
 
