@@ -48,7 +48,7 @@ let package = Package(
         .executableTarget(
             name: "GalleryViewerApp",
             dependencies: [
-                "GalleryUI", "GalleryCore", "GalleryDemoServer", "GtkBindings", "GObjectBindings", "CGLib", "CGtk",
+                "GalleryUI", "GalleryCore", "GalleryDemoServer", "GtkBindings", "GObjectBindings",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(

@@ -1,8 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CGLib
-import CGtk
 import GObjectBindings
 import GalleryCore
 
@@ -19,7 +17,7 @@ final class DownloadCommand {
     private let options: Options
     private let client = HTTPClient()
     private let display = TerminalProgress()
-    private let loop = g_main_loop_new(nil, 0)
+    private let loop = MainLoop()
     private var feed: GalleryFeed?
     private var downloader: GalleryDownloader?
     private var signalSources: [MainLoopSource] = []
@@ -28,7 +26,6 @@ final class DownloadCommand {
     init(options: Options) { self.options = options }
 
     func run() -> Int32 {
-        defer { g_main_loop_unref(loop) }
         let kind = options.source ?? .deviantArt
         let sources = SourceFactory(overriddenSource: kind, endpointOverride: options.endpointOverride)
         defer { sources.shutDown() }
@@ -58,9 +55,10 @@ final class DownloadCommand {
         let user = source.username.hasPrefix("@") ? String(source.username.dropFirst()) : source.username
         let folder = options.download! + "/" + kind.rawValue + "/" + DownloadNames.safe(user, fallback: "user")
         // Once, before any download: a few mkdir(2) calls on an otherwise idle loop.
-        guard g_mkdir_with_parents(folder, 0o755) == 0 else {
-            let reason = String(cString: strerror(errno))
-            Console.error(tr("Cannot create the folder {folder}: {reason}", ["folder": folder, "reason": reason]))
+        do {
+            try File.makeDirectories(atPath: folder, mode: 0o755)
+        } catch {
+            Console.error(tr("Cannot create the folder {folder}: {reason}", ["folder": folder, "reason": error.message]))
             return 1
         }
         let jobs = GalleryDownloader.jobs(for: items)
@@ -79,8 +77,8 @@ final class DownloadCommand {
                 display.log(tr("failed {name}: {reason}", ["name": failure.name, "reason": failure.reason]))
             }
         }
-        downloader.start(jobs) { [loop] in g_main_loop_quit(loop) }
-        if !interrupted { g_main_loop_run(loop) }
+        downloader.start(jobs) { [loop] in loop.quit() }
+        if !interrupted { loop.run() }
         display.finish()
         return report(downloader, folder: folder, skippedItems: items.count - jobs.count, feedError: feedError)
     }
@@ -103,9 +101,9 @@ final class DownloadCommand {
                                    collected.count, ["name": source.username]))
         }, end: { [loop] state in
             if case .failed(let error) = state { outcome = error }
-            g_main_loop_quit(loop)
+            loop.quit()
         })
-        if !interrupted { g_main_loop_run(loop) }
+        if !interrupted { loop.run() }
         self.feed = nil
         items(collected)
         return outcome
@@ -118,7 +116,7 @@ final class DownloadCommand {
         interrupted = true
         if let feed {
             feed.cancel()
-            g_main_loop_quit(loop)
+            loop.quit()
         }
         downloader?.cancel()
     }

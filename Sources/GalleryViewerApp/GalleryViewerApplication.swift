@@ -1,5 +1,6 @@
-import CGLib
-import CGtk
+#if canImport(Glibc)
+import Glibc
+#endif
 import GObjectBindings
 import GtkBindings
 import GalleryCore
@@ -31,8 +32,8 @@ final class GalleryViewerApplication {
 
     func run(arguments: [String]) -> Int32 {
         // The X11 window class comes from the program name; the desktop entry's StartupWMClass matches it.
-        g_set_prgname(AppVersion.applicationID)
-        g_set_application_name(MainWindow.appTitle)
+        Program.setName(AppVersion.applicationID)
+        Program.setDisplayName(MainWindow.appTitle)
         application.onStartup { [weak self] in self?.startup() }
         application.onCommandLine { [weak self] commandLine in self?.handle(commandLine) ?? true }
         application.onActivate { [weak self] in self?.presentWindow() }

@@ -1,5 +1,3 @@
-import CGLib
-import CGtk
 import FoundationEssentials
 import GObjectBindings
 import GalleryCore
@@ -21,8 +19,7 @@ struct ListCommand {
             return fail(error)
         }
         let feed = GalleryFeed(source: source, client: HTTPClient())
-        let loop = g_main_loop_new(nil, 0)
-        defer { g_main_loop_unref(loop) }
+        let loop = MainLoop()
         // The same image twice is listed once, as the window shows it in one row.
         var seen = Set<String>()
         var outcome: GalleryError?
@@ -33,9 +30,9 @@ struct ListCommand {
             }
         }, end: { state in
             if case .failed(let error) = state { outcome = error }
-            g_main_loop_quit(loop)
+            loop.quit()
         })
-        g_main_loop_run(loop)
+        loop.run()
         return outcome.map(fail) ?? 0
     }
 

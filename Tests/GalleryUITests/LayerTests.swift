@@ -6,10 +6,12 @@ import XCTest
 /// Inside GtkBindings the compiler does the rest: its C modules are `internal import`s, so no GTK, GDK,
 /// cairo or GLib type can appear in its public API.
 final class LayerTests: XCTestCase {
-    func testTheUIImportsNoCModule() throws {
-        for (file, imports) in try Self.imports(in: "GalleryUI") {
-            XCTAssertEqual(imports.filter { Self.cModules.contains($0.module) }.map(\.line), [],
-                           "\(file): GalleryUI reaches GTK through GtkBindings only")
+    func testTheUIAndTheAppImportNoCModule() throws {
+        for target in ["GalleryUI", "GalleryViewerApp"] {
+            for (file, imports) in try Self.imports(in: target) {
+                XCTAssertEqual(imports.filter { Self.cModules.contains($0.module) }.map(\.line), [],
+                               "\(file): \(target) reaches GTK and GLib through the bindings only")
+            }
         }
     }
 
