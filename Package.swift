@@ -4,14 +4,17 @@ import PackageDescription
 // Layers, bottom up (see docs/ARCHITECTURE.md):
 //   CGLib, CGtk, CSoup     system libraries (GLib/GIO/gdk-pixbuf; GTK 3 + GDK + cairo; libsoup 2.4)
 //   GObjectBindings        owning references, signals, main-loop sources, GError, GCancellable, libsoup, pixbufs
-//   GtkBindings            one small Swift class per GTK widget type we use
+//   GtkBindings            one small Swift class per GTK widget type we use; CGtk and CGLib are internal imports,
+//                          so no C type appears in its public API (tests reach GTK through @_spi(GtkInterop))
 //   GalleryCore            sources, page loading, image loading and decoding; no widgets
-//   GalleryUI              the window, header bar, gallery list, rows and the large view
-//   GalleryViewerApp       GtkApplication, command line, wiring  -> `gallery-viewer`
+//   GalleryUI              the window, header bar, gallery list, rows and the large view; depends on no C module
+//   GalleryViewerApp       GtkApplication, command line, wiring  -> `gallery-viewer`; depends on no C module
 //   GalleryDemoServer      SoupServer with the demo gallery and its fault knobs
 //   DemoServerCommand      -> `gallery-demo-server`
 //   DemoImageGenerator     -> `gallery-demo-images` (renders the demo gallery's images at build time)
 //   GalleryBenchmarks      -> `gallery-benchmarks` (Tests/Benchmarks; `make bench`, never shipped)
+// SwiftPM still hands every target the module maps of the C modules below it, so `import CGtk` would compile in
+// GalleryUI all the same: Tests/GalleryUITests/LayerTests.swift fails on it.
 let package = Package(
     name: "GalleryViewer",
     products: [
