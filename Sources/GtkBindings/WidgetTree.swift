@@ -6,7 +6,7 @@ import GObjectBindings
 /// builds inside its own composite widgets, such as a shortcuts window's pages and search button).
 @MainActor
 func forEachDescendant(of widget: UnsafeMutablePointer<GtkWidget>,
-                              _ body: (UnsafeMutablePointer<GtkWidget>) -> Void) {
+                       _ body: (UnsafeMutablePointer<GtkWidget>) -> Void) {
     guard isInstance(widget, of: gtk_container_get_type()) else { return }
     final class Children { var list: [UnsafeMutablePointer<GtkWidget>] = [] }
     let children = Children()
