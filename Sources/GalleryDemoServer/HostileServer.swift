@@ -105,6 +105,8 @@ public final class HostileServer {
         case .gifBomb: return ServerResponse(contentType: "image/gif", body: HostileImages.gifBomb)
         case .gifFramesBomb: return ServerResponse(contentType: "image/gif", body: HostileImages.gifFramesBomb)
         case .bmpBomb: return ServerResponse(contentType: "image/bmp", body: HostileImages.bmpBomb)
+        case .webpFramesBomb: return ServerResponse(contentType: "image/webp", body: HostileImages.webpFramesBomb)
+        case .avifBomb: return ServerResponse(contentType: "image/avif", body: HostileImages.avifBomb)
         case .hugeBody: return .streamed(Self.zeros(total: 500 * 1_048_576, declared: true), contentType: "image/jpeg")
         case .hugeChunkedBody: return .streamed(Self.zeros(total: 500 * 1_048_576, declared: false), contentType: "image/jpeg")
         case .gzipBomb:

@@ -37,6 +37,8 @@ final class HostileServerTests: GLibTestCase {
         "Hostile: gif-bomb": "Image too large (30000 × 30000)",
         "Hostile: gif-frames-bomb": "Image too large (1000 × 1000, 200 frames)",
         "Hostile: bmp-bomb": "Image too large (30000 × 30000)",
+        "Hostile: webp-frames-bomb": "Image too large (4000 × 4000, 20 frames)",
+        "Hostile: avif-bomb": "Image too large (16000 × 16000)",
         "Hostile: huge-body": "Too large (over 50 MB)",
         "Hostile: huge-chunked-body": "Too large (over 50 MB)",
         "Hostile: gzip-bomb": "Too large (over 50 MB)",
