@@ -202,8 +202,7 @@ public final class MainWindow {
             if stack.visibleChildName == "status" { stack.visibleChildName = "gallery" }
         } else if case .failed(let error) = gallery.feed.state {
             showError(error)
-        } else if case .waiting(_, let seconds) = gallery.feed.state {
-            let wait = GalleryError.rateLimited(service: gallery.source.kind.displayName, retryAfterSeconds: seconds)
+        } else if let wait = gallery.feed.waitReason {
             statusPage.set(iconName: Self.icon(for: wait), title: wait.title, description: wait.explanation)
             stack.visibleChildName = "status"
         } else {
@@ -257,7 +256,7 @@ public final class MainWindow {
     /// Failures worth a "Try Again" button: the same request may work in a moment.
     private static func mayPass(_ error: GalleryError) -> Bool {
         switch error {
-        case .network, .serverError, .rateLimited, .offline: true
+        case .network, .serverError, .rateLimited, .refusingForNow, .offline: true
         default: false
         }
     }
@@ -267,7 +266,7 @@ public final class MainWindow {
         case .noSuchUser, .invalidUsername: "avatar-default-symbolic"
         case .emptyGallery: "folder-pictures-symbolic"
         case .network, .certificate, .offline: "network-offline-symbolic"
-        case .rateLimited: "preferences-system-time-symbolic"
+        case .rateLimited, .refusingForNow: "preferences-system-time-symbolic"
         default: "dialog-warning-symbolic"
         }
     }

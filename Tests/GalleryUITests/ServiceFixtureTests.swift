@@ -144,4 +144,29 @@ final class ServiceFixtureTests: GLibTestCase {
             XCTAssertTrue(ui.waitForRows(4), "the same request, sent again after the wait")
         }
     }
+
+    func testDeviantArtsRefusalSaysTryAgainLaterAndRetriesByItself() throws {
+        try MainActor.assumeIsolated {
+            let server = try Self.makeServer()
+            let page = Self.fixture("deviantart/gallery-page1.xml", server: server)
+                .replacingOccurrences(of: "offset=60", with: "offset=0")
+            var refused = false
+            server.route("/rss.xml") { _ in
+                guard refused else {
+                    refused = true
+                    return TestResponse.status(403).header("Retry-After", "1")
+                }
+                return .text(page, contentType: "application/rss+xml")
+            }
+            let ui = try UIHarness(endpoints: [.deviantArt: server.baseURL])
+            defer { ui.close() }
+            ui.search("inkwell", source: .deviantArt)
+            XCTAssertTrue(iterateMainLoop(until: {
+                ui.window.statusPage.titleLabel.text == "DeviantArt is refusing requests for now"
+            }, timeout: 5))
+            XCTAssertEqual(ui.window.statusPage.descriptionLabel.text, "Try again later; trying again by itself in 1 s.")
+            XCTAssertEqual(ui.window.header.bar.subtitle, "DeviantArt is refusing requests for now; retrying in 1 s")
+            XCTAssertTrue(ui.waitForRows(4), "the same request, sent again after the wait: the gallery, not an error")
+        }
+    }
 }

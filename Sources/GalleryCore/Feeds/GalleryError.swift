@@ -9,6 +9,9 @@ public enum GalleryError: Error, Equatable, Sendable {
     case signInRequired(service: String)
     case refused(service: String, status: UInt32)
     case rateLimited(service: String, retryAfterSeconds: Int?)
+    /// The service turns requests away for a while (DeviantArt's 403 while it rate-limits or blocks a client):
+    /// waited out like a rate limit.
+    case refusingForNow(service: String, retryAfterSeconds: Int?)
     case malformedResponse(service: String, detail: String)
     case serverError(service: String, status: UInt32, reason: String)
     case network(service: String, detail: String)
@@ -32,6 +35,7 @@ public enum GalleryError: Error, Equatable, Sendable {
         // TRANSLATORS: {service} is a service's name: DeviantArt, Mastodon, Wikimedia Commons or Demo.
         case .refused(let service, _): tr("{service} refused the request", ["service": service])
         case .rateLimited(let service, _): tr("{service} asks to slow down", ["service": service])
+        case .refusingForNow(let service, _): tr("{service} is refusing requests for now", ["service": service])
         case .malformedResponse(let service, _):
             tr("{service} sent a response the app could not read", ["service": service])
         // TRANSLATORS: {status} is an HTTP status code such as 503.
@@ -58,6 +62,9 @@ public enum GalleryError: Error, Equatable, Sendable {
         case .rateLimited(_, let seconds?):
             tr("Too many requests. Trying again in {duration}.", ["duration": Self.duration(seconds)])
         case .rateLimited: tr("Too many requests. Try again later.")
+        case .refusingForNow(_, let seconds?):
+            tr("Try again later; trying again by itself in {duration}.", ["duration": Self.duration(seconds)])
+        case .refusingForNow: tr("Try again later.")
         case .malformedResponse(_, let detail): detail
         // TRANSLATORS: {reason} is a short technical reason such as "HTTP 503 Service Unavailable".
         case .serverError(_, _, let reason): tr("{reason}. Try again later.", ["reason": reason])
@@ -71,6 +78,15 @@ public enum GalleryError: Error, Equatable, Sendable {
             trn("Stopped after {count} page in a row without any images.",
                 "Stopped after {count} pages in a row without any images.", count)
         case .offline(let service): tr("{service} cannot be reached. Try again when you are back online.", ["service": service])
+        }
+    }
+
+    /// A wait the feed sits out by itself (a rate limit, a refusal for now), with the seconds it waits.
+    public func retrying(in seconds: Int?) -> GalleryError? {
+        switch self {
+        case .rateLimited(let service, _): .rateLimited(service: service, retryAfterSeconds: seconds)
+        case .refusingForNow(let service, _): .refusingForNow(service: service, retryAfterSeconds: seconds)
+        default: nil
         }
     }
 

@@ -71,6 +71,8 @@ public final class GalleryFeed {
     private var retryTimer: MainLoopSource?
     private var deliveryTimer: MainLoopSource?
     private var rateLimitsInARow = 0
+    /// The last rate limit or refusal waited out (see `waitReason`).
+    private var waitingFor: GalleryError?
     private var emptyRepliesInARow = 0
 
     /// With `snapshots`, the replies that make the first page are saved there, and stand in for them when
@@ -214,8 +216,8 @@ public final class GalleryFeed {
                        deliver: @escaping @MainActor ([GalleryItem]) -> Void) {
         let result: PageResult
         switch parsed {
-        case .failure(.rateLimited(let service, let seconds)):
-            return waitAndRetry(request, service: service, seconds: seconds, deliver: deliver)
+        case .failure(let error) where error.retrying(in: nil) != nil:
+            return waitAndRetry(request, after: error, deliver: deliver)
         case .failure(let error):
             return state = .failed(error)
         case .success(let page):
@@ -270,21 +272,33 @@ public final class GalleryFeed {
         }
     }
 
-    /// Waits before asking again: at least the server's Retry-After, at least an exponential backoff with
-    /// jitter (so many clients told "0" do not come back in step), and only `maxRateLimitRetries` times in a
-    /// row; a wait longer than `maxWaitSeconds` is not waited out at all.
-    private func waitAndRetry(_ request: PageRequest, service: String, seconds: Int?,
+    /// Why the feed waits while `.waiting`, with the seconds it waits ("DeviantArt asks to slow down",
+    /// "DeviantArt is refusing requests for now"); nil otherwise.
+    public var waitReason: GalleryError? {
+        guard case .waiting(_, let seconds) = state else { return nil }
+        return waitingFor?.retrying(in: seconds)
+    }
+
+    /// Waits before asking again after `refusal` (a rate limit, or a refusal for now): at least the server's
+    /// Retry-After, at least an exponential backoff with jitter (so many clients told "0" do not come back in
+    /// step), and only `maxRateLimitRetries` times in a row; a wait longer than `maxWaitSeconds` is not waited
+    /// out at all.
+    private func waitAndRetry(_ request: PageRequest, after refusal: GalleryError,
                               deliver: @escaping @MainActor ([GalleryItem]) -> Void) {
+        var seconds: Int?
+        if case .rateLimited(_, let value) = refusal { seconds = value }
+        if case .refusingForNow(_, let value) = refusal { seconds = value }
         rateLimitsInARow += 1
         let backoff = Double(limits.backoffMilliseconds) * Double(1 << min(rateLimitsInARow - 1, 20))
         let jittered = backoff * Double.random(in: 0.5...1.0)
         let milliseconds = max(Double(seconds ?? 0) * 1000, jittered)
         guard rateLimitsInARow <= limits.maxRateLimitRetries, milliseconds <= Double(limits.maxWaitSeconds) * 1000 else {
             // No wait is announced: the feed is not trying again by itself.
-            return state = .failed(.rateLimited(service: service, retryAfterSeconds: nil))
+            return state = .failed(refusal.retrying(in: nil) ?? refusal)
         }
         let wait = Int((milliseconds / 1000).rounded(.up))
         requestedURLs.remove(request.url)
+        waitingFor = refusal
         state = .waiting(page: pagesLoaded + 1, seconds: wait)
         retryTimer = MainLoopSource.after(milliseconds: UInt32(max(1, milliseconds))) { [weak self] in
             guard let self, case .waiting = self.state else { return }

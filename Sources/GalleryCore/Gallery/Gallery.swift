@@ -134,9 +134,13 @@ public final class Gallery {
             // TRANSLATORS: {images} is "1 image" or "48 images".
             return tr("{images}, loading page {page}…", ["images": countText, "page": page])
         case .waiting(_, let seconds):
+            let values: [String: any CustomStringConvertible] = ["service": source.kind.displayName, "duration": GalleryError.duration(seconds)]
+            if case .refusingForNow = feed.waitReason {
+                // TRANSLATORS: {service} is a service's name; {duration} is "30 s" or "2 min".
+                return tr("{service} is refusing requests for now; retrying in {duration}", values)
+            }
             // TRANSLATORS: {service} is a service's name; {duration} is "30 s" or "2 min".
-            return tr("{service} asks to wait {duration}; retrying by itself",
-                      ["service": source.kind.displayName, "duration": GalleryError.duration(seconds)])
+            return tr("{service} asks to wait {duration}; retrying by itself", values)
         default:
             // TRANSLATORS: how many of the gallery's thumbnails are still on their way.
             let loading = trn("{count} still loading", "{count} still loading", loadingCount)
