@@ -65,7 +65,8 @@ public final class GalleryFeed {
     /// The saved first page shown because the service could not be reached; nil while the feed is live.
     public private(set) var offlineCopy: FeedSnapshot?
     private var next: PageRequest?
-    private var requestedURLs: Set<String> = []
+    /// The keys (`PageRequest.key`) of the requests sent: a URL, or a URL and a body.
+    private var requestedKeys: Set<String> = []
     /// The request or parse in flight; cancelling it (or replacing it) makes its result be ignored.
     private var cancellable: Cancellable?
     private var retryTimer: MainLoopSource?
@@ -85,7 +86,7 @@ public final class GalleryFeed {
         self.snapshots = snapshots
         let first = source.firstRequest()
         next = first
-        recorder = snapshots == nil ? nil : FeedSnapshotRecorder(firstURL: first.url)
+        recorder = snapshots == nil ? nil : FeedSnapshotRecorder(firstURL: first.key)
     }
 
     public var canLoadMore: Bool { state == .idle && next != nil }
@@ -130,13 +131,14 @@ public final class GalleryFeed {
     private var serviceName: String { source.serviceName }
 
     private func send(_ request: PageRequest, deliver: @escaping @MainActor ([GalleryItem]) -> Void) {
-        guard requestedURLs.count < maxRequests else { return state = .failed(.pagingLoop(service: serviceName)) }
-        requestedURLs.insert(request.url)
+        guard requestedKeys.count < maxRequests else { return state = .failed(.pagingLoop(service: serviceName)) }
+        requestedKeys.insert(request.key)
         state = .loading(page: pagesLoaded + 1)
         if let offlineCopy { return replay(request, from: offlineCopy, deliver: deliver) }
         let cancellable = Cancellable()
         self.cancellable = cancellable
-        let httpRequest = HTTPRequest(url: request.url, headers: request.headers, maxBodyBytes: limits.maxPageBytes)
+        let httpRequest = HTTPRequest(url: request.url, headers: request.headers, maxBodyBytes: limits.maxPageBytes,
+                                      method: request.method, body: request.body)
         client.fetch(httpRequest, cancellable: cancellable) { [weak self] result in
             guard let self, self.cancellable === cancellable else { return }
             self.cancellable = nil
@@ -190,7 +192,7 @@ public final class GalleryFeed {
             guard let self, self.cancellable === cancellable else { return }
             self.cancellable = nil
             // Looked up once: each lookup copies the reply's body (up to `FeedSnapshot.maxBytes`).
-            guard let snapshot, let response = snapshot.response(for: request.url) else {
+            guard let snapshot, let response = snapshot.response(for: request.key) else {
                 return self.state = .failed(.network(service: self.serviceName, detail: error.message))
             }
             self.offlineCopy = snapshot
@@ -203,7 +205,7 @@ public final class GalleryFeed {
     /// the network to be back (a reload).
     private func replay(_ request: PageRequest, from snapshot: FeedSnapshot,
                         deliver: @escaping @MainActor ([GalleryItem]) -> Void) {
-        guard let response = snapshot.response(for: request.url) else {
+        guard let response = snapshot.response(for: request.key) else {
             next = nil
             return state = .failed(.offline(service: serviceName))
         }
@@ -226,7 +228,7 @@ public final class GalleryFeed {
         rateLimitsInARow = 0
         recorder?.record(response, of: request)
         // A "next" link back to a page already requested would page forever: stop after this page.
-        let loops = result.next.map { requestedURLs.contains($0.url) } ?? false
+        let loops = result.next.map { requestedKeys.contains($0.key) } ?? false
         next = loops ? nil : result.next
         if result.items.isEmpty, let following = next {
             // Lookups and pages whose items were all filtered out: go on without waiting for a scroll — but
@@ -297,7 +299,7 @@ public final class GalleryFeed {
             return state = .failed(refusal.retrying(in: nil) ?? refusal)
         }
         let wait = Int((milliseconds / 1000).rounded(.up))
-        requestedURLs.remove(request.url)
+        requestedKeys.remove(request.key)
         waitingFor = refusal
         state = .waiting(page: pagesLoaded + 1, seconds: wait)
         retryTimer = MainLoopSource.after(milliseconds: UInt32(max(1, milliseconds))) { [weak self] in

@@ -40,8 +40,12 @@ extension HTTPClient {
     }
 
     private static func message(for request: HTTPRequest) -> Soup.Message? {
-        guard let message = Soup.Message(url: request.url) else { return nil }
+        guard let message = Soup.Message(method: request.method, url: request.url) else { return nil }
         for (name, value) in request.headers { message.setRequestHeader(name, value) }
+        if let body = request.body {
+            let contentType = request.headers.first { $0.key.lowercased() == "content-type" }?.value ?? "application/json"
+            message.setRequestBody(Array(body.utf8), contentType: contentType)
+        }
         return message
     }
 
