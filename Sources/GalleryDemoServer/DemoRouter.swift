@@ -19,6 +19,7 @@ final class DemoRouter {
     /// Calls `respond` exactly once, right away or after a disk read.
     func route(path: String, query: [String: String], respond: @escaping @MainActor (ServerResponse) -> Void) {
         let segments = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        if let nodeInfo = DemoNodeInfo.route(segments, baseURL: baseURL) { return respond(nodeInfo) }
         switch segments.first {
         case nil:
             respond(DemoPages.index(catalog: catalog, baseURL: baseURL))

@@ -40,6 +40,8 @@ public final class MainWindow {
 
     /// A search started (for remembering the last source and username).
     public var onSearch: (@MainActor (SourceKind, String) -> Void)?
+    /// The entry's state: the app setting it, a link's server lookup (MainWindow+Links).
+    let input = SearchInput()
 
     public init(application: Application, services: GalleryServices) {
         self.services = services
@@ -68,6 +70,7 @@ public final class MainWindow {
         showWelcome()
 
         header.usernameEntry.onActivate { [weak self] in self?.searchFromHeader() }
+        header.usernameEntry.onChanged { [weak self] in self?.usernameEntryChanged() }
         statusPage.retryButton.onClicked { [weak self] in self?.reload() }
         header.sourceSelector.onChanged { [weak self] in self?.sourceChanged() }
         listView.onActivate = { [weak self] download in self?.openLargeView(download) }
@@ -89,6 +92,7 @@ public final class MainWindow {
     /// GTK already disposed (the classic crash of lazy image lists).
     private func windowDestroyed() {
         isDestroyed = true
+        input.cancelLookup()
         statusUpdate?.cancel()
         largeView.stop()
         itemActions.cancelAll()
@@ -100,16 +104,16 @@ public final class MainWindow {
 
     public func present() { window.present() }
 
-    /// Starts loading `username`'s gallery from `source`, replacing (and cancelling) the current one.
+    /// Starts loading `username`'s gallery from `source`, replacing (and cancelling) the current one. A
+    /// profile link instead of a username picks its own source (`search(link:)`).
     public func search(source: SourceKind, username: String) {
         guard !isDestroyed else { return }
-        if header.selectedSource != source { header.selectedSource = source }
-        if header.usernameEntry.text != username { header.usernameEntry.text = username }
-        closeLargeView()
-        gallery?.cancel()
-        gallery = nil
-        listView.show(nil)
-        notices.show(nil)
+        if case .username = ProfileLink.read(username) {} else { return search(link: username) }
+        input.updatingControls {
+            if header.selectedSource != source { header.selectedSource = source }
+            if header.usernameEntry.text != username { header.usernameEntry.text = username }
+        }
+        clearForNewSearch()
 
         let trimmed = username.trimmed
         guard !trimmed.isEmpty else { return showWelcome() }
@@ -132,6 +136,16 @@ public final class MainWindow {
         listView.show(gallery)
         gallery.start()
         galleryChanged()
+    }
+
+    /// What every new search does first: a link's lookup in flight, the large view and the gallery go.
+    func clearForNewSearch() {
+        input.cancelLookup()
+        closeLargeView()
+        gallery?.cancel()
+        gallery = nil
+        listView.show(nil)
+        notices.show(nil)
     }
 
     /// Loads the current gallery again from its first page.
@@ -220,7 +234,7 @@ public final class MainWindow {
     /// A short note at the top of the window ("Cache cleared…"), gone after a few seconds.
     public func showNote(_ text: String) { notification.show(text, seconds: InAppNotification.longSeconds) }
 
-    private func updateTitles() {
+    func updateTitles() {
         if isLargeViewOpen {
             // GTK keeps the window title and its header bar's title in step: the image's title names both,
             // as in other GNOME image viewers.
@@ -246,7 +260,7 @@ public final class MainWindow {
         updateTitles()
     }
 
-    private func showError(_ error: GalleryError) {
+    func showError(_ error: GalleryError) {
         statusPage.set(iconName: Self.icon(for: error), title: error.title, description: error.explanation,
                        canRetry: Self.mayPass(error))
         stack.visibleChildName = "status"
@@ -282,7 +296,7 @@ public final class MainWindow {
         guard let source = header.selectedSource else { return }
         header.usernameEntry.placeholder = source.usernamePlaceholder
         // A username is already there: show that user's gallery from the newly chosen source.
-        if !header.usernameEntry.text.trimmed.isEmpty, gallery?.source.kind != source {
+        if !input.isUpdatingControls, !header.usernameEntry.text.trimmed.isEmpty, gallery?.source.kind != source {
             searchFromHeader()
         }
     }

@@ -24,6 +24,12 @@ public enum GalleryError: Error, Equatable, Sendable {
     case emptyPages(service: String, count: Int)
     /// Showing a saved copy of the first page: what it does not hold needs the network.
     case offline(service: String)
+    /// A link typed or pasted instead of a username that names no profile the app can show; `reason` says why.
+    case unusableLink(reason: String)
+    /// A `/@NAME` link's server runs software the app does not read (NodeInfo's software name).
+    case unsupportedServer(server: String, software: String)
+    /// A `/@NAME` link's server did not say what it runs (no NodeInfo, or a broken one).
+    case unidentifiedServer(server: String, detail: String)
 
     public var title: String {
         switch self {
@@ -47,6 +53,10 @@ public enum GalleryError: Error, Equatable, Sendable {
         case .foreignLink(let service, _): tr("{service} sent a link to another server", ["service": service])
         case .emptyPages(let service, _): tr("{service} sent only empty pages", ["service": service])
         case .offline: tr("Offline")
+        case .unusableLink: tr("Not a profile link the app can use")
+        // TRANSLATORS: {server} is a server's name such as example.social, {software} what it runs, such as Lemmy.
+        case .unsupportedServer(let server, let software): tr("{server} runs {software}", ["server": server, "software": software])
+        case .unidentifiedServer(let server, _): tr("Cannot tell what {server} runs", ["server": server])
         }
     }
 
@@ -78,6 +88,15 @@ public enum GalleryError: Error, Equatable, Sendable {
             trn("Stopped after {count} page in a row without any images.",
                 "Stopped after {count} pages in a row without any images.", count)
         case .offline(let service): tr("{service} cannot be reached. Try again when you are back online.", ["service": service])
+        case .unusableLink(let reason):
+            // TRANSLATORS: {reason} says what is wrong with the link; keep the example links as they are.
+            tr("{reason} The app reads profile links of DeviantArt (https://www.deviantart.com/NAME), Mastodon and Misskey (https://SERVER/@NAME), Bluesky (https://bsky.app/profile/HANDLE) and Wikimedia Commons (https://commons.wikimedia.org/wiki/User:NAME).",
+               ["reason": reason])
+        case .unsupportedServer:
+            tr("The app shows galleries from Mastodon and Misskey servers and their kin, not from this one.")
+        case .unidentifiedServer(_, let detail):
+            // TRANSLATORS: {detail} says what went wrong; Mastodon, Misskey and NAME@SERVER stay as they are.
+            tr("{detail} If you know it runs Mastodon or Misskey, pick that source and type NAME@SERVER.", ["detail": detail])
         }
     }
 
