@@ -62,6 +62,27 @@ fi
 grep -q "GALLERY_VIEWER_ENDPOINT must be an http:// or https:// address" "$work/err" || fail "endpoint typo said: $(cat "$work/err")"
 echo "e2e: --list ok (60 and 360 items, the endpoint from the environment, errors on stderr)"
 
+# 2a. A profile link instead of a source and a username: the link picks the source (DeviantArt, whose feed
+#     the demo server speaks), and the endpoint from the environment, without --source, applies to it.
+GALLERY_VIEWER_ENDPOINT="$base_url" "$GALLERY_VIEWER" --list --json "https://www.deviantart.com/aurora/gallery" \
+  >"$work/link.json" 2>"$work/err" || fail "--list --json LINK failed: $(cat "$work/err")"
+cmp -s "$work/list.json" "$work/link.json" || fail "--list LINK differs from --list --source demo aurora"
+listed=$(GALLERY_VIEWER_ENDPOINT="$base_url" "$GALLERY_VIEWER" --list "https://aurora.deviantart.com/" | wc -l)
+[ "$listed" -eq 60 ] || fail "--list https://aurora.deviantart.com/ printed $listed items, not 60"
+if GALLERY_VIEWER_ENDPOINT="$base_url" "$GALLERY_VIEWER" --list "https://example.com/photos/aurora" >"$work/out" 2>"$work/err"; then
+  fail "--list with a link the app cannot use exited 0"
+fi
+grep -q "Not a profile link the app can use" "$work/err" || fail "--list bad link said: $(cat "$work/err")"
+grep -q "https://bsky.app/profile/HANDLE" "$work/err" || fail "--list bad link did not say what it understands"
+if "$GALLERY_VIEWER" --list --source commons "https://www.deviantart.com/aurora" >/dev/null 2>"$work/err"; then
+  fail "a DeviantArt link with --source commons was listed"
+fi
+grep -q "This is a DeviantArt link, not one of Wikimedia Commons" "$work/err" || fail "--source clash said: $(cat "$work/err")"
+GALLERY_VIEWER_ENDPOINT="$base_url" "$GALLERY_VIEWER" --list --json "https://www.deviantart.com/nobody-here" \
+  >/dev/null 2>"$work/err" && fail "--list LINK of a missing user exited 0"
+grep -q "No such user: nobody-here" "$work/err" || fail "--list LINK of a missing user said: $(cat "$work/err")"
+echo "e2e: --list LINK ok (the link picks the source; the environment's endpoint applies to it; bad links explained)"
+
 # 2b. --download: every image byte for byte, nothing asked again on a rerun, partial files resumed, Ctrl+C
 #     leaves only hidden partial files, failures listed with exit status 1.
 demo_images=$(cd "$(dirname "$0")/../../data/demo/images/full" && pwd)
@@ -250,6 +271,23 @@ import -window root "$shots/4-shortcuts.png"
 xdotool key Escape
 wait_for 10 bash -c "! xdotool search --onlyvisible --name '^Keyboard Shortcuts$' >/dev/null" \
   || fail "Escape did not close the shortcuts window"
+
+# 7d. A profile link typed in the entry and Enter: the link picks DeviantArt (the picker switches), and the
+#     endpoint the second launch brought without --source (7b) applies to that source too.
+aurora_feeds() { grep -c '^gallery-demo-server: request /rss.xml.*aurora' "$work/server.err"; }
+aurora_before=$(aurora_feeds)
+xdotool windowfocus --sync "$window"
+xdotool key ctrl+l
+xdotool type --delay 20 "https://www.deviantart.com/aurora"
+xdotool key Return
+wait_for 10 grep -q '^source=deviantart$' "$XDG_CONFIG_HOME/gallery-viewer/state.ini" \
+  || fail "the link did not switch the source to DeviantArt ($(cat "$XDG_CONFIG_HOME/gallery-viewer/state.ini"))"
+grep -q '^username=aurora$' "$XDG_CONFIG_HOME/gallery-viewer/state.ini" || fail "the link's user was not searched"
+aurora_feed_requested() { [ "$(aurora_feeds)" -gt "$aurora_before" ]; }
+wait_for 10 aurora_feed_requested || fail "the link's search did not go to the endpoint"
+wait_for 30 is_colourful 96x300+12+80 0.20 || fail "the link's gallery painted no thumbnails"
+import -window root "$shots/4b-link.png"
+echo "e2e: a typed profile link switched the source to DeviantArt and showed aurora's gallery"
 
 # 8. The screenshot is not blank: many distinct colours.
 colours=$(convert "$shots/2-gallery.png" -format '%k' info:)

@@ -8,19 +8,11 @@ import XCTest
 /// Telling Mastodon from Misskey for a `/@NAME` link by NodeInfo, against a real local SoupServer: the
 /// endpoint override stands for the link's server (`askingAt`), as it does in the app.
 final class ServerSoftwareLookupTests: GLibTestCase {
-    /// A NodeInfo 2.1 document as the schema (jhass/nodeinfo schemas/2.1) requires it.
     static func document(software: String, version: String = "2.1") -> String {
-        """
-        {"version":"\(version)","software":{"name":"\(software)","version":"4.3.0"},"protocols":["activitypub"],
-         "services":{"inbound":[],"outbound":[]},"openRegistrations":true,"usage":{"users":{"total":42}},
-         "metadata":{"nodeName":"Example"}}
-        """
+        NodeInfoFixture.document(software: software, version: version)
     }
 
-    static func discovery(_ links: [(version: String, href: String)]) -> String {
-        let entries = links.map { #"{"rel":"http://nodeinfo.diaspora.software/ns/schema/\#($0.version)","href":"\#($0.href)"}"# }
-        return #"{"links":[\#(entries.joined(separator: ","))]}"#
-    }
+    static func discovery(_ links: [(version: String, href: String)]) -> String { NodeInfoFixture.discovery(links) }
 
     /// A server whose discovery links to `/nodeinfo/2.1` on the link's own host (as real servers write it).
     @MainActor
