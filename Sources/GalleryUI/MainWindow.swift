@@ -254,7 +254,7 @@ public final class MainWindow {
 
     private func showWelcome() {
         // TRANSLATORS: "Demo" is the source of that name and aurora a username of it: keep "aurora" as it is.
-        let hint = tr("Pick a source, type a username in the header bar and press Enter. No network? Pick Demo and type aurora.")
+        let hint = tr("Pick a source, type a username in the header bar and press Enter, or paste a profile link there. No network? Pick Demo and type aurora.")
         statusPage.set(iconName: "image-x-generic-symbolic", title: tr("Type a username"), description: hint)
         stack.visibleChildName = "status"
         updateTitles()
@@ -270,7 +270,7 @@ public final class MainWindow {
     /// Failures worth a "Try Again" button: the same request may work in a moment.
     private static func mayPass(_ error: GalleryError) -> Bool {
         switch error {
-        case .network, .serverError, .rateLimited, .refusingForNow, .offline: true
+        case .network, .serverError, .rateLimited, .refusingForNow, .offline, .unidentifiedServer: true
         default: false
         }
     }
