@@ -9,6 +9,8 @@ import PackageDescription
 //   GalleryUI              the window, header bar, gallery list, rows and the large view
 //   GalleryViewerApp       GtkApplication, command line, wiring  -> `gallery-viewer`
 //   GalleryDemoServer      SoupServer with the demo gallery and its fault knobs
+//   GalleryHostileServer   the demo server's evil twin (bombs, drips, broken feeds): tests, benchmarks and
+//                          `gallery-demo-server --hostile` only; `gallery-viewer` never links it
 //   DemoServerCommand      -> `gallery-demo-server`
 //   DemoImageGenerator     -> `gallery-demo-images` (renders the demo gallery's images at build time)
 //   GalleryBenchmarks      -> `gallery-benchmarks` (Tests/Benchmarks; `make bench`, never shipped)
@@ -44,6 +46,9 @@ let package = Package(
         .target(
             name: "GalleryDemoServer",
             dependencies: ["GObjectBindings", "CGLib", .product(name: "Collections", package: "swift-collections")]),
+        // Never a dependency of GalleryViewerApp: the installed app carries no decompression bombs
+        // (Tests/Install/check.sh looks for its symbols in the installed binary).
+        .target(name: "GalleryHostileServer", dependencies: ["GalleryDemoServer", "GObjectBindings"]),
         .executableTarget(
             name: "GalleryViewerApp",
             dependencies: [
@@ -53,7 +58,7 @@ let package = Package(
         .executableTarget(
             name: "DemoServerCommand",
             dependencies: [
-                "GalleryDemoServer", "GObjectBindings", "CGLib",
+                "GalleryDemoServer", "GalleryHostileServer", "GObjectBindings", "CGLib",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
@@ -68,7 +73,8 @@ let package = Package(
         .executableTarget(
             name: "GalleryBenchmarks",
             dependencies: [
-                "GalleryUI", "GalleryCore", "GtkBindings", "GObjectBindings", "GalleryDemoServer", "CGLib", "CGtk", "CSoup",
+                "GalleryUI", "GalleryCore", "GtkBindings", "GObjectBindings", "GalleryDemoServer", "GalleryHostileServer",
+                "CGLib", "CGtk", "CSoup",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             path: "Tests/Benchmarks",
@@ -79,12 +85,13 @@ let package = Package(
         // GTK only for a GInitiallyUnowned that needs no display (GtkAdjustment), in the ownership tests.
         .testTarget(name: "GObjectBindingsTests", dependencies: ["GObjectBindings", "TestSupport", "CGLib", "CGtk"]),
         .testTarget(name: "GalleryCoreTests",
-                    dependencies: ["GalleryCore", "GalleryDemoServer", "GObjectBindings", "TestSupport", "CGLib"]),
+                    dependencies: ["GalleryCore", "GalleryDemoServer", "GalleryHostileServer", "GObjectBindings", "TestSupport",
+                                   "CGLib"]),
         .testTarget(name: "GalleryDemoServerTests",
                     dependencies: ["GalleryDemoServer", "GObjectBindings", "TestSupport", "CGLib"]),
         .testTarget(name: "GalleryUITests",
-                    dependencies: ["GalleryUI", "GalleryCore", "GalleryDemoServer", "GtkBindings", "GObjectBindings",
-                                   "TestSupport", "CGLib", "CGtk"]),
+                    dependencies: ["GalleryUI", "GalleryCore", "GalleryDemoServer", "GalleryHostileServer", "GtkBindings",
+                                   "GObjectBindings", "TestSupport", "CGLib", "CGtk"]),
     ],
     swiftLanguageModes: [.v6]
 )

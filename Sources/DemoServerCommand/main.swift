@@ -1,6 +1,7 @@
 import ArgumentParser
 import CGLib
 import GalleryDemoServer
+import GalleryHostileServer
 import GObjectBindings
 import Glibc
 

@@ -3,6 +3,7 @@ import CGtk
 import GObjectBindings
 import GalleryCore
 import GalleryDemoServer
+import GalleryHostileServer
 import GalleryUI
 
 /// The hostile gallery: the app's window against the hostile server (in a child process). Every row of the

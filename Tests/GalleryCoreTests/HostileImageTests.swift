@@ -1,6 +1,7 @@
 import CGLib
 import GObjectBindings
 import GalleryDemoServer
+import GalleryHostileServer
 import TestSupport
 import XCTest
 @testable import GalleryCore

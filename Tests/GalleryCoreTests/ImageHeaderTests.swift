@@ -1,5 +1,6 @@
 import GObjectBindings
 import GalleryDemoServer
+import GalleryHostileServer
 import TestSupport
 import XCTest
 @testable import GalleryCore

@@ -4,6 +4,7 @@ import GObjectBindings
 import GtkBindings
 import GalleryCore
 import GalleryDemoServer
+import GalleryHostileServer
 import TestSupport
 import XCTest
 @testable import GalleryUI

@@ -1,4 +1,5 @@
 import GObjectBindings
+import GalleryDemoServer
 
 /// Image files that lie about their size: small on the wire, enormous once decoded (decompression bombs), and
 /// ordinary images for the cases where only the transport misbehaves. Built in memory, once per process.

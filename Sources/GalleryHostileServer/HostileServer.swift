@@ -1,4 +1,5 @@
 import GObjectBindings
+import GalleryDemoServer
 
 /// A deliberately hostile server on 127.0.0.1, for the hostile-input tests and the `hostile` benchmark: feeds
 /// in DeviantArt's RSS format (the Demo source reads them) and a Mastodon account, all of which misbehave as
