@@ -191,10 +191,13 @@ enum BlueskyItems {
     }
 
     /// "RKEY-2.jpg": the CDN's names are content ids with a format suffix ("…/bafkrei…@jpeg"), unreadable and
-    /// without an extension; the post's key and the image's number say what it is.
+    /// without an extension; the post's key and the image's number say what it is. A URL elsewhere that names
+    /// a file ("…/harbour.png") keeps that name.
     static func fileName(post: PostContext, number: Int, url: String?, fallbackExtension: String) -> String {
+        let segment = url.flatMap(URLText.lastPathSegment)
+        let format = segment.flatMap { $0.contains("@") ? $0.split(separator: "@").last.map(String.init) : nil }?.lowercased()
+        if format == nil, let segment, SourceText.hasFileExtension(segment) { return segment }
         let stem = (post.recordKey ?? "bluesky-post") + (post.count > 1 ? "-\(number)" : "")
-        let format = url.flatMap { $0.split(separator: "@").last.map(String.init) }?.lowercased()
         let ext = switch format {
         case "jpeg", "jpg": "jpg"
         case "png": "png"
