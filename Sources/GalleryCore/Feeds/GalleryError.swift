@@ -7,6 +7,11 @@ public enum GalleryError: Error, Equatable, Sendable {
     case noSuchUser(service: String, username: String)
     case emptyGallery(username: String)
     case signInRequired(service: String)
+    /// The user asked the service to show their posts to signed-in viewers only (Bluesky's
+    /// `!no-unauthenticated`, Misskey's `requireSigninToViewContents`); the app does not sign in.
+    case onlyForSignedInViewers(service: String, username: String)
+    /// The account exists but cannot be shown: deactivated or suspended (`reason` says which).
+    case accountUnavailable(service: String, username: String, reason: String)
     case refused(service: String, status: UInt32)
     case rateLimited(service: String, retryAfterSeconds: Int?)
     /// The service turns requests away for a while (DeviantArt's 403 while it rate-limits or blocks a client):
@@ -38,6 +43,8 @@ public enum GalleryError: Error, Equatable, Sendable {
         case .noSuchUser(_, let username): tr("No such user: {name}", ["name": username])
         case .emptyGallery(let username): tr("{name} has no images yet", ["name": username])
         case .signInRequired: tr("Sign-in required")
+        case .onlyForSignedInViewers(_, let username): tr("{name} shows posts to signed-in people only", ["name": username])
+        case .accountUnavailable(_, let username, _): tr("{name} is not available", ["name": username])
         // TRANSLATORS: {service} is a service's name: DeviantArt, Mastodon, Wikimedia Commons or Demo.
         case .refused(let service, _): tr("{service} refused the request", ["service": service])
         case .rateLimited(let service, _): tr("{service} asks to slow down", ["service": service])
@@ -67,6 +74,10 @@ public enum GalleryError: Error, Equatable, Sendable {
             tr("{service} has no user called “{name}”. Check the spelling.", ["service": service, "name": username])
         case .emptyGallery: tr("This gallery is empty.")
         case .signInRequired(let service): tr("This server requires sign-in to view profiles ({service}).", ["service": service])
+        case .onlyForSignedInViewers(let service, let username):
+            tr("{name} asked {service} not to show their posts to people who are not signed in. Gallery Viewer does not sign in; open the profile on {service} instead.",
+               ["name": username, "service": service])
+        case .accountUnavailable(_, _, let reason): reason
         case .refused(_, let status): tr("The service answered HTTP {status}. It may block anonymous access.", ["status": status])
         // TRANSLATORS: {duration} is "30 s" or "2 min".
         case .rateLimited(_, let seconds?):

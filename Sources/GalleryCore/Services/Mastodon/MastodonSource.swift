@@ -23,8 +23,7 @@ public struct MastodonSource: GallerySource {
     private static let headers = ["Accept": "application/json"]
     /// A hostile page cannot make more rows than a real one ever has (40 posts × 4 attachments).
     static let maxItemsPerPage = 1000
-    /// Reasons kept for skipped posts and attachments: enough to debug a server, not one per broken entry.
-    static let maxSkippedReasons = 20
+    static let maxSkippedReasons = SourcePage.maxSkippedReasons
     /// Mastodon's own limit for a media description.
     static let maxAltTextLength = 1500
 
@@ -73,19 +72,7 @@ public struct MastodonSource: GallerySource {
 
     // MARK: - Items
 
-    struct Page {
-        var items: [GalleryItem] = []
-        /// Why posts or attachments were left out (at most `maxSkippedReasons`), for tests and debugging; the
-        /// window does not show these.
-        var skipped: [String] = []
-        /// Posts and attachments left out, all of them.
-        var skippedCount = 0
-
-        mutating func skip(_ reason: @autoclosure () -> String) {
-            skippedCount += 1
-            if skipped.count < MastodonSource.maxSkippedReasons { skipped.append(reason()) }
-        }
-    }
+    typealias Page = SourcePage
 
     /// Items from one page of statuses. The page must be a JSON array; a post or attachment that does not
     /// decode is skipped, unless nothing on the page decodes (then the response is not what we asked for).
