@@ -22,6 +22,18 @@ final class SearchInput {
         lookup?.cancel()
         lookup = nil
     }
+
+    /// Characters one change put in: what `new` holds between the start and the end it shares with `old`. A
+    /// key typed puts in one; a paste several, also over a longer selection it replaces.
+    nonisolated static func insertedLength(from old: String, to new: String) -> Int {
+        let old = Array(old), new = Array(new)
+        let shorter = min(old.count, new.count)
+        var prefix = 0
+        while prefix < shorter, old[prefix] == new[prefix] { prefix += 1 }
+        var suffix = 0
+        while suffix < shorter - prefix, old[old.count - 1 - suffix] == new[new.count - 1 - suffix] { suffix += 1 }
+        return new.count - prefix - suffix
+    }
 }
 
 /// Profile links typed or pasted in the username entry (or given on the command line): the link picks the
@@ -50,7 +62,7 @@ extension MainWindow {
     func usernameEntryChanged() {
         let text = header.usernameEntry.text
         defer { input.previousText = text }
-        guard !input.isUpdatingControls, text.count > input.previousText.count + 1 else { return }
+        guard !input.isUpdatingControls, SearchInput.insertedLength(from: input.previousText, to: text) > 1 else { return }
         if case .username = ProfileLink.read(text) { return }
         search(link: text)
     }

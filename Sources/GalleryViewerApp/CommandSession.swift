@@ -79,7 +79,8 @@ final class CommandSession {
             case .success(let found): target = found
             case .failure(let error): return .failure(error)
             case nil:
-                switch lookUp(link) {
+                guard case .fediverse(let name, let server) = link else { return .failure(.unusableLink(reason: "")) }
+                switch lookUp(name: name, server: server) {
                 case .success(let found): target = found
                 case .failure(let error): return .failure(error)
                 }
@@ -88,9 +89,8 @@ final class CommandSession {
         return Result { () throws(GalleryError) in try sources.make(target.source, username: target.username) }
     }
 
-    /// Asks the link's server (or the endpoint override standing for every server) what it runs.
-    private func lookUp(_ link: ProfileLink) -> Result<(source: SourceKind, username: String), GalleryError> {
-        guard case .fediverse(let name, let server) = link else { return .failure(.unusableLink(reason: "")) }
+    /// Asks a `/@NAME` link's server (or the endpoint override standing for every server) what it runs.
+    private func lookUp(name: String, server: String) -> Result<(source: SourceKind, username: String), GalleryError> {
         var outcome: Result<SourceKind, GalleryError>?
         let lookup = ServerSoftwareLookup(client: client)
         let request = lookup.sourceKind(forServer: server, askingAt: sources.serverLookupOrigin) { [weak self] result in

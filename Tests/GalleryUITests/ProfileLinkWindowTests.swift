@@ -14,11 +14,12 @@ final class ProfileLinkWindowTests: GLibTestCase {
     /// Puts `text` on the clipboard and presses Ctrl+V in the username entry, as a user pastes.
     @MainActor
     private static func paste(_ text: String, into ui: UIHarness) {
+        let before = ui.window.header.usernameEntry.text
         let clipboard = gtk_clipboard_get(gdk_atom_intern("CLIPBOARD", 0))
         gtk_clipboard_set_text(clipboard, text, -1)
         ui.window.header.usernameEntry.focusAndSelectAll()
         ui.press(GDK_KEY_v, GDK_CONTROL_MASK)
-        XCTAssertTrue(iterateMainLoop(until: { ui.window.header.usernameEntry.text != "" }, timeout: 5), "nothing was pasted")
+        XCTAssertTrue(iterateMainLoop(until: { ui.window.header.usernameEntry.text != before }, timeout: 5), "nothing was pasted")
     }
 
     func testPastingADeviantArtLinkSwitchesTheSourceAndShowsTheGallery() throws {
@@ -26,8 +27,9 @@ final class ProfileLinkWindowTests: GLibTestCase {
             // The demo server speaks DeviantArt's feed: the DeviantArt source pointed at it.
             let harness = try UIHarness(endpoints: [.deviantArt: UIHarness.demoServerEndpoint])
             defer { harness.close() }
-            harness.window.header.selectedSource = .commons
-            Self.paste("https://www.deviantart.com/aurora/gallery", into: harness)
+            // Over a longer name, selected (Ctrl+L) and replaced by the paste.
+            harness.window.search(source: .commons, username: "Someone with a much longer name than the link has")
+            Self.paste("https://www.deviantart.com/aurora", into: harness)
             XCTAssertEqual(harness.window.header.selectedSource, .deviantArt, "the link picked the source")
             XCTAssertTrue(harness.waitForRows(24), "searched at once, without Enter")
             XCTAssertEqual(harness.window.header.usernameEntry.text, "aurora", "the entry shows whose gallery it is")
@@ -80,6 +82,16 @@ final class ProfileLinkWindowTests: GLibTestCase {
             XCTAssertEqual(ui.window.header.usernameEntry.text, "https://example.com/photos/alice", "the link stays to be fixed")
             XCTAssertNil(ui.window.gallery)
         }
+    }
+
+    func testWhatAChangePutInIsToldFromTyping() {
+        XCTAssertEqual(SearchInput.insertedLength(from: "auror", to: "aurora"), 1, "a key typed at the end")
+        XCTAssertEqual(SearchInput.insertedLength(from: "aurora", to: "auroa"), 0, "a key deleted")
+        XCTAssertEqual(SearchInput.insertedLength(from: "aur", to: "aubr"), 1, "a key typed in the middle")
+        XCTAssertEqual(SearchInput.insertedLength(from: "", to: "https://bsky.app/profile/a.b"), 28, "a paste")
+        XCTAssertEqual(SearchInput.insertedLength(from: "a much longer name", to: "https://x.y/@a"), 14,
+                       "a shorter paste over a selection")
+        XCTAssertEqual(SearchInput.insertedLength(from: "aaaa", to: "aaaaa"), 1, "repeated letters")
     }
 
     func testALinkTypedLetterByLetterWaitsForEnter() throws {
