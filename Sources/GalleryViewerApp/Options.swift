@@ -20,7 +20,7 @@ struct Options: ParsableCommand {
             + "A running window takes over a second launch: the search runs there.\n"
             + "GALLERY_VIEWER_ENDPOINT in the environment works like --endpoint.")
 
-    @Option(help: "Where the gallery comes from: deviantart, mastodon, commons or demo.")
+    @Option(help: "Where the gallery comes from: deviantart, mastodon, commons, bluesky, misskey or demo.")
     var source: SourceKind?
 
     @Option(help: ArgumentHelp(
@@ -39,7 +39,7 @@ struct Options: ParsableCommand {
         valueName: "DIR"))
     var download: String?
 
-    @Argument(help: "The user whose gallery to show (Mastodon: user@instance).")
+    @Argument(help: "The user whose gallery to show (Mastodon, Misskey: user@server; Bluesky: a handle or DID).")
     var username: String?
 
     mutating func validate() throws {
