@@ -106,7 +106,7 @@ if Context.environment["GALLERY_FUZZ"] == "1" {
         .target(name: "FuzzSupport", dependencies: ["GalleryCore", "CLibFuzzer"], path: "Tests/Fuzz/FuzzSupport"),
     ]
     for name in ["FuzzMediaRSS", "FuzzMastodonJSON", "FuzzLinkHeader", "FuzzCommonsJSON", "FuzzImageHeader",
-                 "FuzzProfileLink"] {
+                 "FuzzBlueskyJSON", "FuzzMisskeyJSON", "FuzzProfileLink"] {
         package.targets.append(.executableTarget(name: name, dependencies: ["GalleryCore", "GObjectBindings", "FuzzSupport"],
                                                  path: "Tests/Fuzz/\(name)"))
     }

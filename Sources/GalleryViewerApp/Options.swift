@@ -45,7 +45,7 @@ struct Options: ParsableCommand {
     var download: String?
 
     @Argument(help: ArgumentHelp(
-        "The user whose gallery to show (Mastodon, Misskey: user@server; Bluesky: a handle), or a profile link.",
+        "The user whose gallery to show (Mastodon, Misskey: user@server; Bluesky: a handle or DID), or a profile link.",
         valueName: "USERNAME | LINK"))
     var username: String?
 

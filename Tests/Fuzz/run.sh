@@ -2,9 +2,10 @@
 # `make fuzz`: libFuzzer, with AddressSanitizer, on every parser the network feeds.
 #
 #   Tests/Fuzz/run.sh [TARGET...]        (default: all of them)
-#   FUZZ_SECONDS=N   seconds per target (default 60: five targets, five minutes)
+#   FUZZ_SECONDS=N   seconds per target (default 60: seven targets, seven minutes)
 #
-# Targets: FuzzMediaRSS, FuzzMastodonJSON, FuzzLinkHeader, FuzzCommonsJSON, FuzzImageHeader (Tests/Fuzz/*).
+# Targets: FuzzMediaRSS, FuzzMastodonJSON, FuzzLinkHeader, FuzzCommonsJSON, FuzzImageHeader, FuzzBlueskyJSON,
+# FuzzMisskeyJSON (Tests/Fuzz/*).
 # They exist in Package.swift only when GALLERY_FUZZ=1, and are built here into a scratch directory of their own
 # (.build-fuzz) with -sanitize=fuzzer,address, so the normal build never sees them. Each starts from a corpus
 # seeded with the test fixtures (data/fixtures) and kept in .build-fuzz/corpus/TARGET, so later runs go on where
@@ -17,13 +18,16 @@ swift=${SWIFT:-$(command -v swift || echo /opt/swift/usr/bin/swift)}
 seconds=${FUZZ_SECONDS:-60}
 scratch=${FUZZ_BUILD_DIR:-$root/.build-fuzz}
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(FuzzMediaRSS FuzzMastodonJSON FuzzLinkHeader FuzzCommonsJSON FuzzImageHeader FuzzProfileLink)
+[ ${#targets[@]} -gt 0 ] || targets=(FuzzMediaRSS FuzzMastodonJSON FuzzLinkHeader FuzzCommonsJSON FuzzImageHeader \
+                                     FuzzBlueskyJSON FuzzMisskeyJSON FuzzProfileLink)
 
 seeds() {
   case "$1" in
     FuzzMediaRSS) ls data/fixtures/deviantart/*.xml ;;
     FuzzMastodonJSON) ls data/fixtures/mastodon/*.json ;;
     FuzzCommonsJSON) ls data/fixtures/commons/*.json ;;
+    FuzzBlueskyJSON) ls data/fixtures/bluesky/*.json ;;
+    FuzzMisskeyJSON) ls data/fixtures/misskey/*.json ;;
     FuzzImageHeader) ls data/fixtures/images/* ;;
     FuzzLinkHeader) ;;
     FuzzProfileLink) ;;

@@ -16,7 +16,7 @@ extension HTTPClient {
     /// (`TransferWatchdog`) watches from the moment libsoup sends the request (not while it waits in the
     /// session's queue for a connection) until the body is closed or fails.
     ///
-    /// With a disk cache, a request whose server cannot be reached (`isUnreachable`) is asked once more
+    /// With a disk cache, a GET whose server cannot be reached (`isUnreachable`) is asked once more
     /// with `Cache-Control: max-stale`: a stored copy, however old, beats an error when the network is gone.
     /// Without a copy that retry goes to the network; if it fails too, the first try's error is reported.
     public func open(_ request: HTTPRequest, cancellable: Cancellable,
@@ -72,7 +72,8 @@ extension HTTPClient {
                     // cancel (a watchdog's is `.tooSlow` here) stays a cancel.
                     return completion(.failure(mapped == .cancelled ? .cancelled : firstError))
                 }
-                if self.cache != nil, mapped.isUnreachable, !cancellable.isCancelled,
+                // Only a GET can have a stored copy (libsoup caches nothing else): a POST is not sent twice.
+                if self.cache != nil, request.method == "GET", mapped.isUnreachable, !cancellable.isCancelled,
                    let stale = Self.message(for: Self.staleCopyRequest(request)) {
                     return self.send(stale, of: request, cancellable: cancellable,
                                      watchdog: self.watchdog(cancelling: cancellable), retrying: mapped,
