@@ -109,7 +109,8 @@ if Context.environment["GALLERY_FUZZ"] == "1" {
         .target(name: "CLibFuzzer", path: "Tests/Fuzz/CLibFuzzer"),
         .target(name: "FuzzSupport", dependencies: ["GalleryCore", "CLibFuzzer"], path: "Tests/Fuzz/FuzzSupport"),
     ]
-    for name in ["FuzzMediaRSS", "FuzzMastodonJSON", "FuzzLinkHeader", "FuzzCommonsJSON", "FuzzImageHeader"] {
+    for name in ["FuzzMediaRSS", "FuzzMastodonJSON", "FuzzLinkHeader", "FuzzCommonsJSON", "FuzzImageHeader",
+                 "FuzzBlueskyJSON", "FuzzMisskeyJSON", "FuzzProfileLink"] {
         package.targets.append(.executableTarget(name: name, dependencies: ["GalleryCore", "GObjectBindings", "FuzzSupport"],
                                                  path: "Tests/Fuzz/\(name)"))
     }

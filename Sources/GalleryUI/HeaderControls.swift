@@ -36,7 +36,7 @@ public final class HeaderControls {
         sourceSelector.accessibleName = tr("Source")
         usernameEntry.widthChars = 24
         usernameEntry.accessibleName = tr("Username")
-        usernameEntry.tooltip = tr("Type a username and press Enter (Ctrl+L)")
+        usernameEntry.tooltip = tr("Type a username and press Enter, or paste a profile link (Ctrl+L)")
 
         // Linked: the selector and the entry read as one control, as in GNOME's own search bars.
         searchBox.addStyleClass("linked")

@@ -30,6 +30,11 @@ public final class Entry: Widget {
         ref.connect("activate", handler)
     }
 
+    /// The text changed: typed, pasted, dropped, or set by the app.
+    public func onChanged(_ handler: @escaping @MainActor () -> Void) {
+        ref.connect("changed", handler)
+    }
+
     /// Emits `activate`, as pressing Enter in the entry does.
     public func activate() { gtk_widget_activate(widget) }
 
