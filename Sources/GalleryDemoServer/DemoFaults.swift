@@ -1,7 +1,7 @@
 import GObjectBindings
 
 /// The deliberate failures of image URLs (`?fault=`), as responses.
-enum DemoFaults {
+package enum DemoFaults {
     /// Image responses that fail on purpose are never cached, so every retry shows the failure again.
     static let noStore = (name: "Cache-Control", value: "no-store")
 
@@ -42,7 +42,7 @@ enum DemoFaults {
     /// Keeps the first bytes (so the data still looks like a JPEG or PNG) and replaces the rest with
     /// deterministic noise that never contains 0xFF: JPEG decoders then find no marker after SOI and fail with
     /// "no image"; PNG decoders fail on the first chunk's CRC.
-    static func scrambled(_ image: Bytes, keeping prefixLength: Int) -> Bytes {
+    package static func scrambled(_ image: Bytes, keeping prefixLength: Int) -> Bytes {
         var bytes = image.array
         var random = SeededRandom(seed: UInt64(bytes.count))
         for index in min(prefixLength, bytes.count)..<bytes.count {

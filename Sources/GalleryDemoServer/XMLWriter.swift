@@ -1,25 +1,27 @@
 /// Builds an indented XML document element by element; names are trusted constants, every text and attribute
 /// value is escaped here.
-struct XMLWriter {
-    private(set) var output = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+package struct XMLWriter {
+    package private(set) var output = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
     private var openElements: [String] = []
 
-    typealias Attributes = [(name: String, value: String)]
+    package typealias Attributes = [(name: String, value: String)]
 
-    mutating func open(_ name: String, _ attributes: Attributes = []) {
+    package init() {}
+
+    package mutating func open(_ name: String, _ attributes: Attributes = []) {
         indent()
         output += "<\(name)\(render(attributes))>\n"
         openElements.append(name)
     }
 
-    mutating func close() {
+    package mutating func close() {
         guard let name = openElements.popLast() else { preconditionFailure("close() without open()") }
         indent()
         output += "</\(name)>\n"
     }
 
     /// `<name attributes>text</name>`, or `<name attributes/>` when `text` is nil.
-    mutating func element(_ name: String, _ attributes: Attributes = [], text: String? = nil) {
+    package mutating func element(_ name: String, _ attributes: Attributes = [], text: String? = nil) {
         indent()
         if let text {
             output += "<\(name)\(render(attributes))>\(XMLEscaping.text(text))</\(name)>\n"
@@ -29,7 +31,7 @@ struct XMLWriter {
     }
 
     /// Closes whatever is still open and returns the document.
-    mutating func finish() -> String {
+    package mutating func finish() -> String {
         while !openElements.isEmpty { close() }
         return output
     }

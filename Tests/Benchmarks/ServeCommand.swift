@@ -2,6 +2,7 @@ import CGLib
 import CGtk
 import GObjectBindings
 import GalleryDemoServer
+import GalleryHostileServer
 import Glibc
 
 /// `gallery-benchmarks serve [--latency MS] [--port N] | --hostile`: the demo (or hostile) server in a process of its own, so that its work

@@ -2,6 +2,7 @@ import CGLib
 import Foundation
 import GObjectBindings
 import GalleryDemoServer
+import GalleryHostileServer
 import Synchronization
 import TestSupport
 import XCTest

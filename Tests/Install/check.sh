@@ -80,6 +80,23 @@ for p in gallery-viewer gallery-demo-server; do
   fi
 done
 
+# The hostile test server (decompression bombs, gzip bombs, broken feeds) is for the tests, the benchmarks and
+# `gallery-demo-server --hostile` only: the installed app must not carry it. gallery-demo-server must (it is the
+# control that shows the search finds the symbols when they are there), and the app must have a symbol table
+# at all, or the search would pass on a stripped binary that proves nothing.
+hostile_symbols() { nm "$1" 2>/dev/null | grep -ci 'hostile'; }
+app=$dest$prefix/bin/gallery-viewer server=$dest$prefix/bin/gallery-demo-server
+app_symbols=$(nm "$app" 2>/dev/null | wc -l)
+if [ "$app_symbols" -eq 0 ]; then
+  fail "gallery-viewer has no symbol table: the hostile-code check cannot look"
+elif [ "$(hostile_symbols "$app")" -ne 0 ] || strings "$app" | grep -qE 'HostileServer|billion-laughs|gzip-bomb'; then
+  fail "gallery-viewer carries the hostile test server:"; { nm "$app" | grep -i hostile; strings "$app" | grep -E 'HostileServer|billion-laughs|gzip-bomb'; } | head -n 5 | indent
+elif [ "$(hostile_symbols "$server")" -eq 0 ]; then
+  fail "gallery-demo-server has no hostile symbols: the check would not see them in gallery-viewer either"
+else
+  pass "gallery-viewer carries no hostile test server (0 of $app_symbols symbols; gallery-demo-server has $(hostile_symbols "$server"))"
+fi
+
 # The installed metadata as a whole (metainfo + desktop entry + icon, as GNOME Software's tooling sees it).
 out=$(appstreamcli validate-tree --no-net "$dest$prefix" 2>&1); rc=$?
 if [ $rc -eq 0 ] && ! grep -qE '^[EW]:' <<<"$out"; then

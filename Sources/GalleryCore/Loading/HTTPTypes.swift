@@ -4,15 +4,21 @@ import GObjectBindings
 public struct HTTPRequest: Sendable {
     public var url: String
     public var headers: [String: String]
-    /// The body is abandoned with `HTTPError.tooLarge` beyond this many bytes.
+    /// The response body is abandoned with `HTTPError.tooLarge` beyond this many bytes.
     public var maxBodyBytes: Int
+    public var method: String
+    /// What is sent (a POST's JSON), with the Content-Type in `headers` (JSON when none is given).
+    public var body: String?
     /// False: the client's disk cache neither answers nor stores this request.
     public var usesDiskCache: Bool
 
-    public init(url: String, headers: [String: String] = [:], maxBodyBytes: Int, usesDiskCache: Bool = true) {
+    public init(url: String, headers: [String: String] = [:], maxBodyBytes: Int, method: String = "GET",
+                body: String? = nil, usesDiskCache: Bool = true) {
         self.url = url
         self.headers = headers
         self.maxBodyBytes = maxBodyBytes
+        self.method = method
+        self.body = body
         self.usesDiskCache = usesDiskCache
     }
 }

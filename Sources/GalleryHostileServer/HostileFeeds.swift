@@ -1,3 +1,5 @@
+import GalleryDemoServer
+
 /// The documents of `HostileFeed`: DeviantArt-style RSS gone wrong, and a Mastodon statuses reply of zeros.
 @MainActor
 enum HostileFeeds {
