@@ -1,8 +1,5 @@
 import CGLib
 import GObjectBindings
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The HTTP disk cache of one `HTTPClient`: libsoup's SoupCache in `directory`, capped at `maxBytes`,
 /// honouring the servers' cache headers. Fresh responses come from disk without a request, stale ones are
@@ -117,7 +114,7 @@ public final class HTTPCache {
     /// is renamed aside (one rename) and a new cache made in its place. Nil when there was nothing to rename.
     func replaceWithEmptyCache() -> String? {
         let trash = Self.trashPrefix(of: directory) + String(g_get_real_time())
-        let moved = rename(directory, trash) == 0
+        let moved = FileSystem.rename(directory, to: trash)
         soupCache = Self.makeCache(directory: directory, maxBytes: maxBytes)
         return moved ? trash : nil
     }
@@ -142,8 +139,7 @@ public final class HTTPCache {
 
     /// A clear interrupted by the app quitting leaves its renamed directory behind: deleted at the next start.
     private nonisolated static func removeLeftoverTrash(prefix: String) {
-        guard let parent = takeString(g_path_get_dirname(prefix)),
-              let stem = takeString(g_path_get_basename(prefix)) else { return }
+        let parent = FileSystem.directoryName(of: prefix), stem = FileSystem.baseName(of: prefix)
         for name in DirectoryScan.names(in: parent) where name.hasPrefix(stem) {
             DirectoryScan.removeFlatDirectory(parent + "/" + name)
         }
