@@ -31,14 +31,14 @@ public final class HTTPCache {
         /// are deleted after the read, while the cache is in use).
         public var trimMicroseconds: Int
         /// Nil when there was no index (a first start, or after a crash or a clear).
-        public var trim: Soup.Cache.IndexTrim?
+        public var trim: HTTPCacheTrim.Report?
     }
 
     /// libsoup counts in a guint: the cap stays below 4 GiB (`CacheSettings.largestMegabytes` follows).
     public nonisolated static let largestMaxBytes = Int(UInt32.max)
 
     /// At each start the oldest entries are dropped until the cache is at most this full, so that the
-    /// coming session has room to store what it sees (see `Soup.Cache.trimIndex` for why libsoup's own
+    /// coming session has room to store what it sees (see `HTTPCacheTrim` for why libsoup's own
     /// eviction does not leave it).
     public static let fillAfterTrim = 0.75
     /// ... and until it has at most this many entries. libsoup reads its index in more than linear time, and
@@ -59,7 +59,7 @@ public final class HTTPCache {
         let maxEntries = maxEntriesAfterTrim
         WorkerTask.run({ () -> LoadReport in
             let started = g_get_monotonic_time()
-            let trim = Soup.Cache.trimIndex(in: directory, toBytes: trimLimit, maxEntries: maxEntries)
+            let trim = HTTPCacheTrim.run(in: directory, toBytes: trimLimit, maxEntries: maxEntries)
             let trimmed = g_get_monotonic_time()
             loading.load()
             Self.removeLeftoverTrash(prefix: trashPrefix)
@@ -67,7 +67,7 @@ public final class HTTPCache {
                               trim: trim)
         }, completion: { [weak self] report in
             // What the trim set aside goes now, off the way of the requests waiting for the index.
-            WorkerTask.run({ Soup.Cache.removeDroppedFiles(in: directory) }, completion: {})
+            WorkerTask.run({ Soup.CacheIndex.removeDroppedFiles(in: directory) }, completion: {})
             guard let self else { return }
             self.loadReport = report
             let work = self.waiting ?? []
