@@ -195,9 +195,9 @@ final class ItemActionTests: GLibTestCase {
 
     /// A picture that does not compress: its PNG is about as large as its pixels.
     static func noise(width: Int, height: Int) -> Pixbuf {
-        let pixbuf = Pixbuf.filled(width: width, height: height, rgba: 0)
+        var canvas = PixbufCanvas(width: width, height: height)
         var state: UInt32 = 2_463_534_242
-        pixbuf.withMutablePixels { pixels, stride in
+        canvas.withMutablePixels { pixels, stride in
             for row in 0..<height {
                 for byte in 0..<(width * 4) {
                     state ^= state << 13
@@ -207,6 +207,6 @@ final class ItemActionTests: GLibTestCase {
                 }
             }
         }
-        return pixbuf
+        return canvas.finish()
     }
 }
