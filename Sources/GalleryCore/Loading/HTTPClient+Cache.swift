@@ -42,8 +42,8 @@ public final class HTTPCache {
     /// eviction does not leave it).
     public static let fillAfterTrim = 0.75
     /// ... and until it has at most this many entries. libsoup reads its index in more than linear time, and
-    /// requests wait for it: `make bench`'s fullcache measured 47 ms for 2,500 entries, 138 ms for 5,000,
-    /// 518 ms for 10,000 and 2 s for 20,000. 4,000 thumbnails are about 25–80 MB.
+    /// requests wait for it (`make bench`'s fullcache measures it; ARCHITECTURE.md, "Why the trim", has the
+    /// numbers). 4,000 thumbnails are about 25–80 MB.
     public static let defaultMaxEntriesAfterTrim = 4_000
 
     public let maxEntriesAfterTrim: Int
