@@ -217,7 +217,7 @@ bench: test-deps release demo-data-release
 	SWIFT=$(SWIFT) BUILD_DIR=$(BUILD_DIR) SWIFT_FLAGS="$(SWIFT_FLAGS)" bash Tests/Benchmarks/run.sh $(BENCH_ARGS)
 
 # libFuzzer with AddressSanitizer on every parser the network feeds (Tests/Fuzz/run.sh): not part of `make test`.
-# FUZZ_SECONDS per target (default 60: five minutes for the five targets); FUZZ_ARGS picks targets, e.g.
+# FUZZ_SECONDS per target (default 60: seven minutes for the seven targets); FUZZ_ARGS picks targets, e.g.
 # FUZZ_ARGS=FuzzImageHeader. Built in .build-fuzz, apart from the normal build; a crash fails the run and leaves
 # its input in .build-fuzz/findings/TARGET.
 FUZZ_SECONDS ?= 60

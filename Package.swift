@@ -4,16 +4,19 @@ import PackageDescription
 // Layers, bottom up (see docs/ARCHITECTURE.md):
 //   CGLib, CGtk, CSoup     system libraries (GLib/GIO/gdk-pixbuf; GTK 3 + GDK + cairo; libsoup 2.4)
 //   GObjectBindings        owning references, signals, main-loop sources, GError, GCancellable, libsoup, pixbufs
-//   GtkBindings            one small Swift class per GTK widget type we use
+//   GtkBindings            one small Swift class per GTK widget type we use; CGtk and CGLib are internal imports,
+//                          so no C type appears in its public API (tests reach GTK through @_spi(GtkInterop))
 //   GalleryCore            sources, page loading, image loading and decoding; no widgets
-//   GalleryUI              the window, header bar, gallery list, rows and the large view
-//   GalleryViewerApp       GtkApplication, command line, wiring  -> `gallery-viewer`
+//   GalleryUI              the window, header bar, gallery list, rows and the large view; depends on no C module
+//   GalleryViewerApp       GtkApplication, command line, wiring  -> `gallery-viewer`; depends on no C module
 //   GalleryDemoServer      SoupServer with the demo gallery and its fault knobs
 //   GalleryHostileServer   the demo server's evil twin (bombs, drips, broken feeds): tests, benchmarks and
 //                          `gallery-demo-server --hostile` only; `gallery-viewer` never links it
 //   DemoServerCommand      -> `gallery-demo-server`
 //   DemoImageGenerator     -> `gallery-demo-images` (renders the demo gallery's images at build time)
 //   GalleryBenchmarks      -> `gallery-benchmarks` (Tests/Benchmarks; `make bench`, never shipped)
+// SwiftPM still hands every target the module maps of the C modules below it, so `import CGtk` would compile in
+// GalleryUI all the same: Tests/GalleryUITests/LayerTests.swift fails on it.
 let package = Package(
     name: "GalleryViewer",
     products: [
@@ -42,7 +45,8 @@ let package = Package(
                 "GObjectBindings", "CGLib",
                 .product(name: "Collections", package: "swift-collections"),
             ]),
-        .target(name: "GalleryUI", dependencies: ["GalleryCore", "GtkBindings", "GObjectBindings", "CGLib", "CGtk"]),
+        // No C module: GtkBindings shows no GTK type, so the UI is Swift types over the bindings only.
+        .target(name: "GalleryUI", dependencies: ["GalleryCore", "GtkBindings", "GObjectBindings"]),
         .target(
             name: "GalleryDemoServer",
             dependencies: ["GObjectBindings", "CGLib", .product(name: "Collections", package: "swift-collections")]),
@@ -52,7 +56,7 @@ let package = Package(
         .executableTarget(
             name: "GalleryViewerApp",
             dependencies: [
-                "GalleryUI", "GalleryCore", "GalleryDemoServer", "GtkBindings", "GObjectBindings", "CGLib", "CGtk",
+                "GalleryUI", "GalleryCore", "GalleryDemoServer", "GtkBindings", "GObjectBindings",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         .executableTarget(
@@ -105,7 +109,8 @@ if Context.environment["GALLERY_FUZZ"] == "1" {
         .target(name: "CLibFuzzer", path: "Tests/Fuzz/CLibFuzzer"),
         .target(name: "FuzzSupport", dependencies: ["GalleryCore", "CLibFuzzer"], path: "Tests/Fuzz/FuzzSupport"),
     ]
-    for name in ["FuzzMediaRSS", "FuzzMastodonJSON", "FuzzLinkHeader", "FuzzCommonsJSON", "FuzzImageHeader"] {
+    for name in ["FuzzMediaRSS", "FuzzMastodonJSON", "FuzzLinkHeader", "FuzzCommonsJSON", "FuzzImageHeader",
+                 "FuzzBlueskyJSON", "FuzzMisskeyJSON", "FuzzProfileLink"] {
         package.targets.append(.executableTarget(name: name, dependencies: ["GalleryCore", "GObjectBindings", "FuzzSupport"],
                                                  path: "Tests/Fuzz/\(name)"))
     }

@@ -1,4 +1,5 @@
 import CGLib
+import Glibc
 
 /// A GFile. Reading goes through GIO's asynchronous API (done on GIO's worker threads), so the main loop never
 /// blocks on the disk.
@@ -10,6 +11,20 @@ public final class File {
     }
 
     public var path: String? { takeString(g_file_get_path(ref.opaque)) }
+
+    /// Whether anything (a file, a folder…) is at `path`. A quick look for start-up, not a check before use.
+    public static func exists(atPath path: String) -> Bool {
+        g_file_test(path, G_FILE_TEST_EXISTS) != 0
+    }
+
+    /// Creates the folder at `path` and any missing parent, with `mode` (e.g. 0o755); a folder already there is
+    /// fine. Synchronous: a few mkdir(2) calls, for a command's start.
+    public static func makeDirectories(atPath path: String, mode: Int32) throws(GLibError) {
+        guard g_mkdir_with_parents(path, mode) != 0 else { return }
+        let number = errno
+        throw GLibError(domain: gv_io_error_quark(), code: Int32(g_io_error_from_errno(number).rawValue),
+                        message: string(g_strerror(number)) ?? "errno \(number)")
+    }
 
     /// Reads a small text file (a stylesheet, a stamp, a key file) synchronously; nil if it cannot be read.
     /// Only for files of a few kilobytes: anything bigger goes through `loadContents`.

@@ -52,6 +52,19 @@ public final class MainLoopSource {
 }
 
 extension MainLoopSource {
+    /// GLib's priorities for the `priority:` arguments; lower runs first. Idle sources run at
+    /// `defaultIdle`, timers and sources at `default`; GTK lays out at `highIdle + 10` and draws at
+    /// `highIdle + 20`.
+    public enum Priority {
+        public static let high: Int32 = G_PRIORITY_HIGH
+        public static let `default`: Int32 = G_PRIORITY_DEFAULT
+        public static let highIdle: Int32 = G_PRIORITY_HIGH_IDLE
+        public static let defaultIdle: Int32 = G_PRIORITY_DEFAULT_IDLE
+        public static let low: Int32 = G_PRIORITY_LOW
+    }
+}
+
+extension MainLoopSource {
     /// Runs `body` on the main loop each time the process receives `signal` (SIGINT, SIGTERM, SIGHUP), for as
     /// long as it returns true. GLib turns the signal into a main-loop event, so unlike a C signal handler
     /// `body` may do anything: cancel downloads, close files, quit the loop.

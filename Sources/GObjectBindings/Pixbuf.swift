@@ -4,16 +4,18 @@ import CGLib
 ///
 /// @unchecked Sendable because it is immutable and GObject reference counting is atomic: a pixbuf made on a
 /// GTask worker (a decode) is read on the main loop, and one made on the main loop may be encoded on a worker.
-/// What keeps it immutable: a `Pixbuf` is only ever made from a finished pixbuf (a decoder's, a loader's, the
-/// clipboard's, `PixbufCanvas.finish()`), and pixels are written only through `PixbufCanvas`, before anyone
-/// else can see them. Code that reaches the C pointer must not write through it either.
+/// What keeps it immutable: a `Pixbuf` is only ever made from a finished pixbuf (a decoder's, a closed loader's,
+/// the clipboard's, a widget's, `PixbufCanvas.finish()`), and pixels are written only through `PixbufCanvas`,
+/// before anyone else can see them. Code that reaches the C pointer must not write through it either.
 public final class Pixbuf: @unchecked Sendable {
     public let ref: ObjectRef
 
     /// Takes a reference the caller owns (transfer full) to a finished pixbuf that no one writes any more.
-    /// (There is deliberately no transfer-none initializer: a pixbuf owned elsewhere, a loader's say, may
-    /// still be written.)
     public init(owning pointer: OpaquePointer) { ref = ObjectRef(pointer, transfer: .full) }
+
+    /// Adds a reference to a finished pixbuf owned elsewhere (transfer none), such as the one a GtkImage
+    /// shows. Never a GdkPixbufLoader's while it loads: the loader is still writing it.
+    public init(retaining pointer: OpaquePointer) { ref = ObjectRef(pointer, transfer: .none) }
 
     public var pointer: OpaquePointer { ref.opaque }
     public var width: Int { Int(gdk_pixbuf_get_width(pointer)) }

@@ -40,6 +40,14 @@ extension Soup {
             soup_message_headers_replace(message.pointee.request_headers, name, value)
         }
 
+        /// The request's body (copied), sent with `contentType` and its Content-Length.
+        public func setRequestBody(_ bytes: [UInt8], contentType: String) {
+            bytes.withUnsafeBufferPointer { buffer in
+                soup_message_set_request(message, contentType, SOUP_MEMORY_COPY, buffer.baseAddress.map(UnsafeRawPointer.init)?
+                    .assumingMemoryBound(to: CChar.self), gsize(buffer.count))
+            }
+        }
+
         public func responseHeader(_ name: String) -> String? {
             string(soup_message_headers_get_one(message.pointee.response_headers, name))
         }

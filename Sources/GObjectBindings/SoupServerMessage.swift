@@ -73,6 +73,13 @@ extension Soup {
             return headers
         }
 
+        /// The request's body (a POST's), which libsoup has read whole before the handler runs; empty for none.
+        public var requestBody: Bytes {
+            let buffer = soup_message_body_flatten(message.pointee.request_body)
+            defer { soup_buffer_free(buffer) }
+            return Bytes(owning: soup_buffer_get_as_bytes(buffer))
+        }
+
         // MARK: Response
 
         public func setStatus(_ code: UInt32) {

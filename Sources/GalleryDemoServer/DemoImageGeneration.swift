@@ -117,7 +117,8 @@ public enum DemoImageGeneration {
             while let entry = g_dir_read_name(dir) {
                 let name = String(cString: entry)
                 let relative = folder + "/" + name
-                guard name.hasSuffix(".jpg") || name.hasSuffix(".png"), !expected.contains(relative) else { continue }
+                let isImage = DemoImageFormat.allCases.contains { name.hasSuffix("." + $0.fileExtension) }
+                guard isImage, !expected.contains(relative) else { continue }
                 if unlink(directory + "/" + relative) == 0 { removed += 1 }
             }
         }

@@ -9,17 +9,20 @@ public enum DemoImageRenderer {
     /// Bumped whenever the drawing changes, so gallery-demo-images knows its old files are stale.
     public static let version = 1
 
-    /// The encoded image (JPEG or PNG as the item says) at `width` × `height`.
+    /// The encoded image (JPEG, PNG, WebP or AVIF as the item says) at `width` × `height`.
     public static func encodedImage(of item: DemoItem, width: Int, height: Int) throws(GLibError) -> Bytes {
         let pixbuf = render(width: width, height: height) { cairo in
             draw(item, cairo: cairo, width: Double(width), height: Double(height))
             // Photos carry sensor noise, and their JPEGs are correspondingly big; flat art compresses to a
             // tenth of real sizes. PNGs stand for digital art and stay flat.
-            if item.format == .jpeg { addGrain(cairo, seed: item.artSeed) }
+            if item.format != .png { addGrain(cairo, seed: item.artSeed) }
         }
         switch item.format {
         case .jpeg: return try pixbuf.encoded(as: "jpeg", options: [("quality", "88")])
         case .png: return try pixbuf.encoded(as: "png")
+        // Qualities that give files of about the JPEG's size, as services that re-encode uploads do.
+        case .webp: return try pixbuf.encoded(as: "webp", options: [("quality", "85")])
+        case .avif: return try pixbuf.encoded(as: "avif", options: [("quality", "60")])
         }
     }
 

@@ -1,10 +1,13 @@
 /// The file formats of demo images.
+/// WebP and AVIF are written through the same gdk-pixbuf loaders the app decodes them with (both can save).
 public enum DemoImageFormat: String, Codable, Sendable, CaseIterable {
     case jpeg
     case png
+    case webp
+    case avif
 
-    public var fileExtension: String { self == .jpeg ? "jpg" : "png" }
-    public var mediaType: String { self == .jpeg ? "image/jpeg" : "image/png" }
+    public var fileExtension: String { self == .jpeg ? "jpg" : rawValue }
+    public var mediaType: String { "image/" + rawValue }
 }
 
 /// DeviantArt's `media:rating` values.

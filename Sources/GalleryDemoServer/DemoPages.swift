@@ -9,7 +9,9 @@ enum DemoPages {
         let huge = "<li><a href=\"\(XMLEscaping.html(baseURL + DemoFeed.pagePath(user: "huge")))\">huge</a> — "
             + "\(DemoHugeGallery.defaultCount) items made on the fly; huge-N has N (up to \(DemoHugeGallery.maxCount))</li>"
         let body = "<p>Offline demo galleries in DeviantArt's RSS format. Default user: "
-            + "\(XMLEscaping.html(catalog.defaultUserName)).</p>\n<ul>\n\((rows + [huge]).joined(separator: "\n"))\n</ul>"
+            + "\(XMLEscaping.html(catalog.defaultUserName)).</p>\n<ul>\n\((rows + [huge]).joined(separator: "\n"))\n</ul>\n"
+            + "<p>The same users in Bluesky's format (handle NAME\(DemoBluesky.handleSuffix), at /xrpc/) and in Misskey's "
+            + "(NAME@any.host, POST /api/users/show and /api/users/notes).</p>"
         return .text(HTMLPage.render(title: "Gallery Viewer demo server", body: body),
                      contentType: "text/html; charset=utf-8")
     }

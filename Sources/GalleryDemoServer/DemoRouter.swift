@@ -1,7 +1,8 @@
 import CGLib
 import GObjectBindings
 
-/// Maps a request's path and query to a response: feed pages, item pages, images (with faults) and avatars.
+/// Maps a request's path and query to a response: feed pages (DeviantArt's RSS, Bluesky's XRPC), item pages,
+/// images (with faults) and avatars; and Misskey's POST API (`routePost`).
 /// Only names from the catalog ever reach the disk, so no request path can escape the images directory.
 @MainActor
 final class DemoRouter {
@@ -19,6 +20,7 @@ final class DemoRouter {
     /// Calls `respond` exactly once, right away or after a disk read.
     func route(path: String, query: [String: String], respond: @escaping @MainActor (ServerResponse) -> Void) {
         let segments = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        if let nodeInfo = DemoNodeInfo.route(segments, baseURL: baseURL) { return respond(nodeInfo) }
         switch segments.first {
         case nil:
             respond(DemoPages.index(catalog: catalog, baseURL: baseURL))
@@ -32,10 +34,37 @@ final class DemoRouter {
             image(fileName: segments[2], directory: segments[1], query: query, path: path, respond: respond)
         case "avatars" where segments.count == 2 && segments[1].hasSuffix(".png"):
             avatar(userName: String(segments[1].dropLast(4)), respond: respond)
+        case "xrpc" where segments.count == 2:
+            respond(xrpc(method: segments[1], query: query))
+        case "video" where segments.count == 3 && segments[2] == "playlist.m3u8":
+            respond(DemoBluesky.playlist())
         case let name? where segments.count == 2 && segments[1] == "gallery":
             respond(catalog.user(named: name).map { DemoPages.gallery($0, baseURL: baseURL) } ?? noSuchUser(name))
         default:
             respond(.html(status: 404, title: "Not Found", message: "Nothing lives at \(path)."))
+        }
+    }
+
+    /// Misskey's API: every call is a POST with a JSON body.
+    func routePost(path: String, body: Bytes) -> ServerResponse {
+        switch path {
+        case "/api/users/show": DemoMisskey.show(body: body, catalog: catalog, baseURL: baseURL)
+        case "/api/users/notes": DemoMisskey.notes(body: body, catalog: catalog, baseURL: baseURL)
+        default: DemoMisskey.json(#"{"error":{"message":"No such endpoint.","code":"NO_SUCH_ENDPOINT","id":"e5f5e3d1-0bbe-4b15-a5ce-0b39a5d6c6b6","kind":"client"}}"#, status: 404)
+        }
+    }
+
+    private func xrpc(method: String, query: [String: String]) -> ServerResponse {
+        let user = query["actor"].flatMap { DemoBluesky.user(forActor: $0, in: catalog) }
+        switch method {
+        case "app.bsky.actor.getProfile":
+            return user.map { DemoBluesky.profile($0, baseURL: baseURL) } ?? DemoBluesky.notFound()
+        case "app.bsky.feed.getAuthorFeed":
+            guard let user else { return DemoBluesky.notFound() }
+            return DemoBluesky.authorFeed(user, catalog: catalog, cursor: query["cursor"], limit: query["limit"].flatMap { Int($0) },
+                                          baseURL: baseURL)
+        default:
+            return DemoBluesky.json(#"{"error":"MethodNotImplemented","message":"Method Not Implemented"}"#, status: 501)
         }
     }
 

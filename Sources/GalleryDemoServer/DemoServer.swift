@@ -1,8 +1,10 @@
 import CGLib
 import GObjectBindings
 
-/// The offline demo gallery: a local HTTP server that answers DeviantArt's backend RSS URLs for the demo users
-/// of data/demo/users.json, with their images, on 127.0.0.1.
+/// The offline demo gallery: a local HTTP server that answers DeviantArt's backend RSS URLs, Bluesky's XRPC
+/// (`/xrpc/app.bsky.actor.getProfile`, `…feed.getAuthorFeed`; handles `NAME.demo.test`) and Misskey's API
+/// (`POST /api/users/show`, `/api/users/notes`) for the demo users of data/demo/users.json, with their images,
+/// on 127.0.0.1.
 ///
 /// Knobs, server-wide (`Options`) and per request (query parameters, which win): `latency=MS` before the
 /// response, `bandwidth=BYTES_PER_SECOND` for the body, and on image URLs `fault=404|500|html|truncate|corrupt|
@@ -79,9 +81,11 @@ public final class DemoServer {
     public func stop() { http.stop() }
 
     private func handle(_ message: Soup.ServerMessage) {
-        guard message.method == "GET" || message.method == "HEAD" else {
-            var response = ServerResponse.html(status: 405, title: "Method Not Allowed", message: "Only GET and HEAD.")
-            response.headers.append(("Allow", "GET, HEAD"))
+        let isAPICall = message.path.hasPrefix("/api/")
+        guard isAPICall ? message.method == "POST" : message.method == "GET" || message.method == "HEAD" else {
+            var response = ServerResponse.html(status: 405, title: "Method Not Allowed",
+                                               message: isAPICall ? "Only POST." : "Only GET and HEAD.")
+            response.headers.append(("Allow", isAPICall ? "POST" : "GET, HEAD"))
             return ResponseWriter.send(response, to: message)
         }
         let latency: Int
@@ -91,6 +95,10 @@ public final class DemoServer {
             bandwidth = try Self.knob("bandwidth", in: message.query) ?? options.bandwidthBytesPerSecond
         } catch {
             return ResponseWriter.send(.html(status: 400, title: "Bad Request", message: error.description), to: message)
+        }
+        if isAPICall {
+            let response = router.routePost(path: message.path, body: message.requestBody)
+            return ResponseWriter.send(response.delayed(milliseconds: latency).throttled(bytesPerSecond: bandwidth), to: message)
         }
         var answered = false
         router.route(path: message.path, query: message.query) { response in

@@ -1,4 +1,5 @@
-/// Dates as RSS wants them (RFC 822 with a four-digit year): "Sat, 01 Jun 2024 12:00:00 GMT".
+/// Dates as RSS wants them (RFC 822 with a four-digit year): "Sat, 01 Jun 2024 12:00:00 GMT", and as JSON
+/// APIs write them (ISO 8601).
 /// Computed from the epoch without locale or time-zone lookups, so the output never varies by machine.
 enum RFC822Date {
     private static let weekdays = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]
@@ -12,6 +13,15 @@ enum RFC822Date {
         let pad = { (value: Int) in value < 10 ? "0\(value)" : "\(value)" }
         return "\(weekday), \(pad(day)) \(months[month - 1]) \(year) "
             + "\(pad(secondOfDay / 3600)):\(pad(secondOfDay / 60 % 60)):\(pad(secondOfDay % 60)) GMT"
+    }
+
+    /// "2024-06-01T12:00:00.000Z", as JSON APIs (Bluesky, Misskey) write times.
+    static func iso8601(secondsSince1970 seconds: Int) -> String {
+        let days = floorDivide(seconds, 86_400)
+        let secondOfDay = seconds - days * 86_400
+        let (year, month, day) = civilDate(daysSince1970: days)
+        let pad = { (value: Int) in value < 10 ? "0\(value)" : "\(value)" }
+        return "\(year)-\(pad(month))-\(pad(day))T\(pad(secondOfDay / 3600)):\(pad(secondOfDay / 60 % 60)):\(pad(secondOfDay % 60)).000Z"
     }
 
     /// Proleptic Gregorian date of a day count (the well-known days-from-civil inverse).

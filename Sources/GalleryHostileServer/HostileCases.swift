@@ -26,6 +26,8 @@ public enum HostileImage: String, CaseIterable, Sendable {
     case gifBomb = "gif-bomb"
     case gifFramesBomb = "gif-frames-bomb"
     case bmpBomb = "bmp-bomb"
+    case webpFramesBomb = "webp-frames-bomb"
+    case avifBomb = "avif-bomb"
     /// 500 MB declared and generated (never held), as image/jpeg.
     case hugeBody = "huge-body"
     /// 500 MB generated without a Content-Length (chunked).
@@ -47,7 +49,7 @@ public enum HostileImage: String, CaseIterable, Sendable {
 
     /// The decompression bombs, whose full image is the same URL (the large view must refuse it too).
     public var isBomb: Bool {
-        [.pngBomb, .jpegBomb, .gifBomb, .gifFramesBomb, .bmpBomb].contains(self)
+        [.pngBomb, .jpegBomb, .gifBomb, .gifFramesBomb, .bmpBomb, .webpFramesBomb, .avifBomb].contains(self)
     }
 }
 

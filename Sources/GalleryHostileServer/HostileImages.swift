@@ -25,6 +25,16 @@ public enum HostileImages {
     /// A 24-bit BMP header for 30000 × 30000 followed by a few bytes of pixels.
     public static var bmpBomb: Bytes { cached(&bmpBombBytes) { bmp(width: 30000, height: 30000) } }
 
+    /// An animated WebP of 20 frames of 1 × 1 on a 4000 × 4000 canvas: webp-pixbuf-loader decodes every frame
+    /// onto a canvas of its own, 320 megapixels together.
+    public static var webpFramesBomb: Bytes {
+        cached(&webpFramesBombBytes) { animatedWebP(canvas: (4000, 4000), frames: 20) }
+    }
+
+    /// A real 96 × 64 AVIF whose `ispe` property says 16000 × 16000: libavif scales what it decodes to the
+    /// declared size (256 megapixels, within libavif's own limit), and the loader only reports a size after that.
+    public static var avifBomb: Bytes { cached(&avifBombBytes) { avifClaiming(width: 16000, height: 16000) } }
+
     /// An ordinary 96 × 64 PNG, for the cases where the transport is what goes wrong.
     public static var small: Bytes {
         cached(&smallBytes) { try! Pixbuf.filled(width: 96, height: 64, rgba: 0x2ec27eff).encoded(as: "png") }
@@ -38,12 +48,16 @@ public enum HostileImages {
     private static var gifBombBytes: Bytes?
     private static var gifFramesBombBytes: Bytes?
     private static var bmpBombBytes: Bytes?
+    private static var webpFramesBombBytes: Bytes?
+    private static var avifBombBytes: Bytes?
     private static var smallBytes: Bytes?
     private static var noiseBytes: Bytes?
 
     /// Builds every image now (the PNG bomb takes a moment to compress), before a client waits for one.
     static func prepare() {
-        for image in [pngBomb, jpegBomb, gifBomb, gifFramesBomb, bmpBomb, small, noise] { _ = image.count }
+        for image in [pngBomb, jpegBomb, gifBomb, gifFramesBomb, bmpBomb, webpFramesBomb, avifBomb, small, noise] {
+            _ = image.count
+        }
     }
 
     private static func cached(_ slot: inout Bytes?, _ make: () -> Bytes) -> Bytes {
@@ -121,6 +135,38 @@ public enum HostileImages {
         bytes += littleEndian16(1) + littleEndian16(24) + littleEndian32(0) + littleEndian32(0)
         bytes += littleEndian32(2835) + littleEndian32(2835) + littleEndian32(0) + littleEndian32(0)
         return Bytes(bytes + [UInt8](repeating: 0x7F, count: 16))
+    }
+
+    // MARK: WebP and AVIF
+
+    /// RIFF/WEBP with a VP8X canvas (animation flag), an ANIM chunk and `frames` ANMF chunks, each holding
+    /// the bitstream of a real 1 × 1 WebP (RFC 9649 §2.7).
+    static func animatedWebP(canvas: (Int, Int), frames: Int) -> Bytes {
+        let still = try! Pixbuf.filled(width: 1, height: 1, rgba: 0x808080ff).encoded(as: "webp").array
+        let bitstream = Array(still.dropFirst(12))  // the still's own chunk, after "RIFF" size "WEBP"
+        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+            Array(type.utf8) + littleEndian32(data.count) + data + (data.count % 2 == 1 ? [0] : [])
+        }
+        func littleEndian24(_ value: Int) -> [UInt8] { Array(littleEndian32(value).prefix(3)) }
+        var body = Array("WEBP".utf8)
+        body += chunk("VP8X", [0x02, 0, 0, 0] + littleEndian24(canvas.0 - 1) + littleEndian24(canvas.1 - 1))
+        body += chunk("ANIM", [0, 0, 0, 0, 0, 0])  // background colour, loop forever
+        for _ in 0..<frames {
+            // Offset 0, 0; 1 × 1 (stored minus one); 100 ms; no blending or disposal.
+            body += chunk("ANMF", [0, 0, 0, 0, 0, 0] + [0, 0, 0, 0, 0, 0] + littleEndian24(100) + [0] + bitstream)
+        }
+        return Bytes(Array("RIFF".utf8) + littleEndian32(body.count) + body)
+    }
+
+    /// A 96 × 64 AVIF made by libavif's gdk-pixbuf saver, its `ispe` box (full box header, then width and height)
+    /// rewritten.
+    static func avifClaiming(width: Int, height: Int) -> Bytes {
+        var bytes = try! Pixbuf.filled(width: 96, height: 64, rgba: 0x3584e4ff).encoded(as: "avif").array
+        let type = Array("ispe".utf8)
+        for index in 0..<(bytes.count - 16) where Array(bytes[index..<(index + 4)]) == type {
+            bytes.replaceSubrange((index + 8)..<(index + 16), with: bigEndian32(width) + bigEndian32(height))
+        }
+        return Bytes(bytes)
     }
 
     // MARK: Byte order

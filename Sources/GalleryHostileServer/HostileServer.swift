@@ -6,7 +6,8 @@ import GalleryDemoServer
 /// `HostileFeed` and `HostileImage` describe. Huge bodies are generated while they are sent, never held.
 ///
 /// Routes: `/rss.xml?q=gallery:NAME[&offset=N]`, `/img/NAME`, `/media/*` (any valid image),
-/// `/api/v1/accounts/lookup?acct=zeros`, `/api/v1/accounts/100/statuses`.
+/// `/api/v1/accounts/lookup?acct=zeros`, `/api/v1/accounts/100/statuses`; Bluesky's `/xrpc/…` and Misskey's
+/// `POST /api/users/…` for the `HostileSocialFeed` accounts.
 @MainActor
 public final class HostileServer {
     private let http = LocalHTTPServer(serverHeader: "HostileServer")
@@ -18,6 +19,7 @@ public final class HostileServer {
     public func start(port: UInt16 = 0) throws(GLibError) {
         HostileImages.prepare()
         HostileFeeds.prepare()
+        HostileSocial.prepare()
         try http.start(port: port) { [weak self] message in self?.handle(message) }
     }
 
@@ -33,6 +35,10 @@ public final class HostileServer {
     public func imageURL(_ image: HostileImage) -> String { baseURL + image.path }
 
     private func handle(_ message: Soup.ServerMessage) {
+        if message.method == "POST" && message.path.hasPrefix("/api/") {
+            return ResponseWriter.send(HostileSocial.misskey(path: message.path, body: message.requestBody, baseURL: baseURL),
+                                       to: message)
+        }
         let url = baseURL + message.path + (message.rawQuery.map { "?" + $0 } ?? "")
         ResponseWriter.send(response(path: message.path, query: message.query, url: url), to: message)
     }
@@ -53,6 +59,9 @@ public final class HostileServer {
             return imageResponse(image)
         }
         if path.hasPrefix("/media/") { return ServerResponse(contentType: "image/png", body: HostileImages.small) }
+        if path.hasPrefix("/xrpc/") {
+            return HostileSocial.xrpc(method: String(path.dropFirst("/xrpc/".count)), query: query, baseURL: baseURL)
+        }
         if path == "/api/v1/accounts/lookup" {
             guard query["acct"] == HostileFeed.mastodonZerosAccount else {
                 return .text(#"{"error":"Record not found"}"#, status: 404, contentType: "application/json")
@@ -106,6 +115,8 @@ public final class HostileServer {
         case .gifBomb: return ServerResponse(contentType: "image/gif", body: HostileImages.gifBomb)
         case .gifFramesBomb: return ServerResponse(contentType: "image/gif", body: HostileImages.gifFramesBomb)
         case .bmpBomb: return ServerResponse(contentType: "image/bmp", body: HostileImages.bmpBomb)
+        case .webpFramesBomb: return ServerResponse(contentType: "image/webp", body: HostileImages.webpFramesBomb)
+        case .avifBomb: return ServerResponse(contentType: "image/avif", body: HostileImages.avifBomb)
         case .hugeBody: return .streamed(Self.zeros(total: 500 * 1_048_576, declared: true), contentType: "image/jpeg")
         case .hugeChunkedBody: return .streamed(Self.zeros(total: 500 * 1_048_576, declared: false), contentType: "image/jpeg")
         case .gzipBomb:

@@ -1,5 +1,3 @@
-import CGLib
-import CGtk
 import GObjectBindings
 import GtkBindings
 import GalleryCore
@@ -9,8 +7,8 @@ import GalleryCore
 /// the whole gallery here instead, and the rows follow.
 extension GalleryListView {
     func connectInput() {
-        listBox.onKeyPress { [weak self] keyval, modifiers in
-            self?.keyPressed(Int32(bitPattern: keyval), modifiers) ?? false
+        listBox.onKeyPress { [weak self] key, modifiers in
+            self?.keyPressed(key, modifiers) ?? false
         }
         listBox.onRowSelected { [weak self] position in
             guard let self, !self.isSyncingSelection, let position, let index = self.pool.index(atPosition: position) else { return }
@@ -70,23 +68,23 @@ extension GalleryListView {
     /// Rows a Page Up/Down moves: a screenful less one, so one row stays in view.
     private var rowsPerPage: Int { max(1, Int(adjustment.pageSize) / max(1, rowHeight) - 1) }
 
-    private func keyPressed(_ keyval: Int32, _ modifiers: GdkModifierType) -> Bool {
+    private func keyPressed(_ key: Key, _ modifiers: KeyModifiers) -> Bool {
         let count = rowCount
         guard count > 0 else { return false }
         let cursor = selectedIndex ?? visibleRange.first
-        switch keyval {
-        case GDK_KEY_Up, GDK_KEY_KP_Up: move(to: (cursor ?? 0) - 1)
-        case GDK_KEY_Down, GDK_KEY_KP_Down: move(to: selectedIndex.map { $0 + 1 } ?? cursor ?? 0)
-        case GDK_KEY_Page_Up, GDK_KEY_KP_Page_Up: move(to: (cursor ?? 0) - rowsPerPage)
-        case GDK_KEY_Page_Down, GDK_KEY_KP_Page_Down: move(to: (cursor ?? 0) + rowsPerPage)
-        case GDK_KEY_Home, GDK_KEY_KP_Home: move(to: 0)
-        case GDK_KEY_End, GDK_KEY_KP_End: moveToEnd()
-        case GDK_KEY_Return, GDK_KEY_KP_Enter, GDK_KEY_ISO_Enter, GDK_KEY_space, GDK_KEY_KP_Space:
+        switch key {
+        case .up, .keypadUp: move(to: (cursor ?? 0) - 1)
+        case .down, .keypadDown: move(to: selectedIndex.map { $0 + 1 } ?? cursor ?? 0)
+        case .pageUp, .keypadPageUp: move(to: (cursor ?? 0) - rowsPerPage)
+        case .pageDown, .keypadPageDown: move(to: (cursor ?? 0) + rowsPerPage)
+        case .home, .keypadHome: move(to: 0)
+        case .end, .keypadEnd: moveToEnd()
+        case .enter, .keypadEnter, .isoEnter, .space, .keypadSpace:
             guard let selectedIndex else { return false }
             activate(selectedIndex)
-        case GDK_KEY_Menu:
+        case .menu:
             return openContextMenuForSelection()
-        case GDK_KEY_F10 where modifiers.rawValue & GDK_SHIFT_MASK.rawValue != 0:
+        case .f10 where modifiers.contains(.shift):
             return openContextMenuForSelection()
         default:
             return false

@@ -1,5 +1,3 @@
-import CGLib
-import CGtk
 import GObjectBindings
 import GtkBindings
 import GalleryCore
@@ -27,14 +25,14 @@ public final class GalleryListView {
     static let estimatedRowHeight = 110
 
     /// What the window shows: the viewport and its scrollbar.
-    public let container = Box(GTK_ORIENTATION_HORIZONTAL)
+    public let container = Box(.horizontal)
     public let adjustment = Adjustment()
     public let listBox = ListBox()
     let viewport = Layout()
     let scrollbar: Scrollbar
     /// The list box and the footer, moved together inside the viewport.
-    private let content = Box(GTK_ORIENTATION_VERTICAL)
-    private let footer = Box(GTK_ORIENTATION_HORIZONTAL, spacing: 8)
+    private let content = Box(.vertical)
+    private let footer = Box(.horizontal, spacing: 8)
     let footerSpinner = Spinner()
     let footerLabel = Label()
     let pool: RowPool
@@ -63,20 +61,20 @@ public final class GalleryListView {
     public var onContextMenu: (@MainActor (ImageDownload, ButtonPress?) -> Void)?
 
     public init() {
-        scrollbar = Scrollbar(GTK_ORIENTATION_VERTICAL, adjustment: adjustment)
+        scrollbar = Scrollbar(.vertical, adjustment: adjustment)
         pool = RowPool(listBox: listBox, scale: { [listBox] in max(1, listBox.scaleFactor) })
         demand = ThumbnailDemand { [weak self] index in self?.download(at: index) }
         kinetic = KineticScroll(widget: viewport, adjustment: adjustment)
 
         // Not BROWSE: a browse-mode list box cannot unselect, and when the selected item scrolls away, the
         // row that showed it (now showing another item) must not stay selected.
-        listBox.selectionMode = GTK_SELECTION_SINGLE
+        listBox.selectionMode = .single
         listBox.activatesOnSingleClick = false
         listBox.canFocus = true
         listBox.addStyleClass("gallery-list")
         listBox.accessibleName = tr("Gallery")
 
-        footer.halign = GTK_ALIGN_CENTER
+        footer.halign = .center
         footer.setMargins(top: 12, bottom: 18)
         footer.append(footerSpinner)
         footerLabel.addStyleClass("dim-label")
@@ -102,12 +100,11 @@ public final class GalleryListView {
         footer.onSizeAllocate { [weak self] _, height in self?.footerAllocated(height: height) }
         viewport.onSizeAllocate { [weak self] width, height in self?.viewportAllocated(width: width, height: height) }
         viewport.onMap { [weak self] in self?.positionChanged() }
-        scrollController = EventControllerScroll(on: viewport, flags: GtkEventControllerScrollFlags(
-            rawValue: GTK_EVENT_CONTROLLER_SCROLL_VERTICAL.rawValue | GTK_EVENT_CONTROLLER_SCROLL_KINETIC.rawValue))
+        scrollController = EventControllerScroll(on: viewport, flags: [.vertical, .kinetic])
         scrollController.onScroll { [weak self] _, dy in self?.kinetic.scroll(by: dy) }
         scrollController.onScrollBegin { [weak self] in self?.kinetic.stop() }
         scrollController.onDecelerate { [weak self] _, velocity in self?.kinetic.decelerate(velocity: velocity) }
-        scrollbar.ref.connectEvent("button-press-event") { [weak self] _ in
+        scrollbar.onButtonPress { [weak self] _ in
             self?.kinetic.stop()
             return false
         }

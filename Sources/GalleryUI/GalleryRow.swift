@@ -1,5 +1,3 @@
-import CGLib
-import CGtk
 import GObjectBindings
 import GtkBindings
 import GalleryCore
@@ -14,7 +12,7 @@ public final class GalleryRow {
     /// The item the row shows now; nil while it waits in the pool.
     public private(set) var download: ImageDownload?
     public let row = ListBoxRow()
-    let thumbnailStack = Stack(transition: GTK_STACK_TRANSITION_TYPE_NONE)
+    let thumbnailStack = Stack(transition: .none)
     let thumbnail = Image()
     let retryButton = Button()
     let revealButton = Button()
@@ -67,7 +65,7 @@ public final class GalleryRow {
     }
 
     private func layOut() {
-        let content = Box(GTK_ORIENTATION_HORIZONTAL, spacing: 12)
+        let content = Box(.horizontal, spacing: 12)
         content.setMargins(top: 6, bottom: 6, start: 12, end: 12)
         row.addStyleClass("gallery-row")
 
@@ -90,20 +88,20 @@ public final class GalleryRow {
         thumbnailStack.add(revealButton, name: "sensitive")
         content.append(thumbnailStack)
 
-        let text = Box(GTK_ORIENTATION_VERTICAL, spacing: 4)
-        text.valign = GTK_ALIGN_CENTER
+        let text = Box(.vertical, spacing: 4)
+        text.valign = .center
         for label in [titleLabel, detailLabel] {
             label.xalign = 0
-            label.ellipsize = PANGO_ELLIPSIZE_MIDDLE
+            label.ellipsize = .middle
             text.append(label)
         }
         titleLabel.addStyleClass("row-title")
         detailLabel.addStyleClass("dim-label")
         content.append(text, expand: true)
 
-        badge.valign = GTK_ALIGN_CENTER
+        badge.valign = .center
         content.append(badge)
-        spinner.valign = GTK_ALIGN_CENTER
+        spinner.valign = .center
         spinner.setSizeRequest(width: 24, height: 24)
         content.append(spinner)
 

@@ -13,11 +13,16 @@ public struct GalleryServices {
     public let feedLimits: GalleryFeed.Limits
     /// Where each gallery's first page is kept for a launch without network; nil keeps nothing.
     public let snapshots: FeedSnapshotStore?
+    /// Where the server of a `/@NAME` link is asked what it runs: an endpoint override that stands for every
+    /// server (tests, mirrors), or nil for the server itself. Asked at each search: a later launch can change it.
+    public let serverLookupOrigin: @MainActor () -> String?
 
     public init(client: HTTPClient, loader: ImageLoader, sources: [SourceKind] = SourceKind.allCases,
                 feedLimits: GalleryFeed.Limits = .init(), snapshots: FeedSnapshotStore? = nil,
+                serverLookupOrigin: @escaping @MainActor () -> String? = { nil },
                 makeSource: @escaping @MainActor (SourceKind, String) throws(GalleryError) -> any GallerySource) {
         self.client = client
+        self.serverLookupOrigin = serverLookupOrigin
         self.loader = loader
         self.sources = sources
         self.feedLimits = feedLimits

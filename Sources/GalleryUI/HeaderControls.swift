@@ -1,5 +1,3 @@
-import CGLib
-import CGtk
 import GObjectBindings
 import GtkBindings
 import GalleryCore
@@ -16,7 +14,7 @@ public final class HeaderControls {
     /// The large view's menu: zoom, save, copy, open in browser.
     public let imageMenuButton = MenuButton(iconName: "view-more-symbolic", tooltip: tr("Image Menu"),
                                             menu: ItemMenus.largeView())
-    let searchBox = Box(GTK_ORIENTATION_HORIZONTAL, spacing: 0)
+    let searchBox = Box(.horizontal, spacing: 0)
 
     public init(sources: [SourceKind]) {
         let menu = Menu()
@@ -38,7 +36,7 @@ public final class HeaderControls {
         sourceSelector.accessibleName = tr("Source")
         usernameEntry.widthChars = 24
         usernameEntry.accessibleName = tr("Username")
-        usernameEntry.tooltip = tr("Type a username and press Enter (Ctrl+L)")
+        usernameEntry.tooltip = tr("Type a username and press Enter, or paste a profile link (Ctrl+L)")
 
         // Linked: the selector and the entry read as one control, as in GNOME's own search bars.
         searchBox.addStyleClass("linked")

@@ -1,5 +1,3 @@
-import CGLib
-import CGtk
 import Glibc
 import GObjectBindings
 import GtkBindings
@@ -63,8 +61,8 @@ final class ImageCanvas {
         area.hexpand = true
         area.vexpand = true
         area.canFocus = false
-        area.onDraw { [weak self] cairo in
-            self?.draw(cairo)
+        area.onDraw { [weak self] context in
+            self?.draw(context)
             return true
         }
         area.onSizeAllocate { [weak self] width, height in self?.resized(width: width, height: height) }
@@ -208,7 +206,7 @@ final class ImageCanvas {
             onContextMenu?(press)
             return true
         }
-        guard press.isDoubleClick, press.button == GDK_BUTTON_PRIMARY else { return false }
+        guard press.isDoubleClick, press.isPrimaryButton else { return false }
         toggleRealSize(around: (press.x, press.y))
         return true
     }
@@ -278,8 +276,8 @@ final class ImageCanvas {
     /// Renders the part of the image in view into a buffer of the view's size (on the CPU, touching only the
     /// pixels shown) and paints that 1:1. Moving, or shrinking the surface at most twice: bilinear, redrawn
     /// each frame into the same buffer; at rest beyond that: GOOD, drawn once and kept until the next move.
-    private func draw(_ cairo: OpaquePointer) {
-        area.renderBackground(cairo)
+    private func draw(_ context: DrawingContext) {
+        area.renderBackground(context)
         guard let viewport, let picture = picture(for: viewport.zoom) else { return }
         let device = viewport.deviceScale
         let left = max(0, viewport.offsetX)
@@ -301,7 +299,7 @@ final class ImageCanvas {
             buffer?.draw(picture.surface, x: x, y: y, scale: scale, filter: good ? .good : .fast)
             restRender = good ? key : nil
         }
-        buffer?.paintUnscaled(on: cairo, x: left, y: top, deviceScale: device)
+        buffer?.paintUnscaled(on: context, x: left, y: top, deviceScale: device)
     }
 
     /// The least detailed surface that still has a pixel for every screen pixel at `zoom`, else the sharpest.

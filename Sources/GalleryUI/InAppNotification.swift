@@ -1,5 +1,3 @@
-import CGLib
-import CGtk
 import GObjectBindings
 import GtkBindings
 
@@ -17,15 +15,15 @@ final class InAppNotification {
     private var hideTimer: MainLoopSource?
 
     init() {
-        let box = Box(GTK_ORIENTATION_HORIZONTAL, spacing: 12)
+        let box = Box(.horizontal, spacing: 12)
         box.addStyleClass("app-notification")
         box.append(label)
         closeButton.isFlat = true
         closeButton.onClicked { [weak self] in self?.dismiss() }
         box.append(closeButton)
         revealer.setChild(box)
-        revealer.halign = GTK_ALIGN_CENTER
-        revealer.valign = GTK_ALIGN_START
+        revealer.halign = .center
+        revealer.valign = .start
         revealer.showAll()
     }
 

@@ -1,5 +1,3 @@
-import CGLib
-import CGtk
 import GObjectBindings
 import GtkBindings
 import GalleryCore

@@ -1,5 +1,3 @@
-import CGLib
-import CGtk
 import Glibc
 import GObjectBindings
 import GtkBindings

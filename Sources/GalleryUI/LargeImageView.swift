@@ -1,5 +1,3 @@
-import CGLib
-import CGtk
 import GObjectBindings
 import GtkBindings
 import GalleryCore
@@ -24,7 +22,7 @@ public final class LargeImageView {
     let progressBar = ProgressBar()
     /// Spinner, message and buttons over the middle of the picture; hidden when empty, because an overlay
     /// child takes the pointer events over its area (a scroll or double-click there would go nowhere).
-    let statusBox = Box(GTK_ORIENTATION_VERTICAL, spacing: 12)
+    let statusBox = Box(.vertical, spacing: 12)
     let messageLabel = Label()
     let retryButton = Button(label: tr("_Retry"))
     let openInBrowserButton = Button(label: tr("Open in _Browser"))
@@ -60,22 +58,22 @@ public final class LargeImageView {
         canvas.area.addStyleClass("large-view")
         container.setChild(canvas.area)
 
-        progressBar.valign = GTK_ALIGN_START
+        progressBar.valign = .start
         progressBar.addStyleClass("osd")
         progressBar.accessibleName = tr("Download progress")
         container.addOverlay(progressBar)
 
         let overlay = statusBox
-        overlay.halign = GTK_ALIGN_CENTER
-        overlay.valign = GTK_ALIGN_CENTER
+        overlay.halign = .center
+        overlay.valign = .center
         spinner.setSizeRequest(width: 48, height: 48)
         overlay.append(spinner)
         messageLabel.addStyleClass("large-view-message")
         messageLabel.wraps = true
-        messageLabel.justify = GTK_JUSTIFY_CENTER
+        messageLabel.justify = .center
         overlay.append(messageLabel)
         for button in [retryButton, openInBrowserButton] {
-            button.halign = GTK_ALIGN_CENTER
+            button.halign = .center
             overlay.append(button)
         }
         openInBrowserButton.addStyleClass("suggested-action")

@@ -1,5 +1,3 @@
-import CGLib
-import CGtk
 import GObjectBindings
 import GtkBindings
 import GalleryCore
@@ -9,7 +7,7 @@ import GalleryCore
 /// (`rowMenuTarget`), not the row: whatever the row shows later, the menu acts on what the user clicked.
 extension MainWindow {
     func installRowActions() {
-        let map = rowActions.ref
+        let map = rowActions
         rowActionsByName["open"] = SimpleAction.add(to: map, name: "open") { [weak self] in
             guard let self, let target = self.rowMenuTarget else { return }
             self.openLargeView(target)
@@ -20,7 +18,7 @@ extension MainWindow {
                 self.itemActions.run(action, on: target, largeView: nil)
             }
         }
-        listView.listBox.insertActionGroup(rowActions.ref, prefix: "row")
+        listView.listBox.insertActionGroup(rowActions, prefix: "row")
     }
 
     /// Opens the row menu for `download`: at the pointer for a click, below its row for a key.
@@ -32,7 +30,7 @@ extension MainWindow {
         if rowMenu == nil { rowMenu = PopupMenu(model: ItemMenus.row(), attachedTo: listView.listBox) }
         guard let rowMenu else { return }
         if let press {
-            rowMenu.popUpAtPointer(press.event)
+            rowMenu.popUpAtPointer(for: press)
         } else if let row = listView.row(for: download) {
             rowMenu.popUp(at: row.row)
         }
@@ -40,6 +38,6 @@ extension MainWindow {
 
     /// Runs a row menu action by name ("save-image") as its menu item does, for tests.
     func activateRowAction(_ name: String) {
-        g_action_group_activate_action(rowActions.ref.opaque, name, nil)
+        rowActions.activateAction(name)
     }
 }

@@ -1,5 +1,3 @@
-import CGLib
-import CGtk
 import GObjectBindings
 import GtkBindings
 import GalleryCore
@@ -8,7 +6,7 @@ import GalleryCore
 /// and the item actions on the item shown. All are enabled only while the view is open.
 extension MainWindow {
     func installViewerActions() {
-        let map = window.ref
+        let map = window
         let add = { [unowned self] (name: String, run: @escaping @MainActor (MainWindow) -> Void) in
             self.viewerActions.append(SimpleAction.add(to: map, name: name) { [weak self] in if let self { run(self) } })
         }
@@ -60,6 +58,6 @@ extension MainWindow {
     /// The large view's menu at the pointer (right-click on the picture).
     func openViewerMenu(at press: ButtonPress) {
         if viewerMenu == nil { viewerMenu = PopupMenu(model: ItemMenus.largeView(), attachedTo: largeView.container) }
-        viewerMenu?.popUpAtPointer(press.event)
+        viewerMenu?.popUpAtPointer(for: press)
     }
 }

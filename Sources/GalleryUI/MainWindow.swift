@@ -1,5 +1,3 @@
-import CGLib
-import CGtk
 import GObjectBindings
 import GtkBindings
 import GalleryCore
@@ -40,6 +38,8 @@ public final class MainWindow {
 
     /// A search started (for remembering the last source and username).
     public var onSearch: (@MainActor (SourceKind, String) -> Void)?
+    /// The entry's state: the app setting it, a link's server lookup (MainWindow+Links).
+    let input = SearchInput()
 
     public init(application: Application, services: GalleryServices) {
         self.services = services
@@ -55,7 +55,7 @@ public final class MainWindow {
         stack.add(statusPage.container, name: "status")
         stack.add(listView.container, name: "gallery")
         stack.add(largeView.container, name: "viewer")
-        let content = Box(GTK_ORIENTATION_VERTICAL, spacing: 0)
+        let content = Box(.vertical, spacing: 0)
         content.append(notices.bar)
         let overlay = Overlay()
         overlay.setChild(stack)
@@ -68,6 +68,7 @@ public final class MainWindow {
         showWelcome()
 
         header.usernameEntry.onActivate { [weak self] in self?.searchFromHeader() }
+        header.usernameEntry.onChanged { [weak self] in self?.usernameEntryChanged() }
         statusPage.retryButton.onClicked { [weak self] in self?.reload() }
         header.sourceSelector.onChanged { [weak self] in self?.sourceChanged() }
         listView.onActivate = { [weak self] download in self?.openLargeView(download) }
@@ -89,6 +90,7 @@ public final class MainWindow {
     /// GTK already disposed (the classic crash of lazy image lists).
     private func windowDestroyed() {
         isDestroyed = true
+        input.cancelLookup()
         statusUpdate?.cancel()
         largeView.stop()
         itemActions.cancelAll()
@@ -100,16 +102,16 @@ public final class MainWindow {
 
     public func present() { window.present() }
 
-    /// Starts loading `username`'s gallery from `source`, replacing (and cancelling) the current one.
+    /// Starts loading `username`'s gallery from `source`, replacing (and cancelling) the current one. A
+    /// profile link instead of a username picks its own source (`search(link:)`).
     public func search(source: SourceKind, username: String) {
         guard !isDestroyed else { return }
-        if header.selectedSource != source { header.selectedSource = source }
-        if header.usernameEntry.text != username { header.usernameEntry.text = username }
-        closeLargeView()
-        gallery?.cancel()
-        gallery = nil
-        listView.show(nil)
-        notices.show(nil)
+        if case .username = ProfileLink.read(username) {} else { return search(link: username) }
+        input.updatingControls {
+            if header.selectedSource != source { header.selectedSource = source }
+            if header.usernameEntry.text != username { header.usernameEntry.text = username }
+        }
+        clearForNewSearch()
 
         let trimmed = username.trimmed
         guard !trimmed.isEmpty else { return showWelcome() }
@@ -132,6 +134,16 @@ public final class MainWindow {
         listView.show(gallery)
         gallery.start()
         galleryChanged()
+    }
+
+    /// What every new search does first: a link's lookup in flight, the large view and the gallery go.
+    func clearForNewSearch() {
+        input.cancelLookup()
+        closeLargeView()
+        gallery?.cancel()
+        gallery = nil
+        listView.show(nil)
+        notices.show(nil)
     }
 
     /// Loads the current gallery again from its first page.
@@ -189,7 +201,7 @@ public final class MainWindow {
     /// makes GTK lay the header bar out again.
     private func scheduleStatusUpdate() {
         guard statusUpdate?.isActive != true else { return }
-        statusUpdate = MainLoopSource.idle(priority: G_PRIORITY_HIGH_IDLE + 10) { [weak self] in
+        statusUpdate = MainLoopSource.idle(priority: MainLoopSource.Priority.highIdle + 10) { [weak self] in
             guard let self, !self.isDestroyed else { return }
             self.statusUpdate = nil
             self.galleryChanged()
@@ -202,8 +214,7 @@ public final class MainWindow {
             if stack.visibleChildName == "status" { stack.visibleChildName = "gallery" }
         } else if case .failed(let error) = gallery.feed.state {
             showError(error)
-        } else if case .waiting(_, let seconds) = gallery.feed.state {
-            let wait = GalleryError.rateLimited(service: gallery.source.kind.displayName, retryAfterSeconds: seconds)
+        } else if let wait = gallery.feed.waitReason {
             statusPage.set(iconName: Self.icon(for: wait), title: wait.title, description: wait.explanation)
             stack.visibleChildName = "status"
         } else {
@@ -221,7 +232,7 @@ public final class MainWindow {
     /// A short note at the top of the window ("Cache cleared…"), gone after a few seconds.
     public func showNote(_ text: String) { notification.show(text, seconds: InAppNotification.longSeconds) }
 
-    private func updateTitles() {
+    func updateTitles() {
         if isLargeViewOpen {
             // GTK keeps the window title and its header bar's title in step: the image's title names both,
             // as in other GNOME image viewers.
@@ -241,13 +252,13 @@ public final class MainWindow {
 
     private func showWelcome() {
         // TRANSLATORS: "Demo" is the source of that name and aurora a username of it: keep "aurora" as it is.
-        let hint = tr("Pick a source, type a username in the header bar and press Enter. No network? Pick Demo and type aurora.")
+        let hint = tr("Pick a source, type a username in the header bar and press Enter, or paste a profile link there. No network? Pick Demo and type aurora.")
         statusPage.set(iconName: "image-x-generic-symbolic", title: tr("Type a username"), description: hint)
         stack.visibleChildName = "status"
         updateTitles()
     }
 
-    private func showError(_ error: GalleryError) {
+    func showError(_ error: GalleryError) {
         statusPage.set(iconName: Self.icon(for: error), title: error.title, description: error.explanation,
                        canRetry: Self.mayPass(error))
         stack.visibleChildName = "status"
@@ -257,7 +268,7 @@ public final class MainWindow {
     /// Failures worth a "Try Again" button: the same request may work in a moment.
     private static func mayPass(_ error: GalleryError) -> Bool {
         switch error {
-        case .network, .serverError, .rateLimited, .offline: true
+        case .network, .serverError, .rateLimited, .refusingForNow, .offline, .unidentifiedServer: true
         default: false
         }
     }
@@ -267,7 +278,7 @@ public final class MainWindow {
         case .noSuchUser, .invalidUsername: "avatar-default-symbolic"
         case .emptyGallery: "folder-pictures-symbolic"
         case .network, .certificate, .offline: "network-offline-symbolic"
-        case .rateLimited: "preferences-system-time-symbolic"
+        case .rateLimited, .refusingForNow: "preferences-system-time-symbolic"
         default: "dialog-warning-symbolic"
         }
     }
@@ -283,7 +294,7 @@ public final class MainWindow {
         guard let source = header.selectedSource else { return }
         header.usernameEntry.placeholder = source.usernamePlaceholder
         // A username is already there: show that user's gallery from the newly chosen source.
-        if !header.usernameEntry.text.trimmed.isEmpty, gallery?.source.kind != source {
+        if !input.isUpdatingControls, !header.usernameEntry.text.trimmed.isEmpty, gallery?.source.kind != source {
             searchFromHeader()
         }
     }
@@ -302,7 +313,7 @@ public final class MainWindow {
     }
 
     private func installActions(_ application: Application) {
-        let map = window.ref
+        let map = window
         SimpleAction.add(to: map, name: "focus-search") { [weak self] in
             self?.closeLargeView()
             self?.header.usernameEntry.focusAndSelectAll()

@@ -1,5 +1,3 @@
-import CGLib
-import CGtk
 import GObjectBindings
 import GtkBindings
 import GalleryCore
@@ -21,7 +19,7 @@ public final class NoticeBar {
     public private(set) var notice: Notice?
 
     public init() {
-        let content = Box(GTK_ORIENTATION_HORIZONTAL, spacing: 12)
+        let content = Box(.horizontal, spacing: 12)
         label.wraps = true
         label.xalign = 0
         label.hexpand = true
@@ -29,7 +27,7 @@ public final class NoticeBar {
         content.append(icon)
         content.append(label, expand: true)
         bar.setContent(content)
-        bar.messageType = GTK_MESSAGE_WARNING
+        bar.messageType = .warning
         retryButton.actionName = "win.reload"
         bar.addAction(retryButton)
         bar.accessibleName = tr("Notice")

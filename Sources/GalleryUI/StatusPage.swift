@@ -1,5 +1,3 @@
-import CGLib
-import CGtk
 import GObjectBindings
 import GtkBindings
 
@@ -7,7 +5,7 @@ import GtkBindings
 /// feed that could not be read — the GNOME "status page" pattern.
 @MainActor
 public final class StatusPage {
-    public let container = Box(GTK_ORIENTATION_VERTICAL, spacing: 12)
+    public let container = Box(.vertical, spacing: 12)
     let icon = Image()
     let spinner = Spinner()
     public let titleLabel = Label()
@@ -16,21 +14,21 @@ public final class StatusPage {
     public let retryButton = Button(label: tr("_Try Again"))
 
     public init() {
-        container.halign = GTK_ALIGN_CENTER
-        container.valign = GTK_ALIGN_CENTER
+        container.halign = .center
+        container.valign = .center
         container.setMargins(top: 36, bottom: 36, start: 36, end: 36)
         container.addStyleClass("status-page")
         icon.addStyleClass("dim-label")
         spinner.setSizeRequest(width: 48, height: 48)
         titleLabel.addStyleClass("status-title")
         titleLabel.wraps = true
-        titleLabel.justify = GTK_JUSTIFY_CENTER
+        titleLabel.justify = .center
         descriptionLabel.wraps = true
-        descriptionLabel.justify = GTK_JUSTIFY_CENTER
+        descriptionLabel.justify = .center
         descriptionLabel.maxWidthChars = 50
         descriptionLabel.isSelectable = true
         descriptionLabel.canFocus = false
-        retryButton.halign = GTK_ALIGN_CENTER
+        retryButton.halign = .center
         retryButton.addStyleClass("suggested-action")
         for widget: Widget in [icon, spinner, titleLabel, descriptionLabel, retryButton] { container.append(widget) }
         container.showAll()

@@ -1,71 +1,58 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CGLib
-import CGtk
 import GObjectBindings
 import GalleryCore
 
-/// `gallery-viewer --download DIR [--source S] [--endpoint URL] USERNAME`: reads the whole gallery (every
-/// page, as `--list` does), then saves every image at full size into DIR/SOURCE/USERNAME/, without a window
-/// and without the session bus.
+/// `gallery-viewer --download DIR [--source S] [--endpoint URL] USERNAME|LINK`: reads the whole gallery
+/// (every page, as `--list` does), then saves every image at full size into DIR/SOURCE/USERNAME/, without a
+/// window and without the session bus.
 ///
 /// Exit status: 0 when every image is saved (now or by an earlier run), 1 when something failed, 130 when
 /// stopped with Ctrl+C (or SIGTERM), which leaves only hidden partial files for the next run to resume.
 @MainActor
 final class DownloadCommand {
-    static let interruptedStatus: Int32 = 130
-
     private let options: Options
-    private let client = HTTPClient()
+    private let session: CommandSession
+    private var client: HTTPClient { session.client }
     private let display = TerminalProgress()
-    private let loop = g_main_loop_new(nil, 0)
-    private var feed: GalleryFeed?
-    private var downloader: GalleryDownloader?
-    private var signalSources: [MainLoopSource] = []
-    private var interrupted = false
 
-    init(options: Options) { self.options = options }
+    init(options: Options) {
+        self.options = options
+        session = CommandSession(options: options)
+    }
 
     func run() -> Int32 {
-        defer { g_main_loop_unref(loop) }
-        let kind = options.source ?? .deviantArt
-        let sources = SourceFactory(overriddenSource: kind, endpointOverride: options.endpointOverride)
-        defer { sources.shutDown() }
         let source: any GallerySource
-        do {
-            source = try sources.make(kind, username: options.username?.trimmed ?? "")
-        } catch {
-            return fail(error)
+        switch session.makeSource() {
+        case .success(let made): source = made
+        case .failure(let error): return fail(error)
         }
-        for signal in [SIGINT, SIGTERM] {
-            signalSources.append(MainLoopSource.unixSignal(signal) { [weak self] in
-                self?.interrupt()
-                return true
-            })
-        }
-        defer { signalSources.forEach { $0.cancel() } }
 
         var items: [GalleryItem] = []
-        let feedError = readGallery(source) { items = $0 }
-        if interrupted {
+        display.showStatus(tr("Reading {name}’s gallery…", ["name": source.username]))
+        let feedError = session.readGallery(source, pageDone: { [display] count in
+            display.showStatus(trn("Reading {name}’s gallery… {count} item", "Reading {name}’s gallery… {count} items",
+                                   count, ["name": source.username]))
+        }, item: { items.append($0) })
+        if session.interrupted {
             display.finish()
             Console.error(tr("Stopped while reading the gallery; nothing was saved."))
-            return Self.interruptedStatus
+            return CommandSession.interruptedStatus
         }
         if items.isEmpty { return fail(feedError ?? .emptyGallery(username: source.username)) }
 
         let user = source.username.hasPrefix("@") ? String(source.username.dropFirst()) : source.username
-        let folder = options.download! + "/" + kind.rawValue + "/" + DownloadNames.safe(user, fallback: "user")
+        let folder = options.download! + "/" + source.kind.rawValue + "/" + DownloadNames.safe(user, fallback: "user")
         // Once, before any download: a few mkdir(2) calls on an otherwise idle loop.
-        guard g_mkdir_with_parents(folder, 0o755) == 0 else {
-            let reason = String(cString: strerror(errno))
-            Console.error(tr("Cannot create the folder {folder}: {reason}", ["folder": folder, "reason": reason]))
+        do {
+            try File.makeDirectories(atPath: folder, mode: 0o755)
+        } catch {
+            Console.error(tr("Cannot create the folder {folder}: {reason}", ["folder": folder, "reason": error.message]))
             return 1
         }
         let jobs = GalleryDownloader.jobs(for: items)
         let downloader = GalleryDownloader(client: client, directory: folder)
-        self.downloader = downloader
         downloader.onProgress = { [display, weak downloader] in
             if let downloader { display.update(downloader.progress) }
         }
@@ -79,54 +66,17 @@ final class DownloadCommand {
                 display.log(tr("failed {name}: {reason}", ["name": failure.name, "reason": failure.reason]))
             }
         }
-        downloader.start(jobs) { [loop] in g_main_loop_quit(loop) }
-        if !interrupted { g_main_loop_run(loop) }
+        session.onInterrupt { [weak downloader] in downloader?.cancel() }
+        downloader.start(jobs) { [weak session] in session?.quit() }
+        session.runLoop()
         display.finish()
         return report(downloader, folder: folder, skippedItems: items.count - jobs.count, feedError: feedError)
-    }
-
-    /// Loads every page; hands over the items (the same image twice counted once, as in the window) and
-    /// returns the feed's error if it failed part-way.
-    private func readGallery(_ source: any GallerySource, items: ([GalleryItem]) -> Void) -> GalleryError? {
-        let feed = GalleryFeed(source: source, client: client)
-        self.feed = feed
-        var collected: [GalleryItem] = []
-        var seen = Set<String>()
-        var outcome: GalleryError?
-        display.showStatus(tr("Reading {name}’s gallery…", ["name": source.username]))
-        feed.loadAllPages(page: { [display] page in
-            for item in page where seen.isDisjoint(with: item.identityKeys) {
-                seen.formUnion(item.identityKeys)
-                collected.append(item)
-            }
-            display.showStatus(trn("Reading {name}’s gallery… {count} item", "Reading {name}’s gallery… {count} items",
-                                   collected.count, ["name": source.username]))
-        }, end: { [loop] state in
-            if case .failed(let error) = state { outcome = error }
-            g_main_loop_quit(loop)
-        })
-        if !interrupted { g_main_loop_run(loop) }
-        self.feed = nil
-        items(collected)
-        return outcome
-    }
-
-    /// Ctrl+C: stop everything and let the running downloads close their partial files; a second Ctrl+C
-    /// leaves at once (partial files are never under a final name, so that is safe too).
-    private func interrupt() {
-        guard !interrupted else { exit(Self.interruptedStatus) }
-        interrupted = true
-        if let feed {
-            feed.cancel()
-            g_main_loop_quit(loop)
-        }
-        downloader?.cancel()
     }
 
     private func report(_ downloader: GalleryDownloader, folder: String, skippedItems: Int,
                         feedError: GalleryError?) -> Int32 {
         let progress = downloader.progress
-        if interrupted {
+        if session.interrupted {
             return stopped(saved: progress.saved + progress.skipped, left: progress.total - progress.saved - progress.skipped)
         }
         // TRANSLATORS: --download's summary; {count} is the number of images, {folder} where they are.
@@ -162,12 +112,11 @@ final class DownloadCommand {
         display.finish()
         Console.error(tr("Stopped: {saved} saved, {left} left. Run the same command again to resume.",
                          ["saved": saved, "left": left]))
-        return Self.interruptedStatus
+        return CommandSession.interruptedStatus
     }
 
     private func fail(_ error: GalleryError) -> Int32 {
         display.finish()
-        Console.error(error.sentence)
-        return 1
+        return session.fail(error)
     }
 }

@@ -1,5 +1,6 @@
-import CGLib
-import CGtk
+#if canImport(Glibc)
+import Glibc
+#endif
 import GObjectBindings
 import GtkBindings
 import GalleryCore
@@ -31,8 +32,8 @@ final class GalleryViewerApplication {
 
     func run(arguments: [String]) -> Int32 {
         // The X11 window class comes from the program name; the desktop entry's StartupWMClass matches it.
-        g_set_prgname(AppVersion.applicationID)
-        g_set_application_name(MainWindow.appTitle)
+        Program.setName(AppVersion.applicationID)
+        Program.setDisplayName(MainWindow.appTitle)
         application.onStartup { [weak self] in self?.startup() }
         application.onCommandLine { [weak self] commandLine in self?.handle(commandLine) ?? true }
         application.onActivate { [weak self] in self?.presentWindow() }
@@ -51,7 +52,7 @@ final class GalleryViewerApplication {
                 return false
             }
         }
-        gtk_window_set_default_icon_name(AppVersion.applicationID)
+        ApplicationWindow.setDefaultIconName(AppVersion.applicationID)
         Style.install()
         application.addAction("quit") { [weak self] in self?.quit() }
         application.addAction("clear-cache") { [weak self] in self?.clearCache() }
@@ -63,10 +64,10 @@ final class GalleryViewerApplication {
                 programName: MainWindow.appTitle, version: AppVersion.string,
                 comments: tr("Browse public image galleries from DeviantArt, Mastodon and Wikimedia Commons."),
                 website: "https://github.com/galleryviewer/gallery-viewer", iconName: AppVersion.applicationID,
-                license: GTK_LICENSE_MIT_X11, authors: [tr("The Gallery Viewer developers")],
+                license: .mitX11, authors: [tr("The Gallery Viewer developers")],
                 translatorCredits: credits == "translator-credits" ? nil : credits), parent: window)
         }
-        SimpleAction.addToggle(to: application.ref, name: "show-sensitive", initial: false) { [weak self] show in
+        SimpleAction.addToggle(to: application, name: "show-sensitive", initial: false) { [weak self] show in
             self?.window?.setShowSensitive(show)
         }
         // The accelerators are installed by each MainWindow with its actions.
@@ -86,31 +87,41 @@ final class GalleryViewerApplication {
         // The source this launch searches (or shows): its own, else the open window's, else the last search's.
         let source = options.source ?? window?.header.selectedSource ?? recent?.source ?? .deviantArt
         let endpoint = options.endpointOverride(environment: commandLine.environment)
-        // The endpoint override comes from that launch's own --endpoint or environment, for that source. A
-        // bare launch (the menu) only brings the window forward and keeps the override of the one before.
+        // The endpoint override comes from that launch's own --endpoint or environment: for its --source, or
+        // without one for every source (also one a link picks later in the window). A bare launch (the menu)
+        // only brings the window forward and keeps the override of the one before.
         if endpoint != nil || options.source != nil || options.username != nil {
-            sources.setOverride(source: source, endpoint: endpoint)
+            sources.setOverride(source: options.source, endpoint: endpoint)
         }
         if let window {
             window.present()
             if let username = options.username {
-                window.search(source: source, username: username)
+                search(username, source: source, declared: options.source, in: window)
             } else if options.source != nil {
                 window.header.selectedSource = source  // searches the entry's username there, if there is one
             }
         } else {
-            openWindow(source: source, username: options.username)
+            openWindow(source: source, username: options.username, declared: options.source)
         }
         return false
     }
 
+    /// A username searches `source`; a profile link picks its own (`declared`: the launch's --source).
+    private func search(_ username: String, source: SourceKind, declared: SourceKind?, in window: MainWindow) {
+        if case .username = ProfileLink.read(username) {
+            window.search(source: source, username: username)
+        } else {
+            window.search(link: username, declaredSource: declared)
+        }
+    }
+
     /// The first window: the command line's search, else the last one of the previous launch.
-    private func openWindow(source: SourceKind, username requestedUser: String?) {
+    private func openWindow(source: SourceKind, username requestedUser: String?, declared: SourceKind? = nil) {
         let window = makeWindow()
         // The remembered username only goes with its own source.
         let username = requestedUser ?? (source == recent?.source ? recent?.username : nil)
         if let username, !username.isEmpty {
-            window.search(source: source, username: username)
+            search(username, source: source, declared: declared, in: window)
         } else {
             window.header.selectedSource = source
             window.header.usernameEntry.grabFocus()
@@ -123,7 +134,8 @@ final class GalleryViewerApplication {
     }
 
     private func makeWindow() -> MainWindow {
-        let services = GalleryServices(client: client, loader: loader, snapshots: diskCache?.snapshots) {
+        let services = GalleryServices(client: client, loader: loader, snapshots: diskCache?.snapshots,
+                                       serverLookupOrigin: { [sources] in sources.serverLookupOrigin }) {
             [sources] kind, username throws(GalleryError) in
             try sources.make(kind, username: username)
         }

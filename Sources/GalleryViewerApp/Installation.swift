@@ -1,5 +1,3 @@
-import CGLib
-import CGtk
 import GObjectBindings
 
 /// Where the installed app's files are: `make install` puts the binary in `<prefix>/bin` and its data under
@@ -10,15 +8,14 @@ enum Installation {
 
     /// `<prefix>/share` of the running binary; nil when /proc is not there to tell.
     static var shareDirectory: String? {
-        guard let executable = takeString(g_file_read_link("/proc/self/exe", nil)),
-              let binDirectory = takeString(g_path_get_dirname(executable)) else { return nil }
+        guard let binDirectory = Program.executableDirectory else { return nil }
         return binDirectory + "/../share"
     }
 
     /// The compiled translations: `$GALLERY_VIEWER_LOCALEDIR`, else `<prefix>/share/locale` (a development
     /// build's has none, so it speaks English unless the variable points at some).
     static var localeDirectory: String {
-        if let directory = string(g_getenv(localeDirectoryVariable)), !directory.isEmpty { return directory }
+        if let directory = Program.environment(localeDirectoryVariable), !directory.isEmpty { return directory }
         return (shareDirectory ?? "/usr/share") + "/locale"
     }
 }

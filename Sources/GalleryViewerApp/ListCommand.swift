@@ -1,47 +1,23 @@
-import CGLib
-import CGtk
 import FoundationEssentials
 import GObjectBindings
 import GalleryCore
 
-/// `gallery-viewer --list [--json] [--source S] [--endpoint URL] USERNAME`: prints every item of every page
-/// and exits — the same sources, client and messages as the window, without one.
+/// `gallery-viewer --list [--json] [--source S] [--endpoint URL] USERNAME|LINK`: prints every item of every
+/// page and exits — the same sources, client and messages as the window, without one.
 @MainActor
 struct ListCommand {
     let options: Options
 
     func run() -> Int32 {
-        let sources = SourceFactory(overriddenSource: options.source ?? .deviantArt,
-                                    endpointOverride: options.endpointOverride)
-        defer { sources.shutDown() }
+        let session = CommandSession(options: options)
         let source: any GallerySource
-        do {
-            source = try sources.make(options.source ?? .deviantArt, username: options.username ?? "")
-        } catch {
-            return fail(error)
+        switch session.makeSource() {
+        case .success(let made): source = made
+        case .failure(let error): return session.fail(error)
         }
-        let feed = GalleryFeed(source: source, client: HTTPClient())
-        let loop = g_main_loop_new(nil, 0)
-        defer { g_main_loop_unref(loop) }
-        // The same image twice is listed once, as the window shows it in one row.
-        var seen = Set<String>()
-        var outcome: GalleryError?
-        feed.loadAllPages(page: { items in
-            for item in items where seen.isDisjoint(with: item.identityKeys) {
-                seen.formUnion(item.identityKeys)
-                print(line(for: item))
-            }
-        }, end: { state in
-            if case .failed(let error) = state { outcome = error }
-            g_main_loop_quit(loop)
-        })
-        g_main_loop_run(loop)
-        return outcome.map(fail) ?? 0
-    }
-
-    private func fail(_ error: GalleryError) -> Int32 {
-        Console.error(error.sentence)
-        return 1
+        let failure = session.readGallery(source) { item in print(line(for: item)) }
+        if session.interrupted { return CommandSession.interruptedStatus }
+        return failure.map(session.fail) ?? 0
     }
 
     /// One line per item: the sources already dropped control characters from every text and every URL that

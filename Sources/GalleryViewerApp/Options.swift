@@ -7,20 +7,25 @@ import GObjectBindings
 
 extension SourceKind: ExpressibleByArgument {}
 
-/// The command line: `gallery-viewer [--source S] [--endpoint URL] [--list [--json] | --download DIR] [USERNAME]`.
+/// The command line: `gallery-viewer [--source S] [--endpoint URL] [--list [--json] | --download DIR]
+/// [USERNAME | LINK]`.
 struct Options: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gallery-viewer",
         abstract: "Browse a user's public image gallery.",
         // The help stays in English (ArgumentParser builds it). One literal per line, not a multi-line
         // literal: `make pot` reads this file with xgettext, which does not know Swift's """.
-        discussion: "Opens the window on USERNAME's gallery from the chosen source (default: the last one used).\n"
+        discussion: "Opens the window on USERNAME's gallery from the chosen source (default: the last one used),\n"
+            + "or on the gallery a profile LINK names, whatever its service: https://www.deviantart.com/NAME,\n"
+            + "https://SERVER/@NAME (Mastodon or Misskey: the server is asked which), @NAME@SERVER,\n"
+            + "https://bsky.app/profile/HANDLE, at://HANDLE, https://commons.wikimedia.org/wiki/User:NAME.\n"
             + "With --list, prints the whole gallery instead, one line per item. With --download DIR, saves\n"
             + "every image at full size into DIR/SOURCE/USERNAME/; run it again to resume.\n"
             + "A running window takes over a second launch: the search runs there.\n"
-            + "GALLERY_VIEWER_ENDPOINT in the environment works like --endpoint.")
+            + "GALLERY_VIEWER_ENDPOINT in the environment works like --endpoint; without --source, either\n"
+            + "applies to every source, and the server of a /@NAME link is asked there.")
 
-    @Option(help: "Where the gallery comes from: deviantart, mastodon, commons or demo.")
+    @Option(help: "Where the gallery comes from: deviantart, mastodon, commons, bluesky, misskey or demo (a LINK says it itself).")
     var source: SourceKind?
 
     @Option(help: ArgumentHelp(
@@ -39,17 +44,19 @@ struct Options: ParsableCommand {
         valueName: "DIR"))
     var download: String?
 
-    @Argument(help: "The user whose gallery to show (Mastodon: user@instance).")
+    @Argument(help: ArgumentHelp(
+        "The user whose gallery to show (Mastodon, Misskey: user@server; Bluesky: a handle or DID), or a profile link.",
+        valueName: "USERNAME | LINK"))
     var username: String?
 
     mutating func validate() throws {
         // TRANSLATORS: command-line errors: option names (--json…), USERNAME and addresses stay as they are.
         if json && !list { throw ValidationError(tr("--json only works with --list.")) }
-        if list && (username ?? "").isEmpty { throw ValidationError(tr("--list needs a USERNAME.")) }
+        if list && (username ?? "").isEmpty { throw ValidationError(tr("--list needs a USERNAME or a profile LINK.")) }
         if list && download != nil { throw ValidationError(tr("--list and --download do not go together.")) }
         if let download {
             if download.isEmpty { throw ValidationError(tr("--download needs a folder, e.g. --download ~/Pictures.")) }
-            if (username ?? "").trimmed.isEmpty { throw ValidationError(tr("--download needs a USERNAME.")) }
+            if (username ?? "").trimmed.isEmpty { throw ValidationError(tr("--download needs a USERNAME or a profile LINK.")) }
         }
         if let endpoint, !URLText.isWebAddress(endpoint) {
             throw ValidationError(tr("--endpoint must be an http:// or https:// address, like http://127.0.0.1:8080."))

@@ -2,11 +2,13 @@ import GalleryCore
 import GObjectBindings
 import GalleryDemoServer
 
-/// Builds the source for each search. The endpoint override (--endpoint, GALLERY_VIEWER_ENDPOINT) belongs
-/// to the source chosen on the command line; the Demo source without an override gets the embedded demo
-/// server, started the first time it is needed.
+/// Builds the source for each search. The endpoint override (--endpoint, GALLERY_VIEWER_ENDPOINT) belongs to
+/// the source named with --source, or, without one, to every source a search uses — also one taken from a link
+/// typed in the window (tests and mirrors point the whole app at one server). The Demo source without an
+/// override gets the embedded demo server, started the first time it is needed.
 @MainActor
 final class SourceFactory {
+    /// The one source the override is for; nil: every source.
     private var overriddenSource: SourceKind?
     private var endpointOverride: String?
     private var demoServer: DemoServer?
@@ -16,14 +18,23 @@ final class SourceFactory {
     }
 
     /// A later launch handed over to the running window brings its own command line: its override (or none)
-    /// replaces the previous one for the searches that follow.
+    /// replaces the previous one for the searches that follow. `source` nil: for every source.
     func setOverride(source: SourceKind?, endpoint: String?) {
         overriddenSource = endpoint == nil ? nil : source
         endpointOverride = endpoint
     }
 
+    /// The override that applies to `kind`, if any.
+    func endpoint(for kind: SourceKind) -> String? {
+        overriddenSource == nil || overriddenSource == kind ? endpointOverride : nil
+    }
+
+    /// Where a `/@NAME` link's server is asked what it runs: the override when it is for every source (it then
+    /// stands for every server), else the server itself (nil).
+    var serverLookupOrigin: String? { overriddenSource == nil ? endpointOverride : nil }
+
     func make(_ kind: SourceKind, username: String) throws(GalleryError) -> any GallerySource {
-        var endpoint = kind == overriddenSource ? endpointOverride : nil
+        var endpoint = endpoint(for: kind)
         if kind == .demo && endpoint == nil { endpoint = try demoServerURL() }
         return try kind.makeSource(username: username, endpointOverride: endpoint)
     }

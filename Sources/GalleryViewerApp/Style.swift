@@ -1,5 +1,3 @@
-import CGLib
-import CGtk
 import GObjectBindings
 import GtkBindings
 
@@ -27,6 +25,6 @@ enum Style {
         if let range = sourceFile.firstRange(of: "/Sources/GalleryViewerApp/") {
             candidates.append(String(sourceFile[..<range.lowerBound]) + "/resources/style.css")
         }
-        return candidates.first { g_file_test($0, G_FILE_TEST_EXISTS) != 0 }
+        return candidates.first { File.exists(atPath: $0) }
     }
 }

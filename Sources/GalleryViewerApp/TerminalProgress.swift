@@ -1,8 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CGLib
-import CGtk
 import GObjectBindings
 import GalleryCore
 
@@ -18,7 +16,7 @@ final class TerminalProgress {
     private var barShown = false
     /// (microseconds, bytes received) over the last few seconds, for the rate.
     private var samples: [(time: Int, bytes: Int)] = []
-    private let started = g_get_monotonic_time()
+    private let started = MonotonicClock.microseconds
 
     /// A line about the current phase ("Reading aurora's gallery… page 2, 48 images").
     func showStatus(_ text: String) {
@@ -94,7 +92,7 @@ final class TerminalProgress {
 
     /// Over the last five seconds, so the figure follows changes without jumping at every chunk.
     private var bytesPerSecond: Double {
-        let now = g_get_monotonic_time()
+        let now = MonotonicClock.microseconds
         if samples.last.map({ now - $0.time >= 250_000 }) ?? true { samples.append((now, progress.bytesReceived)) }
         samples.removeAll { now - $0.time > 5_000_000 }
         guard let oldest = samples.first, now - oldest.time >= 500_000 else {
@@ -104,7 +102,7 @@ final class TerminalProgress {
         return Double(progress.bytesReceived - oldest.bytes) / (Double(now - oldest.time) / 1_000_000)
     }
 
-    static func size(_ bytes: Int) -> String { takeString(g_format_size(guint64(max(0, bytes)))) ?? "\(bytes) bytes" }
+    static func size(_ bytes: Int) -> String { SizeText.format(bytes) }
 
     static func duration(_ seconds: Double) -> String {
         guard seconds.isFinite, seconds < 360_000 else { return "--:--" }

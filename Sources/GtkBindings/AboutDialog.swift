@@ -1,23 +1,42 @@
-import CGLib
-import CGtk
+internal import CGLib
+internal import CGtk
 import GObjectBindings
 
 /// The standard "About" window.
 @MainActor
 public enum AboutDialog {
+    /// The licence the window names (with a link to its text).
+    public enum License: Sendable {
+        case mitX11
+        case apache2
+        /// GPL 3.0 or later.
+        case gpl3
+        /// LGPL 3.0 or later.
+        case lgpl3
+
+        var gtk: GtkLicense {
+            switch self {
+            case .mitX11: GTK_LICENSE_MIT_X11
+            case .apache2: GTK_LICENSE_APACHE_2_0
+            case .gpl3: GTK_LICENSE_GPL_3_0
+            case .lgpl3: GTK_LICENSE_LGPL_3_0
+            }
+        }
+    }
+
     public struct Info {
         public var programName: String
         public var version: String
         public var comments: String
         public var website: String
         public var iconName: String
-        public var license: GtkLicense
+        public var license: License
         public var authors: [String]
         /// The translators' names, one per line; nil for none (the app speaks English).
         public var translatorCredits: String?
 
         public init(programName: String, version: String, comments: String, website: String, iconName: String,
-                    license: GtkLicense, authors: [String], translatorCredits: String? = nil) {
+                    license: License, authors: [String], translatorCredits: String? = nil) {
             self.programName = programName
             self.version = version
             self.comments = comments
@@ -37,7 +56,7 @@ public enum AboutDialog {
         gtk_about_dialog_set_comments(dialog, info.comments)
         gtk_about_dialog_set_website(dialog, info.website)
         gtk_about_dialog_set_logo_icon_name(dialog, info.iconName)
-        gtk_about_dialog_set_license_type(dialog, info.license)
+        gtk_about_dialog_set_license_type(dialog, info.license.gtk)
         var authors = info.authors.map { UnsafePointer(strdup($0)) } + [nil]
         gtk_about_dialog_set_authors(dialog, &authors)
         authors.forEach { free(UnsafeMutableRawPointer(mutating: $0)) }

@@ -1,15 +1,15 @@
-import CGLib
-import CGtk
+internal import CGLib
+internal import CGtk
 import GObjectBindings
 
 /// A scroll position and range: the vertical adjustment of a scrolled window, or one of our own driving a
 /// scrollbar.
 @MainActor
 public final class Adjustment {
-    public let ref: ObjectRef
+    @_spi(GtkInterop) public let ref: ObjectRef
 
     /// Wraps an adjustment owned elsewhere (transfer none).
-    public init(retaining pointer: UnsafeMutablePointer<GtkAdjustment>) {
+    init(retaining pointer: UnsafeMutablePointer<GtkAdjustment>) {
         ref = ObjectRef(pointer, transfer: .none)
     }
 

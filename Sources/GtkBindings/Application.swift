@@ -1,11 +1,11 @@
-import CGLib
-import CGtk
+internal import CGLib
+internal import CGtk
 import GObjectBindings
 
 /// The GtkApplication: registers the app id, owns the windows, and runs the GLib main loop.
 @MainActor
-public final class Application {
-    public let ref: ObjectRef
+public final class Application: ActionMap {
+    @_spi(GtkInterop) public let ref: ObjectRef
 
     /// `unique: false` lets several instances run side by side (tests, several galleries at once).
     /// `handlesCommandLine`: the instance that owns the app id on the session bus receives every launch's
@@ -20,6 +20,8 @@ public final class Application {
     }
 
     private var application: UnsafeMutablePointer<GApplication> { ref.typed() }
+
+    public var actionMap: ActionMapHandle { ActionMapHandle(ref: ref) }
 
     /// Once per process, before the first window: actions, accelerators, CSS.
     public func onStartup(_ handler: @escaping @MainActor () -> Void) { ref.connect("startup", handler) }
@@ -59,7 +61,7 @@ public final class Application {
     @discardableResult
     public func addAction(_ name: String, accelerators: [String] = [],
                           _ activate: @escaping @MainActor () -> Void) -> SimpleAction {
-        let action = SimpleAction.add(to: ref, name: name, activate)
+        let action = SimpleAction.add(to: self, name: name, activate)
         setAccelerators(accelerators, for: "app." + name)
         return action
     }

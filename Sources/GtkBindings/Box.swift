@@ -1,11 +1,11 @@
-import CGLib
-import CGtk
+internal import CGLib
+internal import CGtk
 import GObjectBindings
 
 @MainActor
 public final class Box: Widget {
-    public init(_ orientation: GtkOrientation, spacing: Int = 0) {
-        super.init(gtk_box_new(orientation, Int32(spacing)))
+    public init(_ orientation: Orientation, spacing: Int = 0) {
+        super.init(gtk_box_new(orientation.gtk, Int32(spacing)))
     }
 
     private var box: UnsafeMutablePointer<GtkBox> { widget.raw.as(GtkBox.self) }

@@ -1,5 +1,5 @@
-import CGLib
-import CGtk
+internal import CGLib
+internal import CGtk
 import GObjectBindings
 
 @MainActor
@@ -28,6 +28,11 @@ public final class Entry: Widget {
     /// Enter pressed in the entry.
     public func onActivate(_ handler: @escaping @MainActor () -> Void) {
         ref.connect("activate", handler)
+    }
+
+    /// The text changed: typed, pasted, dropped, or set by the app.
+    public func onChanged(_ handler: @escaping @MainActor () -> Void) {
+        ref.connect("changed", handler)
     }
 
     /// Emits `activate`, as pressing Enter in the entry does.

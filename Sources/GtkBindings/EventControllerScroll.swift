@@ -1,5 +1,5 @@
-import CGLib
-import CGtk
+internal import CGLib
+internal import CGtk
 import GObjectBindings
 
 /// Mouse-wheel and touchpad scrolling over a widget (GTK 3.24's GtkEventControllerScroll). Wheel clicks
@@ -9,10 +9,24 @@ import GObjectBindings
 public final class EventControllerScroll {
     private let ref: ObjectRef
 
+    /// Which scrolls the controller reports, and how.
+    public struct Flags: OptionSet, Sendable {
+        public let rawValue: UInt32
+        public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+        public static let vertical = Flags(rawValue: GTK_EVENT_CONTROLLER_SCROLL_VERTICAL.rawValue)
+        public static let horizontal = Flags(rawValue: GTK_EVENT_CONTROLLER_SCROLL_HORIZONTAL.rawValue)
+        /// Whole wheel clicks only: touchpad fractions are added up into them.
+        public static let discrete = Flags(rawValue: GTK_EVENT_CONTROLLER_SCROLL_DISCRETE.rawValue)
+        /// `onDecelerate` reports the fingers' velocity when a touchpad scroll ends.
+        public static let kinetic = Flags(rawValue: GTK_EVENT_CONTROLLER_SCROLL_KINETIC.rawValue)
+    }
+
     /// In GTK 3 the widget does not own its controllers: this object keeps it alive.
-    public init(on widget: Widget, flags: GtkEventControllerScrollFlags) {
+    public init(on widget: Widget, flags: Flags) {
         widget.addEvents(GdkEventMask(rawValue: GDK_SCROLL_MASK.rawValue | GDK_SMOOTH_SCROLL_MASK.rawValue))
-        ref = ObjectRef(gtk_event_controller_scroll_new(widget.widget, flags).raw, transfer: .full)
+        ref = ObjectRef(gtk_event_controller_scroll_new(widget.widget, GtkEventControllerScrollFlags(rawValue: flags.rawValue)).raw,
+                        transfer: .full)
     }
 
     /// A scroll by (dx, dy) in wheel clicks.

@@ -1,5 +1,5 @@
-import CGLib
-import CGtk
+internal import CGLib
+internal import CGtk
 import GObjectBindings
 
 /// A "Save As" chooser through GtkFileChooserNative: the desktop portal's dialog when the app runs in a

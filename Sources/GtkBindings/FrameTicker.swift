@@ -1,5 +1,5 @@
-import CGLib
-import CGtk
+internal import CGLib
+internal import CGtk
 import GObjectBindings
 
 /// Runs a callback on every frame of a widget's frame clock (the display's refresh), for animations: a

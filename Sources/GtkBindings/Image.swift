@@ -1,5 +1,5 @@
-import CGLib
-import CGtk
+internal import CGLib
+internal import CGtk
 import GObjectBindings
 
 @MainActor
@@ -35,16 +35,38 @@ public final class Image: Widget {
 
     public func clear() { gtk_image_clear(image) }
 
-    /// Which kind of content it shows now (GTK_IMAGE_EMPTY, GTK_IMAGE_PIXBUF, GTK_IMAGE_ICON_NAME…).
-    public var storageType: GtkImageType { gtk_image_get_storage_type(image) }
+    /// What kind of picture an image shows.
+    public enum Content: Sendable {
+        case empty
+        /// `setPixbuf` at scale 1.
+        case pixbuf
+        /// `setPixbuf` at a scale above 1 (shown through a cairo surface).
+        case surface
+        /// `setIcon`.
+        case iconName
+        /// Something GTK can show and this wrapper never sets (an animation, a GIcon…).
+        case other
+    }
+
+    /// Which kind of picture it shows now.
+    public var content: Content {
+        switch gtk_image_get_storage_type(image) {
+        case GTK_IMAGE_EMPTY: .empty
+        case GTK_IMAGE_PIXBUF: .pixbuf
+        case GTK_IMAGE_SURFACE: .surface
+        case GTK_IMAGE_ICON_NAME: .iconName
+        default: .other
+        }
+    }
 
     /// The pixbuf shown, when it was set as one (scale 1).
-    public var pixbuf: OpaquePointer? {
-        storageType == GTK_IMAGE_PIXBUF ? gtk_image_get_pixbuf(image) : nil
+    public var pixbuf: Pixbuf? {
+        guard content == .pixbuf else { return nil }
+        return gtk_image_get_pixbuf(image).map { Pixbuf(retaining: $0) }
     }
 
     public var iconName: String? {
-        guard storageType == GTK_IMAGE_ICON_NAME else { return nil }
+        guard content == .iconName else { return nil }
         var name: UnsafePointer<gchar>?
         gtk_image_get_icon_name(image, &name, nil)
         return string(name)

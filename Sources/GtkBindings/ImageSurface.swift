@@ -1,5 +1,5 @@
-import CGLib
-import CGtk
+internal import CGLib
+internal import CGtk
 import GObjectBindings
 
 /// A decoded image as a cairo image surface, made once per image and painted at any zoom through a pattern
@@ -58,7 +58,7 @@ public final class ImageSurface: @unchecked Sendable {
     /// Paints the surface with its top-left corner at `x`, `y` and each of its pixels `scale` units wide (in
     /// the context's user space), clipped to the surface's own rectangle and whatever clip `cairo` already
     /// has. PAD extension keeps the edges sharp instead of blending them into transparency.
-    public func paint(on cairo: OpaquePointer, x: Double, y: Double, scale: Double, filter: Filter) {
+    func paint(on cairo: OpaquePointer, x: Double, y: Double, scale: Double, filter: Filter) {
         guard scale > 0 else { return }
         cairo_save(cairo)
         cairo_rectangle(cairo, x, y, Double(pixelWidth) * scale, Double(pixelHeight) * scale)
@@ -92,8 +92,9 @@ public final class ImageSurface: @unchecked Sendable {
     }
 
     /// Paints this surface's pixels 1:1 onto the screen's (device) pixels, its top-left corner at `x`, `y`
-    /// (logical pixels of `cairo`, whose device scale is `deviceScale`).
-    public func paintUnscaled(on cairo: OpaquePointer, x: Double, y: Double, deviceScale: Double) {
+    /// (logical pixels of `context`, whose device scale is `deviceScale`).
+    public func paintUnscaled(on context: DrawingContext, x: Double, y: Double, deviceScale: Double) {
+        let cairo = context.cairo
         cairo_save(cairo)
         cairo_translate(cairo, x, y)
         cairo_scale(cairo, 1 / deviceScale, 1 / deviceScale)

@@ -1,5 +1,5 @@
-import CGLib
-import CGtk
+internal import CGLib
+internal import CGtk
 import GObjectBindings
 
 /// A GtkInfoBar: a bar across the top of the window's content for a state the user should know about
@@ -16,9 +16,10 @@ public final class InfoBar: Widget {
 
     private var bar: UnsafeMutablePointer<GtkInfoBar> { widget.raw.as(GtkInfoBar.self) }
 
-    public var messageType: GtkMessageType {
-        get { gtk_info_bar_get_message_type(bar) }
-        set { gtk_info_bar_set_message_type(bar, newValue) }
+    /// The bar's colour: a warning's, an error's…
+    public var messageType: MessageType {
+        get { MessageType(gtk_info_bar_get_message_type(bar)) }
+        set { gtk_info_bar_set_message_type(bar, newValue.gtk) }
     }
 
     public var isRevealed: Bool {

@@ -1,5 +1,5 @@
-import CGLib
-import CGtk
+internal import CGLib
+internal import CGtk
 import GObjectBindings
 
 @MainActor
@@ -15,10 +15,44 @@ public final class Label: Widget {
         set { gtk_label_set_text(label, newValue) }
     }
 
-    /// Shortens text that does not fit with "…" instead of widening the window.
-    public var ellipsize: PangoEllipsizeMode {
-        get { gtk_label_get_ellipsize(label) }
-        set { gtk_label_set_ellipsize(label, newValue) }
+    /// Where text that does not fit is shortened with "…", instead of widening the window.
+    public enum EllipsizeMode: Sendable, CaseIterable {
+        /// Not shortened: the label asks for all the width it needs.
+        case none
+        case start
+        case middle
+        case end
+
+        var pango: PangoEllipsizeMode {
+            switch self {
+            case .none: PANGO_ELLIPSIZE_NONE
+            case .start: PANGO_ELLIPSIZE_START
+            case .middle: PANGO_ELLIPSIZE_MIDDLE
+            case .end: PANGO_ELLIPSIZE_END
+            }
+        }
+    }
+
+    /// How the lines of a wrapped text line up with each other.
+    public enum Justification: Sendable, CaseIterable {
+        case left
+        case right
+        case center
+        case fill
+
+        var gtk: GtkJustification {
+            switch self {
+            case .left: GTK_JUSTIFY_LEFT
+            case .right: GTK_JUSTIFY_RIGHT
+            case .center: GTK_JUSTIFY_CENTER
+            case .fill: GTK_JUSTIFY_FILL
+            }
+        }
+    }
+
+    public var ellipsize: EllipsizeMode {
+        get { EllipsizeMode.allCases.first { $0.pango == gtk_label_get_ellipsize(label) } ?? .none }
+        set { gtk_label_set_ellipsize(label, newValue.pango) }
     }
 
     public var xalign: Float {
@@ -31,9 +65,9 @@ public final class Label: Widget {
         set { gtk_label_set_line_wrap(label, newValue.gboolean) }
     }
 
-    public var justify: GtkJustification {
-        get { gtk_label_get_justify(label) }
-        set { gtk_label_set_justify(label, newValue) }
+    public var justify: Justification {
+        get { Justification.allCases.first { $0.gtk == gtk_label_get_justify(label) } ?? .left }
+        set { gtk_label_set_justify(label, newValue.gtk) }
     }
 
     public var isSelectable: Bool {

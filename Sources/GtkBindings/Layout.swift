@@ -1,5 +1,5 @@
-import CGLib
-import CGtk
+internal import CGLib
+internal import CGtk
 import GObjectBindings
 
 /// A GtkLayout: children at positions of our choosing, clipped to the layout's own window, and no size

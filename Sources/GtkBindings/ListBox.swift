@@ -1,5 +1,5 @@
-import CGLib
-import CGtk
+internal import CGLib
+internal import CGtk
 import GObjectBindings
 
 /// A GtkListBox whose rows the caller adds and removes (the gallery list recycles a small pool of them).
@@ -12,9 +12,28 @@ public final class ListBox: Widget {
 
     private var listBox: UnsafeMutablePointer<GtkListBox> { widget.raw.as(GtkListBox.self) }
 
-    public var selectionMode: GtkSelectionMode {
-        get { gtk_list_box_get_selection_mode(listBox) }
-        set { gtk_list_box_set_selection_mode(listBox, newValue) }
+    /// How many rows can be selected, and whether a click can unselect.
+    public enum SelectionMode: Sendable, CaseIterable {
+        case none
+        /// At most one; it can be unselected.
+        case single
+        /// Exactly one once the user picked one: a click never unselects.
+        case browse
+        case multiple
+
+        var gtk: GtkSelectionMode {
+            switch self {
+            case .none: GTK_SELECTION_NONE
+            case .single: GTK_SELECTION_SINGLE
+            case .browse: GTK_SELECTION_BROWSE
+            case .multiple: GTK_SELECTION_MULTIPLE
+            }
+        }
+    }
+
+    public var selectionMode: SelectionMode {
+        get { SelectionMode.allCases.first { $0.gtk == gtk_list_box_get_selection_mode(listBox) } ?? .none }
+        set { gtk_list_box_set_selection_mode(listBox, newValue.gtk) }
     }
 
     /// With single-click activation off, a click selects and a double-click (or Enter) activates.

@@ -1,11 +1,11 @@
-import CGLib
-import CGtk
+internal import CGLib
+internal import CGtk
 import GObjectBindings
 
 /// A menu model (GMenu) whose items trigger actions by name.
 @MainActor
 public final class Menu {
-    public let ref: ObjectRef
+    @_spi(GtkInterop) public let ref: ObjectRef
 
     public init() {
         ref = ObjectRef(g_menu_new()!, transfer: .full)

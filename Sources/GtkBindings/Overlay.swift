@@ -1,5 +1,5 @@
-import CGLib
-import CGtk
+internal import CGLib
+internal import CGtk
 import GObjectBindings
 
 /// A main child with other widgets floating above it (a spinner over an image).

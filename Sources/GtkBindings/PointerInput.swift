@@ -1,9 +1,9 @@
-import CGLib
-import CGtk
+internal import CGLib
+internal import CGtk
 import GObjectBindings
 
-/// A mouse button press, as a handler sees it: which button, single or double, where (widget coordinates),
-/// and the event itself for a menu to open at.
+/// A mouse button press, as a handler sees it: which button, single or double, where (widget coordinates).
+/// A menu opened from the handler opens at it (`PopupMenu.popUpAtPointer(for:)`).
 public struct ButtonPress {
     public let button: UInt32
     public let isDoubleClick: Bool
@@ -12,10 +12,13 @@ public struct ButtonPress {
     /// On the screen: for widgets other than the one whose window got the event.
     public let rootX: Double
     public let rootY: Double
-    /// Valid during the handler only.
-    public let event: UnsafeMutablePointer<GdkEvent>
     /// The press that opens a context menu (right button, as the desktop configures it).
-    public var triggersContextMenu: Bool { gdk_event_triggers_context_menu(event) != 0 }
+    public let triggersContextMenu: Bool
+    /// The GdkEvent, valid during the handler only: GTK places a menu from it, and grabs the pointer for it.
+    let event: UnsafeMutableRawPointer
+
+    /// The primary button: the left one, or the right one on a mouse set up for the left hand.
+    public var isPrimaryButton: Bool { button == UInt32(GDK_BUTTON_PRIMARY) }
 }
 
 /// A scroll over a widget: smooth deltas (a wheel click is ±1) and whether Ctrl was held.
@@ -36,7 +39,8 @@ extension Widget {
             let button = event.as(GdkEventButton.self).pointee
             return handler(ButtonPress(button: button.button, isDoubleClick: button.type == GDK_2BUTTON_PRESS,
                                        x: button.x, y: button.y, rootX: button.x_root, rootY: button.y_root,
-                                       event: event.as(GdkEvent.self)))
+                                       triggersContextMenu: gdk_event_triggers_context_menu(event.as(GdkEvent.self)) != 0,
+                                       event: event))
         }
     }
 

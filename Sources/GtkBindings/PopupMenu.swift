@@ -1,5 +1,5 @@
-import CGLib
-import CGtk
+internal import CGLib
+internal import CGtk
 import GObjectBindings
 
 /// A context menu built from a menu model, attached to a widget whose action groups its items use.
@@ -12,9 +12,9 @@ public final class PopupMenu: Widget {
 
     private var menu: UnsafeMutablePointer<GtkMenu> { widget.raw.as(GtkMenu.self) }
 
-    /// Opens at the pointer, for the button press `event` (nil: the current event).
-    public func popUpAtPointer(_ event: UnsafeMutablePointer<GdkEvent>? = nil) {
-        gtk_menu_popup_at_pointer(menu, event)
+    /// Opens at the pointer, for `press`: the click whose handler is running (nil: the current event).
+    public func popUpAtPointer(for press: ButtonPress? = nil) {
+        gtk_menu_popup_at_pointer(menu, press?.event.as(GdkEvent.self))
     }
 
     /// Opens below `anchor` (a row chosen with the Menu key or Shift+F10), with the keyboard in the menu.

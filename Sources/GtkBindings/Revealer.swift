@@ -1,32 +1,35 @@
-import CGLib
-import CGtk
+internal import CGLib
+internal import CGtk
 import GObjectBindings
 
 /// Shows and hides its child with a slide (an in-app notification dropping from the header bar).
 @MainActor
 public final class Revealer: Bin {
-    public init(transition: GtkRevealerTransitionType = GTK_REVEALER_TRANSITION_TYPE_SLIDE_DOWN) {
+    /// How the child comes and goes.
+    public enum Transition: Sendable {
+        case none
+        case crossfade
+        /// Slides down into view (from a bar above it) and back up.
+        case slideDown
+        case slideUp
+
+        var gtk: GtkRevealerTransitionType {
+            switch self {
+            case .none: GTK_REVEALER_TRANSITION_TYPE_NONE
+            case .crossfade: GTK_REVEALER_TRANSITION_TYPE_CROSSFADE
+            case .slideDown: GTK_REVEALER_TRANSITION_TYPE_SLIDE_DOWN
+            case .slideUp: GTK_REVEALER_TRANSITION_TYPE_SLIDE_UP
+            }
+        }
+    }
+
+    public init(transition: Transition = .slideDown) {
         super.init(gtk_revealer_new())
-        gtk_revealer_set_transition_type(widget.raw.as(GtkRevealer.self), transition)
+        gtk_revealer_set_transition_type(widget.raw.as(GtkRevealer.self), transition.gtk)
     }
 
     public var isRevealed: Bool {
         get { gtk_revealer_get_reveal_child(widget.raw.as(GtkRevealer.self)) != 0 }
         set { gtk_revealer_set_reveal_child(widget.raw.as(GtkRevealer.self), newValue.gboolean) }
     }
-}
-
-extension Widget {
-    /// Makes `group`'s actions available as "PREFIX.NAME" to this widget and everything inside it (menus
-    /// attached to it included).
-    public func insertActionGroup(_ group: ObjectRef, prefix: String) {
-        gtk_widget_insert_action_group(widget, prefix, group.opaque)
-    }
-}
-
-/// A set of actions of its own (GSimpleActionGroup), e.g. a context menu's "row.*".
-@MainActor
-public final class ActionGroup {
-    public let ref = ObjectRef(g_simple_action_group_new()!, transfer: .full)
-    public init() {}
 }

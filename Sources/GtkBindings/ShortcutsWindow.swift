@@ -1,5 +1,5 @@
-import CGLib
-import CGtk
+internal import CGLib
+internal import CGtk
 import GObjectBindings
 
 /// GTK's shortcuts window (the one Ctrl+? opens in GNOME apps), built from plain data. GtkShortcutsWindow
@@ -30,11 +30,16 @@ public final class ShortcutsWindow: Widget {
         nameSearchButton(searchButtonName)
     }
 
+    /// Wraps a shortcuts window made elsewhere (a window's help overlay).
+    fileprivate init(existing window: UnsafeMutablePointer<GtkShortcutsWindow>) {
+        super.init(window.raw.as(GtkWidget.self))
+    }
+
     /// GTK 3 gives the window's search button (an icon-only toggle in its header bar) no accessible name,
     /// so a screen reader announces just "toggle button".
     private func nameSearchButton(_ name: String) {
         guard let titlebar = gtk_window_get_titlebar(widget.raw.as(GtkWindow.self)) else { return }
-        forEachDescendant(of: titlebar) { child in
+        GtkBindings.forEachDescendant(of: titlebar) { child in
             guard isInstance(child, of: gtk_toggle_button_get_type()),
                   let accessible = gtk_widget_get_accessible(child),
                   (string(atk_object_get_name(accessible)) ?? "").isEmpty else { return }
@@ -71,7 +76,10 @@ extension ApplicationWindow {
                                                 overlay.widget.raw.as(GtkShortcutsWindow.self))
     }
 
-    public var helpOverlay: UnsafeMutablePointer<GtkShortcutsWindow>? {
-        gtk_application_window_get_help_overlay(widget.raw.as(GtkApplicationWindow.self))
+    /// The shortcuts window set with `setHelpOverlay`, if any.
+    public var helpOverlay: ShortcutsWindow? {
+        gtk_application_window_get_help_overlay(widget.raw.as(GtkApplicationWindow.self)).map {
+            ShortcutsWindow(existing: $0)
+        }
     }
 }

@@ -1,11 +1,11 @@
-import CGLib
-import CGtk
+internal import CGLib
+internal import CGtk
 import GObjectBindings
 
 /// A named action ("app.quit", "win.back") that menus, buttons and keyboard accelerators trigger.
 @MainActor
 public final class SimpleAction {
-    public let ref: ObjectRef
+    @_spi(GtkInterop) public let ref: ObjectRef
 
     private init(_ action: OpaquePointer) {
         ref = ObjectRef(action, transfer: .full)
@@ -13,19 +13,19 @@ public final class SimpleAction {
 
     private var action: OpaquePointer { ref.opaque }
 
-    /// Adds a plain action to `map` (an application or an application window).
+    /// Adds a plain action to `map` (the application, an application window, an action group).
     @discardableResult
-    public static func add(to map: ObjectRef, name: String,
+    public static func add(to map: some ActionMap, name: String,
                            _ activate: @escaping @MainActor () -> Void) -> SimpleAction {
         let action = SimpleAction(g_simple_action_new(name, nil))
         action.ref.connect("activate") { (_: UnsafeMutableRawPointer?) in activate() }
-        g_action_map_add_action(map.opaque, action.action)
+        g_action_map_add_action(map.actionMap.ref.opaque, action.action)
         return action
     }
 
     /// Adds an action taking a string parameter, triggered by detailed names ("win.pan::left").
     @discardableResult
-    public static func add(to map: ObjectRef, name: String, stringParameter activate: @escaping @MainActor (String) -> Void)
+    public static func add(to map: some ActionMap, name: String, stringParameter activate: @escaping @MainActor (String) -> Void)
         -> SimpleAction {
         let type = g_variant_type_new("s")
         defer { g_variant_type_free(type) }
@@ -34,14 +34,14 @@ public final class SimpleAction {
             guard let parameter else { return }
             activate(String(cString: g_variant_get_string(parameter.opaque, nil)))
         }
-        g_action_map_add_action(map.opaque, action.action)
+        g_action_map_add_action(map.actionMap.ref.opaque, action.action)
         return action
     }
 
     /// Adds an on/off action (a check item in a menu). The action map keeps it; the returned wrapper may be
     /// dropped: the handler sets the state on the action that emitted `change-state`, not on a wrapper.
     @discardableResult
-    public static func addToggle(to map: ObjectRef, name: String, initial: Bool,
+    public static func addToggle(to map: some ActionMap, name: String, initial: Bool,
                                  _ changed: @escaping @MainActor (Bool) -> Void) -> SimpleAction {
         let action = SimpleAction(g_simple_action_new_stateful(name, nil, g_variant_new_boolean(initial.gboolean)))
         action.ref.connectWithEmitter("change-state") { (emitter: SignalEmitter, value: UnsafeMutableRawPointer?) in
@@ -50,7 +50,7 @@ public final class SimpleAction {
             g_simple_action_set_state(emitter.opaque, variant)
             changed(g_variant_get_boolean(variant) != 0)
         }
-        g_action_map_add_action(map.opaque, action.action)
+        g_action_map_add_action(map.actionMap.ref.opaque, action.action)
         return action
     }
 

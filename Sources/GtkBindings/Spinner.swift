@@ -1,5 +1,5 @@
-import CGLib
-import CGtk
+internal import CGLib
+internal import CGtk
 import GObjectBindings
 
 /// A GtkSpinner that turns only while it is on screen. GTK keeps a started spinner's CSS animation running

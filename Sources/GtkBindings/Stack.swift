@@ -1,13 +1,28 @@
-import CGLib
-import CGtk
+internal import CGLib
+internal import CGtk
 import GObjectBindings
 
 /// Shows one of several named children at a time.
 @MainActor
 public final class Stack: Widget {
-    public init(transition: GtkStackTransitionType = GTK_STACK_TRANSITION_TYPE_CROSSFADE) {
+    /// How one page gives way to the next.
+    public enum Transition: Sendable {
+        /// At once.
+        case none
+        /// The old page fades out as the new one fades in.
+        case crossfade
+
+        var gtk: GtkStackTransitionType {
+            switch self {
+            case .none: GTK_STACK_TRANSITION_TYPE_NONE
+            case .crossfade: GTK_STACK_TRANSITION_TYPE_CROSSFADE
+            }
+        }
+    }
+
+    public init(transition: Transition = .crossfade) {
         super.init(gtk_stack_new())
-        gtk_stack_set_transition_type(stack, transition)
+        gtk_stack_set_transition_type(stack, transition.gtk)
     }
 
     private var stack: UnsafeMutablePointer<GtkStack> { widget.raw.as(GtkStack.self) }

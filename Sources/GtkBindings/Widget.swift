@@ -1,5 +1,5 @@
-import CGLib
-import CGtk
+internal import CGLib
+internal import CGtk
 import GObjectBindings
 
 /// Base of the widget wrappers: owns one reference to a GtkWidget (ref_sink, so a new floating widget is
@@ -7,16 +7,19 @@ import GObjectBindings
 ///
 /// A wrapper going away only drops its reference; the widget lives on while its parent holds it. Signal
 /// handlers belong to the widget (see ObjectRef.connect), so they capture their Swift owners weakly.
+///
+/// No GTK type shows outside the bindings. Tests that poke GTK directly reach the object through `ref`,
+/// which only a file importing `@_spi(GtkInterop) GtkBindings` sees.
 @MainActor
 public class Widget {
-    public let ref: ObjectRef
+    @_spi(GtkInterop) public let ref: ObjectRef
 
     /// Wraps a widget the caller just created (floating) or got from a getter (transfer none).
-    public init(_ widget: UnsafeMutablePointer<GtkWidget>) {
+    init(_ widget: UnsafeMutablePointer<GtkWidget>) {
         ref = ObjectRef(widget, transfer: .floating)
     }
 
-    public var widget: UnsafeMutablePointer<GtkWidget> { ref.typed() }
+    var widget: UnsafeMutablePointer<GtkWidget> { ref.typed() }
 
     public func show() { gtk_widget_show(widget) }
     public func showAll() { gtk_widget_show_all(widget) }
@@ -54,14 +57,40 @@ public class Widget {
         set { gtk_widget_set_vexpand(widget, newValue.gboolean) }
     }
 
-    public var halign: GtkAlign {
-        get { gtk_widget_get_halign(widget) }
-        set { gtk_widget_set_halign(widget, newValue) }
+    /// Where the widget sits in the space its parent gives it, when it is given more than it needs.
+    public enum Align: Sendable, CaseIterable {
+        /// Stretched over all of it (GTK's default).
+        case fill
+        case start
+        case end
+        case center
+        /// On the text baseline of its row: vertically only (`halign` reads it back as `.fill`, as GTK does).
+        case baseline
+
+        var gtk: GtkAlign {
+            switch self {
+            case .fill: GTK_ALIGN_FILL
+            case .start: GTK_ALIGN_START
+            case .end: GTK_ALIGN_END
+            case .center: GTK_ALIGN_CENTER
+            case .baseline: GTK_ALIGN_BASELINE
+            }
+        }
+
+        init(_ align: GtkAlign) {
+            self = Self.allCases.first { $0.gtk == align } ?? .fill
+        }
     }
 
-    public var valign: GtkAlign {
-        get { gtk_widget_get_valign(widget) }
-        set { gtk_widget_set_valign(widget, newValue) }
+    public var halign: Align {
+        get { Align(gtk_widget_get_halign(widget)) }
+        set { gtk_widget_set_halign(widget, newValue.gtk) }
+    }
+
+    public var valign: Align {
+        // gtk_widget_get_valign reads baseline as fill.
+        get { Align(gtk_widget_get_valign_with_baseline(widget)) }
+        set { gtk_widget_set_valign(widget, newValue.gtk) }
     }
 
     public func setMargins(top: Int = 0, bottom: Int = 0, start: Int = 0, end: Int = 0) {
@@ -143,7 +172,7 @@ public class Widget {
     }
 
     /// Asks for more kinds of events (GDK_SCROLL_MASK…) on the widget's window; call before it is realized.
-    public func addEvents(_ mask: GdkEventMask) {
+    func addEvents(_ mask: GdkEventMask) {
         gtk_widget_add_events(widget, Int32(bitPattern: mask.rawValue))
     }
 
@@ -176,13 +205,12 @@ public class Widget {
         ref.connect("destroy", handler)
     }
 
-    /// Calls `handler` on each key press; return true when the key was handled.
-    public func onKeyPress(_ handler: @escaping @MainActor (_ keyval: UInt32, _ modifiers: GdkModifierType) -> Bool) {
+    /// Calls `handler` on each key press with the key and the modifiers held; return true when the key was
+    /// handled.
+    public func onKeyPress(_ handler: @escaping @MainActor (_ key: Key, _ modifiers: KeyModifiers) -> Bool) {
         ref.connectEvent("key-press-event") { event in
             guard let key = event?.as(GdkEventKey.self).pointee else { return false }
-            let relevant = GdkModifierType(rawValue: key.state & (GDK_CONTROL_MASK.rawValue | GDK_SHIFT_MASK.rawValue
-                                                                  | GDK_MOD1_MASK.rawValue))
-            return handler(key.keyval, relevant)
+            return handler(Key(keyval: key.keyval), KeyModifiers(state: key.state))
         }
     }
 }

@@ -1,14 +1,17 @@
-import CGLib
-import CGtk
+internal import CGLib
+internal import CGtk
 import GObjectBindings
 
 /// An application window. Closing it (title bar, Ctrl+W, `close()`) destroys it; the application quits when
 /// its last window is gone.
 @MainActor
-public final class ApplicationWindow: Bin {
+public final class ApplicationWindow: Bin, ActionMap {
     public init(application: Application) {
         super.init(gtk_application_window_new(application.ref.typed()))
     }
+
+    /// The window's "win.*" actions.
+    public var actionMap: ActionMapHandle { ActionMapHandle(ref: ref) }
 
     private var window: UnsafeMutablePointer<GtkWindow> { widget.raw.as(GtkWindow.self) }
 
@@ -50,20 +53,21 @@ public final class ApplicationWindow: Bin {
     }
 
     /// Shows a modal message dialog; it closes itself when dismissed.
-    public func showMessage(_ text: String, secondary: String? = nil, type: GtkMessageType = GTK_MESSAGE_ERROR) {
-        let dialog = gv_message_dialog_new(window, type, GTK_BUTTONS_CLOSE, text)!
-        if let secondary {
-            let object = dialog.raw.as(GObject.self)
-            var value = GValue()
-            g_value_init(&value, gv_type_string())
-            g_value_set_string(&value, secondary)
-            g_object_set_property(object, "secondary-text", &value)
-            g_value_unset(&value)
-        }
-        ObjectRef(dialog, transfer: .none).connect("response") { (_: UnsafeMutableRawPointer?) in
+    public func showMessage(_ text: String, secondary: String? = nil, type: MessageType = .error) {
+        let dialog = gv_message_dialog_new(window, type.gtk, GTK_BUTTONS_CLOSE, text)!
+        let object = ObjectRef(dialog, transfer: .none)
+        // gtk_message_dialog_format_secondary_text is variadic: the property takes the text as it is.
+        if let secondary { object.set("secondary-text", secondary) }
+        object.connect("response") { (_: UnsafeMutableRawPointer?) in
             gtk_widget_destroy(dialog)
         }
         gtk_widget_show(dialog)
+    }
+
+    /// The icon of every window of the app that sets none of its own (title bar, window switcher, dialogs):
+    /// a themed icon's name, such as the app id the installed icons are named after.
+    public static func setDefaultIconName(_ name: String) {
+        gtk_window_set_default_icon_name(name)
     }
 }
 

@@ -18,8 +18,8 @@ final class EagerListView {
     private(set) var gallery: Gallery?
 
     init() {
-        listBox.selectionMode = GTK_SELECTION_BROWSE
-        let content = GtkBindings.Box(GTK_ORIENTATION_VERTICAL)
+        listBox.selectionMode = .browse
+        let content = GtkBindings.Box(.vertical)
         content.append(listBox)
         scrolledWindow.setChild(content)
         scrolledWindow.vexpand = true

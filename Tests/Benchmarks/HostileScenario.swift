@@ -8,8 +8,8 @@ import GalleryUI
 
 /// The hostile gallery: the app's window against the hostile server (in a child process). Every row of the
 /// hostile gallery is wanted at once — decompression bombs, a 500 MB body, a gzip bomb, a drip, a stall — the
-/// large view opens every bomb, then every hostile feed is searched in turn, and a Mastodon reply of
-/// 3.5 million zeros. Measured: peak resident memory of the whole process (VmHWM) and the worst main-loop gap,
+/// large view opens every bomb, then every hostile feed is searched in turn, a Mastodon reply of
+/// 3.5 million zeros, and the hostile Bluesky and Misskey accounts. Measured: peak resident memory of the whole process (VmHWM) and the worst main-loop gap,
 /// and whether every row and every feed came to an end (an error row or a message) in bounded time.
 @MainActor
 enum HostileScenario {
@@ -40,6 +40,7 @@ enum HostileScenario {
         var feedsEnded = 0
         let searches = HostileFeed.allCases.filter { $0 != .gallery }.map { (SourceKind.demo, $0.rawValue) }
             + [(SourceKind.mastodon, "\(HostileFeed.mastodonZerosAccount)@hostile.example")]
+            + HostileSocialFeed.allCases.flatMap { [(SourceKind.bluesky, $0.blueskyHandle), (SourceKind.misskey, $0.misskeyAccount)] }
         for (source, user) in searches {
             let outcome = search(app, source: source, user: user)
             feedLines.append((user, outcome.seconds, outcome.text))

@@ -62,6 +62,59 @@ fi
 grep -q "GALLERY_VIEWER_ENDPOINT must be an http:// or https:// address" "$work/err" || fail "endpoint typo said: $(cat "$work/err")"
 echo "e2e: --list ok (60 and 360 items, the endpoint from the environment, errors on stderr)"
 
+# 2a. The same demo users in Bluesky's and Misskey's formats: one line per item with the usual fields, videos
+#     as kind video, alt texts, every item linking to an https page; an unknown user fails with "No such user".
+for spec in "bluesky aurora.demo.test nobody.demo.test" "misskey aurora@demo.test nobody@demo.test"; do
+  read -r source user missing <<<"$spec"
+  "$GALLERY_VIEWER" --list --json --source "$source" --endpoint "$base_url" "$user" >"$work/$source.json" \
+    || fail "--list --json --source $source $user failed"
+  lines=$(wc -l <"$work/$source.json")
+  [ "$lines" -eq 60 ] || fail "--source $source: --list printed $lines items for $user, not 60"
+  for key in '"kind":"image"' '"kind":"video"' '"alt_text":"Aurora over the Harbour"' '"sensitive":true' '"file_name"' \
+             '"thumbnail_url":"http' '"full_url":"http'; do
+    grep -q "$key" "$work/$source.json" || fail "--source $source: --list --json lacks $key"
+  done
+  https_pages=$(grep -c '"page_url":"https://' "$work/$source.json")
+  [ "$https_pages" -eq "$lines" ] || fail "--source $source: $https_pages of $lines items link to an https page"
+  if "$GALLERY_VIEWER" --list --source "$source" --endpoint "$base_url" "$missing" >"$work/out" 2>"$work/err"; then
+    fail "--source $source: --list for a missing user exited 0"
+  fi
+  grep -q "No such user: $missing" "$work/err" || fail "--source $source: missing user said: $(cat "$work/err")"
+done
+echo "e2e: --list --source bluesky and misskey ok (60 items each with videos and alt texts, https pages, No such user)"
+
+# 2a2. A profile link instead of a source and a username: the link picks the source (DeviantArt, whose feed
+#      the demo server speaks), and the endpoint from the environment, without --source, applies to it.
+GALLERY_VIEWER_ENDPOINT="$base_url" "$GALLERY_VIEWER" --list --json "https://www.deviantart.com/aurora/gallery" \
+  >"$work/link.json" 2>"$work/err" || fail "--list --json LINK failed: $(cat "$work/err")"
+cmp -s "$work/list.json" "$work/link.json" || fail "--list LINK differs from --list --source demo aurora"
+listed=$(GALLERY_VIEWER_ENDPOINT="$base_url" "$GALLERY_VIEWER" --list "https://aurora.deviantart.com/" | wc -l)
+[ "$listed" -eq 60 ] || fail "--list https://aurora.deviantart.com/ printed $listed items, not 60"
+if GALLERY_VIEWER_ENDPOINT="$base_url" "$GALLERY_VIEWER" --list "https://example.com/photos/aurora" >"$work/out" 2>"$work/err"; then
+  fail "--list with a link the app cannot use exited 0"
+fi
+grep -q "Not a profile link the app can use" "$work/err" || fail "--list bad link said: $(cat "$work/err")"
+grep -q "https://bsky.app/profile/HANDLE" "$work/err" || fail "--list bad link did not say what it understands"
+if "$GALLERY_VIEWER" --list --source commons "https://www.deviantart.com/aurora" >/dev/null 2>"$work/err"; then
+  fail "a DeviantArt link with --source commons was listed"
+fi
+grep -q "This is a DeviantArt link, not one of Wikimedia Commons" "$work/err" || fail "--source clash said: $(cat "$work/err")"
+GALLERY_VIEWER_ENDPOINT="$base_url" "$GALLERY_VIEWER" --list --json "https://www.deviantart.com/nobody-here" \
+  >/dev/null 2>"$work/err" && fail "--list LINK of a missing user exited 0"
+grep -q "No such user: nobody-here" "$work/err" || fail "--list LINK of a missing user said: $(cat "$work/err")"
+echo "e2e: --list LINK ok (the link picks the source; the environment's endpoint applies to it; bad links explained)"
+# Links of the other services, against the same server: Bluesky's (a profile link and an at:// URI), and a
+# /@NAME link and an @NAME@SERVER address, whose server (the endpoint, standing for it) NodeInfo says runs Misskey.
+for spec in "bluesky https://bsky.app/profile/aurora.demo.test" "bluesky at://aurora.demo.test" \
+            "misskey https://demo.test/@aurora" "misskey @aurora@demo.test"; do
+  read -r source link <<<"$spec"
+  GALLERY_VIEWER_ENDPOINT="$base_url" "$GALLERY_VIEWER" --list --json "$link" >"$work/link.json" 2>"$work/err" \
+    || fail "--list --json $link failed: $(cat "$work/err")"
+  cmp -s "$work/$source.json" "$work/link.json" || fail "--list $link differs from --list --source $source"
+done
+grep -q '^gallery-demo-server: request /.well-known/nodeinfo' "$work/server.err" || fail "no NodeInfo was asked for the /@NAME link"
+echo "e2e: --list LINK ok for DeviantArt, Bluesky and Misskey links (NodeInfo asked at the endpoint)"
+
 # 2b. --download: every image byte for byte, nothing asked again on a rerun, partial files resumed, Ctrl+C
 #     leaves only hidden partial files, failures listed with exit status 1.
 demo_images=$(cd "$(dirname "$0")/../../data/demo/images/full" && pwd)
@@ -250,6 +303,23 @@ import -window root "$shots/4-shortcuts.png"
 xdotool key Escape
 wait_for 10 bash -c "! xdotool search --onlyvisible --name '^Keyboard Shortcuts$' >/dev/null" \
   || fail "Escape did not close the shortcuts window"
+
+# 7d. A profile link typed in the entry and Enter: the link picks DeviantArt (the picker switches), and the
+#     endpoint the second launch brought without --source (7b) applies to that source too.
+aurora_feeds() { grep -c '^gallery-demo-server: request /rss.xml.*aurora' "$work/server.err"; }
+aurora_before=$(aurora_feeds)
+xdotool windowfocus --sync "$window"
+xdotool key ctrl+l
+xdotool type --delay 20 "https://www.deviantart.com/aurora"
+xdotool key Return
+wait_for 10 grep -q '^source=deviantart$' "$XDG_CONFIG_HOME/gallery-viewer/state.ini" \
+  || fail "the link did not switch the source to DeviantArt ($(cat "$XDG_CONFIG_HOME/gallery-viewer/state.ini"))"
+grep -q '^username=aurora$' "$XDG_CONFIG_HOME/gallery-viewer/state.ini" || fail "the link's user was not searched"
+aurora_feed_requested() { [ "$(aurora_feeds)" -gt "$aurora_before" ]; }
+wait_for 10 aurora_feed_requested || fail "the link's search did not go to the endpoint"
+wait_for 30 is_colourful 96x300+12+80 0.20 || fail "the link's gallery painted no thumbnails"
+import -window root "$shots/4b-link.png"
+echo "e2e: a typed profile link switched the source to DeviantArt and showed aurora's gallery"
 
 # 8. The screenshot is not blank: many distinct colours.
 colours=$(convert "$shots/2-gallery.png" -format '%k' info:)

@@ -2,9 +2,10 @@
 # `make fuzz`: libFuzzer, with AddressSanitizer, on every parser the network feeds.
 #
 #   Tests/Fuzz/run.sh [TARGET...]        (default: all of them)
-#   FUZZ_SECONDS=N   seconds per target (default 60: five targets, five minutes)
+#   FUZZ_SECONDS=N   seconds per target (default 60: seven targets, seven minutes)
 #
-# Targets: FuzzMediaRSS, FuzzMastodonJSON, FuzzLinkHeader, FuzzCommonsJSON, FuzzImageHeader (Tests/Fuzz/*).
+# Targets: FuzzMediaRSS, FuzzMastodonJSON, FuzzLinkHeader, FuzzCommonsJSON, FuzzImageHeader, FuzzBlueskyJSON,
+# FuzzMisskeyJSON (Tests/Fuzz/*).
 # They exist in Package.swift only when GALLERY_FUZZ=1, and are built here into a scratch directory of their own
 # (.build-fuzz) with -sanitize=fuzzer,address, so the normal build never sees them. Each starts from a corpus
 # seeded with the test fixtures (data/fixtures) and kept in .build-fuzz/corpus/TARGET, so later runs go on where
@@ -17,15 +18,19 @@ swift=${SWIFT:-$(command -v swift || echo /opt/swift/usr/bin/swift)}
 seconds=${FUZZ_SECONDS:-60}
 scratch=${FUZZ_BUILD_DIR:-$root/.build-fuzz}
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(FuzzMediaRSS FuzzMastodonJSON FuzzLinkHeader FuzzCommonsJSON FuzzImageHeader)
+[ ${#targets[@]} -gt 0 ] || targets=(FuzzMediaRSS FuzzMastodonJSON FuzzLinkHeader FuzzCommonsJSON FuzzImageHeader \
+                                     FuzzBlueskyJSON FuzzMisskeyJSON FuzzProfileLink)
 
 seeds() {
   case "$1" in
     FuzzMediaRSS) ls data/fixtures/deviantart/*.xml ;;
     FuzzMastodonJSON) ls data/fixtures/mastodon/*.json ;;
     FuzzCommonsJSON) ls data/fixtures/commons/*.json ;;
+    FuzzBlueskyJSON) ls data/fixtures/bluesky/*.json ;;
+    FuzzMisskeyJSON) ls data/fixtures/misskey/*.json ;;
     FuzzImageHeader) ls data/fixtures/images/* ;;
     FuzzLinkHeader) ;;
+    FuzzProfileLink) ;;
   esac
 }
 
@@ -40,6 +45,13 @@ for target in "${targets[@]}"; do
   if [ "$target" = FuzzLinkHeader ] && [ -z "$(ls -A "$corpus")" ]; then
     printf '<https://h/a?max_id=9>; rel="next", <https://h/a?min_id=1>; rel="prev"' > "$corpus/mastodon"
     printf '<https://h/a;b,c>; title="x, y; z"; rel="next prev"' > "$corpus/quoted"
+  fi
+  if [ "$target" = FuzzProfileLink ] && [ -z "$(ls -A "$corpus")" ]; then
+    printf 'https://commons.wikimedia.org/w/index.php?title=Special:ListFiles&user=M%%C3%%BCller' > "$corpus/commons"
+    printf 'https://mastodon.social/@alice@misskey.io' > "$corpus/fediverse"
+    printf 'at://did:plc:ewvi7nxzyoun6zhxrhs64oiz/app.bsky.feed.post/3k' > "$corpus/at"
+    printf '{"links":[{"rel":"http://nodeinfo.diaspora.software/ns/schema/2.1","href":"/nodeinfo/2.1"}]}' > "$corpus/discovery"
+    printf '{"version":"2.1","software":{"name":"mastodon","version":"4"}}' > "$corpus/document"
   fi
   echo "fuzz: $target for $seconds s ($(ls "$corpus" | wc -l) inputs in the corpus)"
   # -rss_limit_mb: a parser that balloons on one input is a finding too.

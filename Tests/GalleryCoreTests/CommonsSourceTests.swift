@@ -207,8 +207,10 @@ final class CommonsSourceTests: GLibTestCase {
         XCTAssertEqual(webp.kind, .image)
         let webpThumb = try XCTUnwrap(webp.thumbnails.first?.url)
         XCTAssertTrue(webpThumb.hasSuffix("/Rooftops.webp/250px-Rooftops.webp.png"), webpThumb)
-        XCTAssertEqual(webp.fullImageURL, webpThumb.replacingOccurrences(of: "/250px-", with: "/1920px-"),
-                       "no WebP loader: a standard-width PNG rendering instead of the original")
+        XCTAssertEqual(webp.fullImageURL, "https://upload.wikimedia.org/wikipedia/commons/4/4b/Rooftops.webp",
+                       "webp-pixbuf-loader decodes the original")
+        XCTAssertEqual(webp.thumbnails.last?.url, webpThumb.replacingOccurrences(of: "/250px-", with: "/1920px-"),
+                       "a screen-sized rendering stays at hand")
         XCTAssertEqual(webp.fileName, "Rooftops.webp", "the row names the original, not the rendering")
         let video = try XCTUnwrap(items.first { $0.id == "2001" })
         XCTAssertEqual(video.kind, .video)

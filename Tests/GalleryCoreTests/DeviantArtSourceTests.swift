@@ -90,7 +90,8 @@ final class DeviantArtSourceTests: GLibTestCase {
         let body = Bytes("<html>nope</html>")
         let cases: [(UInt32, GalleryError)] = [
             (404, .noSuchUser(service: "DeviantArt", username: "inkwell")),
-            (403, .refused(service: "DeviantArt", status: 403)),
+            (403, .refusingForNow(service: "DeviantArt", retryAfterSeconds: nil)),
+            (418, .refused(service: "DeviantArt", status: 418)),
             (401, .signInRequired(service: "DeviantArt")),
             (503, .serverError(service: "DeviantArt", status: 503, reason: "HTTP 503 Service Unavailable")),
         ]

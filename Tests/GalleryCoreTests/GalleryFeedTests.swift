@@ -64,4 +64,67 @@ final class GalleryFeedTests: GLibTestCase {
             XCTAssertFalse(detail.isEmpty)
         }
     }
+
+    // MARK: DeviantArt's refusals
+
+    /// A DeviantArt feed on a local server whose first `refusals` answers are 403 (then the demo page).
+    @MainActor
+    private static func refusingServer(refusals: Int) throws -> (server: TestHTTPServer, requests: () -> Int) {
+        let server = try TestHTTPServer()
+        let page = Fixtures.text("deviantart/gallery-page1.xml")
+            .replacingOccurrences(of: #"<atom:link rel="next""#, with: #"<atom:link rel="last""#)  // one page only
+        var count = 0
+        server.route("/rss.xml") { _ in
+            count += 1
+            return count <= refusals ? .html("<h1>403 ERROR</h1><p>Request blocked.</p>", status: 403)
+                : .text(page, contentType: "application/rss+xml")
+        }
+        return (server, { count })
+    }
+
+    func testDeviantArtsForbiddenIsWaitedOutLikeARateLimit() throws {
+        try MainActor.assumeIsolated {
+            let (server, requests) = try Self.refusingServer(refusals: 2)
+            let run = loadEveryPage(try DeviantArtSource(username: "inkwell", endpointOverride: server.baseURL))
+            XCTAssertEqual(requests(), 3, "two refusals waited out, then the page")
+            XCTAssertEqual(run.states.filter { if case .waiting = $0 { true } else { false } }.count, 2)
+            XCTAssertEqual(run.pages.joined().count, 4, "the gallery, not an error")
+            XCTAssertEqual(run.feed.state, .finished)
+        }
+    }
+
+    func testARefusalThatLastsEndsWithTryAgainLaterNeverNoGallery() throws {
+        try MainActor.assumeIsolated {
+            let (server, requests) = try Self.refusingServer(refusals: .max)
+            let source = try DeviantArtSource(username: "inkwell", endpointOverride: server.baseURL)
+            let feed = GalleryFeed(source: source, client: HTTPClient(), limits: fastFeedLimits)
+            var reasons: [GalleryError] = []
+            feed.onStateChange = { if let reason = feed.waitReason { reasons.append(reason) } }
+            var ended = false
+            feed.loadAllPages(page: { _ in XCTFail("no items") }, end: { _ in ended = true })
+            XCTAssertTrue(iterateMainLoop(until: { ended }, timeout: 20))
+            XCTAssertEqual(requests(), 6, "the first request and five retries, backing off")
+            XCTAssertEqual(reasons.count, 5)
+            guard case .refusingForNow("DeviantArt", let seconds?) = reasons.first else { return XCTFail("\(reasons)") }
+            XCTAssertEqual(reasons.first?.title, "DeviantArt is refusing requests for now")
+            XCTAssertEqual(reasons.first?.explanation,
+                           "Try again later; trying again by itself in \(GalleryError.duration(seconds)).")
+            let failure = GalleryError.refusingForNow(service: "DeviantArt", retryAfterSeconds: nil)
+            XCTAssertEqual(feed.state, .failed(failure))
+            XCTAssertEqual(failure.sentence, "DeviantArt is refusing requests for now. Try again later.")
+        }
+    }
+
+    func testARefusalsRetryAfterIsHonoured() throws {
+        try MainActor.assumeIsolated {
+            let server = try TestHTTPServer()
+            server.route("/rss.xml") { _ in TestResponse.status(403).header("Retry-After", "7") }
+            let source = try DeviantArtSource(username: "inkwell", endpointOverride: server.baseURL)
+            let feed = GalleryFeed(source: source, client: HTTPClient(), limits: fastFeedLimits)
+            feed.loadNextPage { _ in }
+            XCTAssertTrue(iterateMainLoop(until: { feed.waitReason != nil }, timeout: 5))
+            XCTAssertEqual(feed.waitReason, .refusingForNow(service: "DeviantArt", retryAfterSeconds: 7))
+            feed.cancel()
+        }
+    }
 }

@@ -295,6 +295,29 @@ final class HTTPCacheTests: GLibTestCase {
         }
     }
 
+    /// Only a GET can have a stored copy: a POST that times out is not sent a second time (Misskey's API).
+    func testAPostThatCannotBeAnsweredIsNotSentTwice() throws {
+        try MainActor.assumeIsolated {
+            let server = try TestHTTPServer()
+            var methods: [String] = []
+            server.route("/api/slow") { request in
+                methods.append(request.method + " " + request.body)
+                return TestResponse.text("[]", contentType: "application/json").delayed(milliseconds: 3000)
+            }
+            let folder = TemporaryFolder(prefix: "gallery-cache")
+            let cache = HTTPCache(directory: folder.path + "/http", maxBytes: 10_000_000)
+            let client = HTTPClient(configuration: .init(ioTimeoutSeconds: 1), cache: cache)
+            let post = fetch(server.url("/api/slow"), with: client, method: "POST", body: #"{"a":1}"#)
+            XCTAssertEqual(post?.failureValue?.isUnreachable, true, "\(String(describing: post))")
+            XCTAssertEqual(methods, [#"POST {"a":1}"#], "the body went, once")
+            methods.removeAll()
+            let get = fetch(server.url("/api/slow"), with: client)
+            XCTAssertEqual(get?.failureValue?.isUnreachable, true)
+            XCTAssertEqual(methods, ["GET ", "GET "], "a GET is asked once more for a stored copy")
+            iterateMainLoop(for: 0.1)
+        }
+    }
+
     func testWithoutACacheNothingStandsIn() throws {
         try MainActor.assumeIsolated {
             let server = try Self.server()

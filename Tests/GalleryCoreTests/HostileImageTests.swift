@@ -28,6 +28,8 @@ final class HostileImageTests: GLibTestCase {
                 (.gifBomb, .tooLarge(width: 30000, height: 30000, frames: 1), "Image too large (30000 × 30000)"),
                 (.gifFramesBomb, .tooLarge(width: 1000, height: 1000, frames: 200), "Image too large (1000 × 1000, 200 frames)"),
                 (.bmpBomb, .tooLarge(width: 30000, height: 30000, frames: 1), "Image too large (30000 × 30000)"),
+                (.webpFramesBomb, .tooLarge(width: 4000, height: 4000, frames: 20), "Image too large (4000 × 4000, 20 frames)"),
+                (.avifBomb, .tooLarge(width: 16000, height: 16000, frames: 1), "Image too large (16000 × 16000)"),
             ]
             for (image, error, message) in expected {
                 for size in [96, 4096] as [Int?] {  // thumbnails and the large view

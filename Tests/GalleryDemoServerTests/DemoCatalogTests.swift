@@ -17,7 +17,7 @@ final class DemoCatalogTests: XCTestCase {
         XCTAssertEqual(longSides.min(), 200)
         XCTAssertEqual(longSides.max(), 4000)
         XCTAssertGreaterThanOrEqual(longSides.filter { $0 >= 3000 }.count, 2)
-        XCTAssertEqual(Set(aurora.items.map(\.format)), [.jpeg, .png])
+        XCTAssertEqual(Set(aurora.items.map(\.format)), [.jpeg, .png, .webp, .avif])
         XCTAssertTrue(aurora.items.contains { $0.width > $0.height })
         XCTAssertTrue(aurora.items.contains { $0.width < $0.height })
         XCTAssertTrue(aurora.items.contains { $0.width == $0.height })

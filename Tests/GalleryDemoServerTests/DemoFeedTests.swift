@@ -135,7 +135,8 @@ final class DemoFeedTests: XCTestCase {
                 for declared in item.thumbnails + [try XCTUnwrap(item.content)] {
                     let image = try fetchOrFail(declared.url, session: session)
                     XCTAssertEqual(image.status, 200, declared.url)
-                    let expectedType = declared.url.hasSuffix(".png") ? "image/png" : "image/jpeg"
+                    let types = [".png": "image/png", ".webp": "image/webp", ".avif": "image/avif"]
+                    let expectedType = types.first { declared.url.hasSuffix($0.key) }?.value ?? "image/jpeg"
                     XCTAssertEqual(image.mediaType, expectedType, declared.url)
                     let size = try decodeImage(image.body).get()
                     XCTAssertEqual(size.width, declared.width, declared.url)

@@ -1,7 +1,7 @@
 import CGLib
 import CGtk
 import GObjectBindings
-import GtkBindings
+@_spi(GtkInterop) import GtkBindings
 import TestSupport
 import XCTest
 
@@ -10,18 +10,18 @@ import XCTest
 final class ActionTests: GLibTestCase {
     func testAToggleWorksAfterItsWrapperIsGone() {
         MainActor.assumeIsolated {
-            let group = ObjectRef(g_simple_action_group_new()!, transfer: .full)
+            let group = ActionGroup()
             var changes: [Bool] = []
             do {
                 SimpleAction.addToggle(to: group, name: "toggle", initial: false) { changes.append($0) }
             }
             // A menu's check item activates a stateful boolean action without a parameter: GSimpleAction
             // turns that into change-state with the opposite value.
-            g_action_group_activate_action(group.opaque, "toggle", nil)
-            g_action_group_activate_action(group.opaque, "toggle", nil)
-            g_action_group_change_action_state(group.opaque, "toggle", g_variant_new_boolean(1))
+            g_action_group_activate_action(group.ref.opaque, "toggle", nil)
+            g_action_group_activate_action(group.ref.opaque, "toggle", nil)
+            g_action_group_change_action_state(group.ref.opaque, "toggle", g_variant_new_boolean(1))
             XCTAssertEqual(changes, [true, false, true])
-            let state = g_action_group_get_action_state(group.opaque, "toggle")
+            let state = g_action_group_get_action_state(group.ref.opaque, "toggle")
             defer { g_variant_unref(state) }
             XCTAssertEqual(g_variant_get_boolean(state), 1, "the action's own state follows")
         }

@@ -83,7 +83,7 @@ final class GalleryWindowTests: GLibTestCase {
             XCTAssertFalse(row.spinner.isSpinning)
             XCTAssertFalse(row.spinner.isVisible)
             XCTAssertEqual(row.thumbnailStack.visibleChildName, "image")
-            XCTAssertTrue([GTK_IMAGE_PIXBUF, GTK_IMAGE_SURFACE].contains(row.thumbnail.storageType), "the thumbnail is shown")
+            XCTAssertTrue([Image.Content.pixbuf, .surface].contains(row.thumbnail.content), "the thumbnail is shown")
             XCTAssertEqual(row.titleLabel.text, "Aurora over the Harbour")
             XCTAssertEqual(row.detailLabel.text, "aurora-001-aurora-over-the-harbour.jpg · 4000 × 2667")
         }

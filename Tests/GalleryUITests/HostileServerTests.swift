@@ -19,7 +19,8 @@ final class HostileServerTests: GLibTestCase {
 
     @MainActor
     private static func harness(_ server: HostileServer) throws -> UIHarness {
-        try UIHarness(client: fastClient, endpoints: [.demo: server.baseURL, .mastodon: server.baseURL])
+        try UIHarness(client: fastClient, endpoints: [.demo: server.baseURL, .mastodon: server.baseURL,
+                                                      .bluesky: server.baseURL, .misskey: server.baseURL])
     }
 
     /// What each row of the hostile gallery must end as: its error, or its image.
@@ -38,6 +39,8 @@ final class HostileServerTests: GLibTestCase {
         "Hostile: gif-bomb": "Image too large (30000 × 30000)",
         "Hostile: gif-frames-bomb": "Image too large (1000 × 1000, 200 frames)",
         "Hostile: bmp-bomb": "Image too large (30000 × 30000)",
+        "Hostile: webp-frames-bomb": "Image too large (4000 × 4000, 20 frames)",
+        "Hostile: avif-bomb": "Image too large (16000 × 16000)",
         "Hostile: huge-body": "Too large (over 50 MB)",
         "Hostile: huge-chunked-body": "Too large (over 50 MB)",
         "Hostile: gzip-bomb": "Too large (over 50 MB)",
@@ -148,6 +151,45 @@ final class HostileServerTests: GLibTestCase {
             XCTAssertTrue(ui.waitForRows(1000, timeout: 30), "100,000 items in a reply: the first 1000")
             iterateMainLoop(for: 0.2)
             XCTAssertEqual(ui.list.rowCount, 1000)
+        }
+    }
+
+    /// The hostile Bluesky and Misskey accounts in the window: messages for what cannot be read or does not
+    /// end, "Not a web address" rows for odd schemes, the first 1000 rows of a huge feed.
+    func testHostileBlueskyAndMisskeyAccountsEndInRowsOrAMessage() throws {
+        try MainActor.assumeIsolated {
+            let server = HostileServer()
+            try server.start()
+            let ui = try Self.harness(server)
+            defer { ui.close() }
+            for (source, service) in [(SourceKind.bluesky, "Bluesky"), (.misskey, "Misskey")] {
+                let user = { (feed: HostileSocialFeed) in source == .bluesky ? feed.blueskyHandle : feed.misskeyAccount }
+                let messages: [(HostileSocialFeed, String)] = [
+                    (.deepNesting, "\(service) sent a response the app could not read"),
+                    (.html, "\(service) sent a response the app could not read"),
+                    (.endlessCursor, "\(service) sent only empty pages"),
+                    (.rateLimited, "\(service) asks to slow down"),
+                ]
+                for (feed, title) in messages {
+                    ui.search(user(feed), source: source)
+                    XCTAssertTrue(iterateMainLoop(until: { ui.window.statusPage.titleLabel.text == title }, timeout: 10),
+                                  "\(service) \(feed): \(ui.window.statusPage.titleLabel.text)")
+                    XCTAssertEqual(ui.list.rowCount, 0)
+                }
+                ui.search(user(.oddSchemes), source: source)
+                XCTAssertTrue(ui.waitForRows(7), "\(service): \(ui.list.rowCount) rows")
+                let rejected = (0..<7).filter { ui.download($0).item.mediaURLRejected }
+                XCTAssertEqual(rejected.count, 4, service)
+                for index in rejected {
+                    ui.scroll(toRow: index)
+                    XCTAssertTrue(ui.waitUntilSettled(index))
+                    XCTAssertEqual(ui.row(index).detailLabel.text, "Not a web address", "\(service) row \(index)")
+                }
+                ui.search(user(.manyPosts), source: source)
+                XCTAssertTrue(ui.waitForRows(1000, timeout: 30), "\(service): 40,000 images in a reply, the first 1000")
+                iterateMainLoop(for: 0.2)
+                XCTAssertEqual(ui.list.rowCount, 1000, service)
+            }
         }
     }
 

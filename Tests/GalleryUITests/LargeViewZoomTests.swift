@@ -1,7 +1,7 @@
 import CGLib
 import CGtk
 import GObjectBindings
-import GtkBindings
+@_spi(GtkInterop) import GtkBindings
 import GalleryCore
 import GalleryDemoServer
 import TestSupport

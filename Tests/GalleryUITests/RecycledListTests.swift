@@ -117,9 +117,9 @@ final class RecycledListTests: GLibTestCase {
             XCTAssertTrue(iterateMainLoop(until: { ui.list.visibleRange.allSatisfy { ui.download($0).state == .loaded } },
                                           timeout: 10))
             for bound in ui.list.boundRows {
-                XCTAssertNotEqual(bound.thumbnail.pixbuf, firstPixels, "item 0's image in a row showing item \(bound.download!.index)")
+                XCTAssertNotEqual(bound.thumbnail.pixbuf?.pointer, firstPixels, "item 0's image in a row showing item \(bound.download!.index)")
                 if let own = bound.download?.thumbnail {
-                    XCTAssertEqual(bound.thumbnail.pixbuf, own.pixbuf.pointer, "row of item \(bound.download!.index)")
+                    XCTAssertEqual(bound.thumbnail.pixbuf?.pointer, own.pixbuf.pointer, "row of item \(bound.download!.index)")
                 } else {
                     XCTAssertEqual(bound.thumbnail.iconName, "image-x-generic-symbolic", "a placeholder until its own image")
                 }
@@ -143,7 +143,7 @@ final class RecycledListTests: GLibTestCase {
 
             ui.scroll(toRow: 0)
             XCTAssertNotNil(ui.download(0).thumbnail, "back on screen at once, from the cache")
-            XCTAssertEqual(ui.row(0).thumbnail.pixbuf, ui.download(0).thumbnail?.pixbuf.pointer)
+            XCTAssertEqual(ui.row(0).thumbnail.pixbuf?.pointer, ui.download(0).thumbnail?.pixbuf.pointer)
             XCTAssertEqual(ui.server.requestLog.filter { $0 == path }.count, 1, "not downloaded again")
         }
     }

@@ -14,7 +14,8 @@ import XCTest
 /// media URL with a real PNG.
 final class ServiceFixtureTests: GLibTestCase {
     private static let mediaHosts = ["https://files.mastodon.social", "https://upload.wikimedia.org",
-                                     "https://images-wixmp.example"]
+                                     "https://images-wixmp.example", "https://cdn.bsky.app", "https://video.bsky.app",
+                                     "https://media.misskey.io"]
 
     @MainActor
     private static func fixture(_ name: String, server: TestHTTPServer) -> String {
@@ -121,6 +122,73 @@ final class ServiceFixtureTests: GLibTestCase {
         }
     }
 
+    func testBlueskyPostsBecomeRowsAcrossTwoPages() throws {
+        try MainActor.assumeIsolated {
+            let server = try Self.makeServer()
+            let profile = Fixtures.text("bluesky/profile.json")
+            let pages = (1...2).map { Self.fixture("bluesky/author-feed-page\($0).json", server: server) }
+            server.route("/xrpc/app.bsky.actor.getProfile") { _ in .text(profile, contentType: "application/json") }
+            server.route("/xrpc/app.bsky.feed.getAuthorFeed") { request in
+                .text(pages[request.query["cursor"] == nil ? 0 : 1], contentType: "application/json")
+            }
+            let ui = try UIHarness(endpoints: [.bluesky: server.baseURL])
+            defer { ui.close() }
+            ui.search("alice.bsky.social", source: .bluesky)
+            XCTAssertTrue(ui.waitForRows(9))
+            ui.scroll(toRow: ui.list.rowCount - 1)
+            XCTAssertTrue(iterateMainLoop(until: { ui.window.gallery?.feed.state == .finished }, timeout: 10))
+            let states = Self.settle(ui, rows: 11)
+            XCTAssertEqual(ui.download(0).item.title, "Harbour study, two takes 🌊 (1/2)")
+            XCTAssertEqual(ui.download(2).item.kind, .video)
+            XCTAssertEqual(states[4], .sensitiveHidden, "the self-labelled figure study")
+            XCTAssertEqual(states[8], .sensitiveHidden, "graphic-media")
+            for index in ui.list.visibleRange where ![4, 8].contains(index) {
+                XCTAssertEqual(states[index], .loaded, "row \(index): \(ui.download(index).item.title)")
+            }
+            XCTAssertTrue(server.requestLog.contains { $0.hasPrefix("/media/cdn.bsky.app/img/feed_thumbnail/plain/") },
+                          "rows show the CDN's thumbnails")
+            XCTAssertTrue(server.requestLog.contains { $0.hasPrefix("/media/video.bsky.app/watch/") && $0.hasSuffix("/thumbnail.jpg") },
+                          "the video's still")
+        }
+    }
+
+    func testMisskeyFilesBecomeRowsAndTheGalleryEndsAtAnEmptyPage() throws {
+        try MainActor.assumeIsolated {
+            let server = try Self.makeServer()
+            let user = Fixtures.text("misskey/users-show.json")
+            let pages = (1...2).map { Self.fixture("misskey/users-notes-page\($0).json", server: server) } + ["[]"]
+            var methods: Set<String> = []
+            server.route("/api/users/show") { request in
+                methods.insert(request.method)
+                return .text(user, contentType: "application/json")
+            }
+            server.route("/api/users/notes") { request in
+                methods.insert(request.method)
+                let index = request.body.contains("9tjp00ii01") ? 2 : request.body.contains("untilId") ? 1 : 0
+                return .text(pages[index], contentType: "application/json")
+            }
+            let ui = try UIHarness(endpoints: [.misskey: server.baseURL])
+            defer { ui.close() }
+            ui.search("alice@misskey.io", source: .misskey)
+            XCTAssertTrue(ui.waitForRows(7))
+            for _ in 0..<3 where ui.window.gallery?.feed.state != .finished {
+                ui.scroll(toRow: ui.list.rowCount - 1)
+                iterateMainLoop(until: { if case .loading = ui.window.gallery?.feed.state { false } else { true } }, timeout: 10)
+            }
+            XCTAssertTrue(iterateMainLoop(until: { ui.window.gallery?.feed.state == .finished }, timeout: 10))
+            XCTAssertEqual(methods, ["POST"])
+            let states = Self.settle(ui, rows: 9)
+            XCTAssertEqual(ui.download(0).item.title, "Harbour sketches, day two 🌊 (1/2)")
+            XCTAssertEqual(states[2], .sensitiveHidden, "behind a content warning")
+            XCTAssertEqual(states[3], .sensitiveHidden, "a file marked sensitive")
+            XCTAssertEqual(ui.download(6).item.kind, .audio)
+            for index in ui.list.visibleRange where [0, 1, 4, 5, 7, 8].contains(index) {
+                XCTAssertEqual(states[index], .loaded, "row \(index): \(ui.download(index).item.title)")
+            }
+            XCTAssertTrue(server.requestLog.contains { $0.hasPrefix("/media/media.misskey.io/files/thumbnail-") })
+        }
+    }
+
     func testARateLimitIsShownWithItsWaitAndWaitedOut() throws {
         try MainActor.assumeIsolated {
             let server = try Self.makeServer()
@@ -142,6 +210,31 @@ final class ServiceFixtureTests: GLibTestCase {
             XCTAssertEqual(ui.window.statusPage.descriptionLabel.text, "Too many requests. Trying again in 1 s.")
             XCTAssertEqual(ui.window.header.bar.subtitle, "DeviantArt asks to wait 1 s; retrying by itself")
             XCTAssertTrue(ui.waitForRows(4), "the same request, sent again after the wait")
+        }
+    }
+
+    func testDeviantArtsRefusalSaysTryAgainLaterAndRetriesByItself() throws {
+        try MainActor.assumeIsolated {
+            let server = try Self.makeServer()
+            let page = Self.fixture("deviantart/gallery-page1.xml", server: server)
+                .replacingOccurrences(of: "offset=60", with: "offset=0")
+            var refused = false
+            server.route("/rss.xml") { _ in
+                guard refused else {
+                    refused = true
+                    return TestResponse.status(403).header("Retry-After", "1")
+                }
+                return .text(page, contentType: "application/rss+xml")
+            }
+            let ui = try UIHarness(endpoints: [.deviantArt: server.baseURL])
+            defer { ui.close() }
+            ui.search("inkwell", source: .deviantArt)
+            XCTAssertTrue(iterateMainLoop(until: {
+                ui.window.statusPage.titleLabel.text == "DeviantArt is refusing requests for now"
+            }, timeout: 5))
+            XCTAssertEqual(ui.window.statusPage.descriptionLabel.text, "Try again later; trying again by itself in 1 s.")
+            XCTAssertEqual(ui.window.header.bar.subtitle, "DeviantArt is refusing requests for now; retrying in 1 s")
+            XCTAssertTrue(ui.waitForRows(4), "the same request, sent again after the wait: the gallery, not an error")
         }
     }
 }

@@ -1,7 +1,7 @@
 import CGLib
 import CGtk
 import GObjectBindings
-import GtkBindings
+@_spi(GtkInterop) import GtkBindings
 import GalleryCore
 import TestSupport
 import XCTest
@@ -15,16 +15,16 @@ final class ShortcutsTests: GLibTestCase {
             defer { ui.close() }
             let overlay = try XCTUnwrap(ui.window.window.helpOverlay, "the window has a shortcuts window")
             // The sections' shortcuts; the window's search page holds copies of them, left out here.
-            var sections: [UnsafeMutablePointer<GtkWidget>] = []
-            forEachDescendant(of: overlay.raw.as(GtkWidget.self)) { widget in
-                if isInstance(widget, of: gtk_shortcuts_section_get_type()) { sections.append(widget) }
+            var sections: [Widget] = []
+            overlay.forEachDescendant { widget in
+                if isInstance(widget.widget, of: gtk_shortcuts_section_get_type()) { sections.append(widget) }
             }
             XCTAssertEqual(sections.count, 1)
             var listed: [String] = []
             for section in sections {
-                forEachDescendant(of: section) { widget in
-                    guard isInstance(widget, of: gtk_shortcuts_shortcut_get_type()) else { return }
-                    let object = ObjectRef(widget, transfer: .none)
+                section.forEachDescendant { widget in
+                    guard isInstance(widget.widget, of: gtk_shortcuts_shortcut_get_type()) else { return }
+                    let object = widget.ref
                     listed.append("\(object.string("title") ?? "") = \(object.string("accelerator") ?? "")")
                 }
             }
@@ -33,11 +33,11 @@ final class ShortcutsTests: GLibTestCase {
             // The main menu opens it, and the action it uses exists on the window.
             let menu = try XCTUnwrap(gtk_menu_button_get_menu_model(ui.window.header.menuButton.widget.raw.as(GtkMenuButton.self)))
             XCTAssertTrue(Self.menuActions(menu).contains("win.show-help-overlay"), "\(Self.menuActions(menu))")
-            XCTAssertFalse(gtk_widget_get_visible(overlay.raw.as(GtkWidget.self)) != 0)
-            g_action_group_activate_action(ui.window.window.ref.opaque, "show-help-overlay", nil)
-            XCTAssertTrue(iterateMainLoop(until: { gtk_widget_get_mapped(overlay.raw.as(GtkWidget.self)) != 0 }, timeout: 5),
+            XCTAssertFalse(gtk_widget_get_visible(overlay.widget) != 0)
+            ui.window.window.activateAction("show-help-overlay")
+            XCTAssertTrue(iterateMainLoop(until: { gtk_widget_get_mapped(overlay.widget) != 0 }, timeout: 5),
                           "win.show-help-overlay shows the shortcuts window")
-            gtk_widget_hide(overlay.raw.as(GtkWidget.self))
+            gtk_widget_hide(overlay.widget)
         }
     }
 

@@ -22,8 +22,9 @@ final class UIHarness {
     /// `endpoints` points other sources (or the Demo source, instead of the demo server) at local test servers;
     /// sources without one get a closed local port. With `cacheDirectory`, the client has a disk cache there
     /// and the window keeps its galleries' first pages there, as the app's window does.
+    /// `serverLookupOrigin` answers for the server of a `/@NAME` link (NodeInfo), as the endpoint override does.
     init(server options: DemoServer.Options = .init(), client configuration: HTTPClient.Configuration = .init(),
-         endpoints: [SourceKind: String] = [:], cacheDirectory: String? = nil) throws {
+         endpoints: [SourceKind: String] = [:], cacheDirectory: String? = nil, serverLookupOrigin: String? = nil) throws {
         guard gtk_init_check(nil, nil) != 0 else {
             XCTFail("GTK could not open a display (DISPLAY=\(String(cString: getenv("DISPLAY") ?? strdup("")))); run the UI tests through `make test`")
             throw XCTSkip("no display")
@@ -35,20 +36,25 @@ final class UIHarness {
         loader = ImageLoader(client: client)
         let baseURL = server.baseURL
         let snapshots = cacheDirectory.map { FeedSnapshotStore(path: $0 + "/last-gallery.json") }
-        let services = GalleryServices(client: client, loader: loader, feedLimits: fastFeedLimits, snapshots: snapshots) {
+        let services = GalleryServices(client: client, loader: loader, feedLimits: fastFeedLimits, snapshots: snapshots,
+                                       serverLookupOrigin: { serverLookupOrigin }) {
             kind, username throws(GalleryError) in
-            try kind.makeSource(username: username,
-                                endpointOverride: endpoints[kind] ?? (kind == .demo ? baseURL : "http://127.0.0.1:9"))
+            let endpoint = endpoints[kind].map { $0 == Self.demoServerEndpoint ? baseURL : $0 }
+            return try kind.makeSource(username: username,
+                                       endpointOverride: endpoint ?? (kind == .demo ? baseURL : "http://127.0.0.1:9"))
         }
         window = MainWindow(application: application, services: services)
         // As GalleryViewerApplication does at start-up: the menu's toggle, its wrapper dropped.
-        SimpleAction.addToggle(to: application.ref, name: "show-sensitive", initial: false) { [weak window] show in
+        SimpleAction.addToggle(to: application, name: "show-sensitive", initial: false) { [weak window] show in
             window?.setShowSensitive(show)
         }
         window.window.setDefaultSize(width: 760, height: 720)
         window.present()
         XCTAssertTrue(iterateMainLoop(until: { self.window.window.isMapped }, timeout: 10), "the window was not shown")
     }
+
+    /// In `endpoints`, points a source at the harness's own demo server (which speaks DeviantArt's feed).
+    static let demoServerEndpoint = "demo-server"
 
     /// One registered application for the whole test run: GApplication exports itself on the session bus
     /// once per process and id.
@@ -176,9 +182,9 @@ final class UIHarness {
     /// way a menu item, a button or a shortcut does: through GAction, by name.
     func activateAction(_ name: String) {
         if name.hasPrefix("app.") {
-            g_action_group_activate_action(application.ref.opaque, String(name.dropFirst(4)), nil)
+            application.activateAction(String(name.dropFirst(4)))
         } else {
-            g_action_group_activate_action(window.window.ref.opaque, name, nil)
+            window.window.activateAction(name)
         }
     }
 

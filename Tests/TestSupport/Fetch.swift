@@ -26,11 +26,12 @@ public func makeTestSession(ioTimeoutSeconds: UInt32 = 5, maxConnectionsPerHost:
                        maxConnections: 10, ioTimeoutSeconds: ioTimeoutSeconds))
 }
 
-/// Starts a GET and reads the body to the end on the main loop; `completion` runs once.
+/// Starts a GET (or `method` with a JSON `body`) and reads the body to the end on the main loop; `completion`
+/// runs once.
 @MainActor
-public func startFetch(_ url: String, session: Soup.Session, headers: [String: String] = [:],
-                       completion: @escaping @MainActor (FetchResult) -> Void) {
-    FetchOperation(completion: completion).start(url, session: session, headers: headers)
+public func startFetch(_ url: String, session: Soup.Session, headers: [String: String] = [:], method: String = "GET",
+                       body: String? = nil, completion: @escaping @MainActor (FetchResult) -> Void) {
+    FetchOperation(completion: completion).start(url, session: session, headers: headers, method: method, body: body)
 }
 
 /// One GET in flight; kept alive by the closures of its pending callbacks.
@@ -43,12 +44,13 @@ private final class FetchOperation {
 
     init(completion: @escaping @MainActor (FetchResult) -> Void) { self.completion = completion }
 
-    func start(_ url: String, session: Soup.Session, headers: [String: String]) {
-        guard let message = Soup.Message(url: url) else {
+    func start(_ url: String, session: Soup.Session, headers: [String: String], method: String, body: String?) {
+        guard let message = Soup.Message(method: method, url: url) else {
             return finish(GLibError(domain: gv_io_error_quark(), code: Int32(G_IO_ERROR_INVALID_ARGUMENT.rawValue),
                                     message: "Bad URL \(url)"))
         }
         for (name, value) in headers { message.setRequestHeader(name, value) }
+        if let body { message.setRequestBody(Array(body.utf8), contentType: "application/json") }
         session.send(message, cancellable: cancellable) { outcome in
             switch outcome {
             case .failure(let error):
@@ -91,10 +93,10 @@ private final class FetchOperation {
 
 /// Fetches `url` and waits for the whole body (or an error), driving the main loop. Nil on timeout.
 @MainActor
-public func fetch(_ url: String, session: Soup.Session, headers: [String: String] = [:],
-                  timeout: Double = 15) -> FetchResult? {
+public func fetch(_ url: String, session: Soup.Session, headers: [String: String] = [:], method: String = "GET",
+                  body: String? = nil, timeout: Double = 15) -> FetchResult? {
     var outcome: FetchResult?
-    startFetch(url, session: session, headers: headers) { outcome = $0 }
+    startFetch(url, session: session, headers: headers, method: method, body: body) { outcome = $0 }
     iterateMainLoop(until: { outcome != nil }, timeout: timeout)
     return outcome
 }

@@ -26,10 +26,11 @@ extension Optional {
 /// Fetches `url` into memory through `client` (its cache, limits and checks) and drives the main loop until
 /// it completes (nil when `timeout` passes first).
 @MainActor
-public func fetch(_ url: String, with client: HTTPClient, headers: [String: String] = [:],
-                  timeout: Double = 20) -> Result<HTTPResponse, HTTPError>? {
+public func fetch(_ url: String, with client: HTTPClient, headers: [String: String] = [:], method: String = "GET",
+                  body: String? = nil, timeout: Double = 20) -> Result<HTTPResponse, HTTPError>? {
     var result: Result<HTTPResponse, HTTPError>?
-    client.fetch(HTTPRequest(url: url, headers: headers, maxBodyBytes: 50 * 1_048_576), cancellable: Cancellable()) {
+    let request = HTTPRequest(url: url, headers: headers, maxBodyBytes: 50 * 1_048_576, method: method, body: body)
+    client.fetch(request, cancellable: Cancellable()) {
         result = $0
     }
     iterateMainLoop(until: { result != nil }, timeout: timeout)

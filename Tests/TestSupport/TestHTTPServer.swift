@@ -7,6 +7,8 @@ public struct TestRequest: Sendable {
     public let path: String
     public let query: [String: String]
     public let headers: [String: String]
+    /// The request's body as text (a POST's JSON); empty for none.
+    public let body: String
 
     public func header(_ name: String) -> String? { headers[name.lowercased()] }
 }
@@ -112,7 +114,8 @@ public final class TestHTTPServer {
     private func handle(_ message: Soup.ServerMessage) {
         var headers: [String: String] = [:]
         for header in message.requestHeaders { headers[header.name.lowercased()] = header.value }
-        let request = TestRequest(method: message.method, path: message.path, query: message.query, headers: headers)
+        let request = TestRequest(method: message.method, path: message.path, query: message.query, headers: headers,
+                                  body: message.requestBody.text)
         let handler = exactRoutes[message.path] ?? prefixRoutes.first { message.path.hasPrefix($0.prefix) }?.handler
         let response = handler?(request) ?? .text("No route for \(message.path)", status: 404)
         ResponseWriter.send(response.response, to: message)

@@ -51,7 +51,7 @@ translated=$(list_error "${in_xx[@]}" "$GALLERY_VIEWER")
 [ "$translated" = 'gallery-viewer: Unbekannt: nosuchuser (xx) – Demo kennt „nosuchuser“ nicht. (xx)' ] \
   || fail "--list in xx said: $translated"
 usage=$("${in_xx[@]}" "$GALLERY_VIEWER" --list 2>&1 || true)
-grep -qF -- '--list braucht einen USERNAME. (xx)' <<<"$usage" || fail "the usage error in xx: $usage"
+grep -qF -- '--list braucht einen USERNAME oder Profil-LINK. (xx)' <<<"$usage" || fail "the usage error in xx: $usage"
 echo "translation: command line ok"
 
 # 3. The window.

@@ -9,7 +9,7 @@ import GObjectBindings
 /// 2. an image over `ImageDecodeLimits` is refused as `.tooLarge`; the others wait until the memory their
 ///    decode needs (estimated from the header) fits beside the decodes already running;
 /// 3. it is decoded by the loader of the format that was probed (never one gdk-pixbuf picks by sniffing), which
-///    must report the same size in `size-prepared` or is stopped there.
+///    must report the same size in `size-prepared` or is stopped there (`ImageFormat.reportsDeclaredSize`).
 /// Results are delivered on the main loop.
 @MainActor
 public final class ImageDecoder {
@@ -77,7 +77,7 @@ public final class ImageDecoder {
         let maxPixels = limits.maxPixels
         WorkerTask.run(cancellable: cancellable, {
             PixbufDecoding.decode(bytes, loaderType: header.format.loaderName, maxPixelSize: maxPixelSize,
-                                  expectedSize: isVector ? nil : (header.width, header.height),
+                                  expectedSize: header.format.reportsDeclaredSize ? (header.width, header.height) : nil,
                                   maxPixels: isVector ? nil : maxPixels, cancellable: cancellable)
         }, completion: { [weak self] result in
             self?.bytesInUse -= pending.cost

@@ -4,10 +4,15 @@ import GObjectBindings
 /// server controls. Each has a header that states the image's size, which `ImageHeader.probe` reads before any
 /// decoder sees the data.
 public enum ImageFormat: String, Sendable, CaseIterable {
-    case png, jpeg, gif, webp, bmp, svg
+    case png, jpeg, gif, webp, avif, bmp, svg
 
     /// gdk-pixbuf's name for the loader of this format (`gdk_pixbuf_loader_new_with_type`).
     public var loaderName: String { rawValue }
+
+    /// Whether the loader's `size-prepared` reports the size the header declares, before it allocates: then
+    /// the decode is stopped there when it reports another. Not SVG (no size of its own), nor AVIF, whose
+    /// loader decodes the whole image first and reports its size after cropping and rotating it.
+    public var reportsDeclaredSize: Bool { self != .svg && self != .avif }
 
     public var displayName: String {
         switch self {
@@ -15,6 +20,7 @@ public enum ImageFormat: String, Sendable, CaseIterable {
         case .jpeg: "JPEG"
         case .gif: "GIF"
         case .webp: "WebP"
+        case .avif: "AVIF"
         case .bmp: "BMP"
         case .svg: "SVG"
         }
@@ -30,7 +36,8 @@ public struct ImageHeader: Equatable, Sendable {
     public var height: Int
     /// Frames of an animation (GIF, WebP); 1 for a still image.
     public var frames = 1
-    /// The area of every frame together; decoders keep each frame of an animation.
+    /// The area the loader decodes, all together: every frame of an animation (a WebP animation's frames each
+    /// as large as its canvas), an AVIF's image with its grid tiles and alpha plane.
     public var framePixels: Int
     /// A progressive JPEG: libjpeg keeps the coefficients of the whole image while decoding, whatever the
     /// output size.
@@ -64,7 +71,8 @@ public enum ImageProbeError: Error, Equatable, Sendable {
 
 extension ImageHeader {
     /// Reads the header of `bytes`. Looks at the header only, except for GIF and WebP, whose frames are
-    /// counted by walking the file's blocks (linear in its size, nothing decoded).
+    /// counted by walking the file's blocks (linear in its size, nothing decoded), and AVIF, whose size is in
+    /// a property box found by walking box headers (a bounded number of them).
     public static func probe(_ bytes: UnsafeRawBufferPointer) -> Result<ImageHeader, ImageProbeError> {
         var reader = ByteReader(bytes)
         if reader.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return ImageHeaderParsers.png(&reader) }
@@ -75,6 +83,7 @@ extension ImageHeader {
         if reader.starts(with: Array("RIFF".utf8)), reader.byte(at: 8...11) == Array("WEBP".utf8) {
             return ImageHeaderParsers.webp(&reader)
         }
+        if ImageHeaderParsers.isAVIF(reader) { return ImageHeaderParsers.avif(&reader) }
         if reader.starts(with: Array("BM".utf8)) { return ImageHeaderParsers.bmp(&reader) }
         if ImageHeaderParsers.looksLikeSVG(bytes) { return .success(ImageHeader(format: .svg, width: 0, height: 0)) }
         if let name = otherFormat(reader) { return .failure(.unsupported(name)) }
@@ -90,7 +99,11 @@ extension ImageHeader {
         if reader.starts(with: Array("#define ".utf8)) { return "XBM" }
         if reader.starts(with: Array("RIFF".utf8)), reader.byte(at: 8...11) == Array("ACON".utf8) { return "ANI" }
         if reader.starts(with: [0x1F, 0x8B]) { return tr("compressed (gzip)") }
-        if reader.starts(with: [0x00, 0x00, 0x00]), reader.byte(at: 4...7) == Array("ftyp".utf8) { return "HEIF/AVIF" }
+        if let brands = ImageHeaderParsers.fileTypeBrands(reader) {
+            // HEIC photos (iPhones) and MP4/QuickTime videos share AVIF's container.
+            let heif: Set = ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1"]
+            return brands.contains(where: heif.contains) ? "HEIF" : tr("MP4 video")
+        }
         if let magic = reader.byte(at: 0...1), magic[0] == UInt8(ascii: "P"),
            (UInt8(ascii: "1")...UInt8(ascii: "7")).contains(magic[1]) { return "PNM" }
         return nil
@@ -136,9 +149,11 @@ extension ImageHeader {
     }
 
     /// The memory gdk-pixbuf's loader needs to decode this image scaled to fit `maxPixelSize`, from how each
-    /// loader works: PNG, BMP and WebP decode at full size and scale afterwards; GIF keeps every frame; JPEG
-    /// decodes at 1/1, 1/2, 1/4 or 1/8 of the size, the smallest that still covers the target, but keeps every
-    /// coefficient of a progressive image. 4 bytes per pixel throughout (RGBA, or CMYK).
+    /// loader works: PNG and BMP decode at full size and scale afterwards; WebP is counted the same (libwebp
+    /// scales a still image while decoding, but an animation is decoded frame by frame at the canvas's full
+    /// size, every frame kept); GIF keeps every frame; JPEG decodes at 1/1, 1/2, 1/4 or 1/8 of the size, the
+    /// smallest that still covers the target, but keeps every coefficient of a progressive image; AVIF is
+    /// decoded whole before the loader even reports a size. 4 bytes per pixel throughout (RGBA, or CMYK).
     public func decodeBytes(maxPixelSize: Int?) -> Int {
         let target = targetSize(maxPixelSize: maxPixelSize)
         let output = Self.saturating(Self.area(target.width, target.height), times: 4)
@@ -158,6 +173,10 @@ extension ImageHeader {
             let scaled = Self.area((width + denominator - 1) / denominator, (height + denominator - 1) / denominator)
             let coefficients = isProgressive ? Self.saturating(pixels, times: 2 * max(1, components)) : 0
             decoded = Self.saturating(scaled, times: 4) &+ coefficients
+        case .avif:
+            // The AV1 frame (YUV; up to 3 bytes a pixel at 10 or 12 bits, stored in 16-bit samples), the RGBA
+            // pixbuf, and the copy the loader makes to rotate, mirror or crop it.
+            decoded = Self.saturating(framePixels, times: 3 + 4 + 4)
         case .svg:
             decoded = 0
         }

@@ -97,7 +97,6 @@ enum ImageHeaderParsers {
         reader.position = 12
         var canvas: (width: Int, height: Int)?
         var frames = 0
-        var framePixels = 0
         while let fourCC = reader.bytes(4), let size = reader.uint32LE() {
             let start = reader.position
             switch String(decoding: fourCC, as: UTF8.self) {
@@ -117,12 +116,10 @@ enum ImageHeaderParsers {
                 }
                 canvas = (width + 1, height + 1)
             case "ANMF":
-                guard reader.skip(6), let width = reader.uint24LE(), let height = reader.uint24LE() else {
-                    return .failure(.malformed(tr("WebP with a broken frame")))
-                }
+                // Position and size (3 bytes each): whatever its size, a frame is decoded onto a canvas of its
+                // own (below), so only the count matters.
+                guard reader.skip(12) else { return .failure(.malformed(tr("WebP with a broken frame"))) }
                 frames += 1
-                let (sum, overflow) = framePixels.addingReportingOverflow(ImageHeader.area(width + 1, height + 1))
-                framePixels = overflow ? Int.max : sum
             default:
                 break
             }
@@ -130,8 +127,11 @@ enum ImageHeaderParsers {
             guard reader.skip(size + (size & 1)) else { break }  // chunks are padded to an even size
         }
         guard let canvas else { return .failure(.malformed(tr("WebP without an image"))) }
+        // webp-pixbuf-loader turns every frame of an animation into a pixbuf of the whole canvas and keeps them
+        // all, however small the frame itself is.
+        let framePixels = frames > 0 ? ImageHeader.area(canvas.width, canvas.height).multipliedReportingOverflow(by: frames) : nil
         return .success(ImageHeader(format: .webp, width: canvas.width, height: canvas.height, frames: max(1, frames),
-                                    framePixels: frames > 0 ? framePixels : nil))
+                                    framePixels: framePixels.map { $0.overflow ? Int.max : $0.partialValue }))
 
         func still(_ width: Int, _ height: Int) -> Result<ImageHeader, ImageProbeError> {
             guard width > 0, height > 0 else { return .failure(.malformed(tr("WebP with an impossible size"))) }

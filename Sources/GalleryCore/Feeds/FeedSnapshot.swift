@@ -11,12 +11,13 @@ import GObjectBindings
 public struct FeedSnapshot: Sendable, Equatable, Codable {
     /// Each reply as the feed received it.
     public struct Reply: Sendable, Equatable, Codable {
+        /// The request's `PageRequest.key`: its URL, with its method and body when it had one (a Misskey POST).
         public var requestURL: String
         public var head: HTTPResponseHead
         public var body: Data
 
         init(request: PageRequest, response: HTTPResponse) {
-            requestURL = request.url
+            requestURL = request.key
             head = response.head
             body = response.body.withUnsafeBytes { Data($0) }
         }
@@ -41,7 +42,8 @@ public struct FeedSnapshot: Sendable, Equatable, Codable {
     /// The file, with its encoding's overhead (base64 bodies), is never read past this.
     public static let maxFileBytes = maxBytes * 2
 
-    /// The gallery's first request: a snapshot is only used for the same source, user and endpoint.
+    /// The gallery's first request (its `PageRequest.key`): a snapshot is only used for the same source, user
+    /// and endpoint.
     public var firstURL: String
     /// When the replies were received, in seconds since the Unix epoch.
     public var savedAt: Double
@@ -56,9 +58,9 @@ public struct FeedSnapshot: Sendable, Equatable, Codable {
     /// "3 hours ago": when the page was saved, for the window.
     public var savedAgo: String { DateText.ago(savedAt) }
 
-    /// The reply to `url`, if it is part of the snapshot.
-    public func response(for url: String) -> HTTPResponse? {
-        replies.first { $0.requestURL == url }?.response
+    /// The reply to the request whose `PageRequest.key` is `key`, if it is part of the snapshot.
+    public func response(for key: String) -> HTTPResponse? {
+        replies.first { $0.requestURL == key }?.response
     }
 
     var isWithinBounds: Bool {

@@ -24,8 +24,8 @@ public final class FeedSnapshotStore {
         writer.save { snapshot.encoded() }
     }
 
-    /// The snapshot of the gallery whose first request is `firstURL`; nil when there is none for it, or
-    /// the file is unreadable, too big or damaged.
+    /// The snapshot of the gallery whose first request is `firstURL` (its `PageRequest.key`); nil when there is
+    /// none for it, or the file is unreadable, too big or damaged.
     public func load(firstURL: String, completion: @escaping @MainActor (FeedSnapshot?) -> Void) {
         // A stat, not a read: the file is never read past its bound.
         guard let size = DirectoryScan.fileBytes(at: path), size <= FeedSnapshot.maxFileBytes else {

@@ -65,12 +65,15 @@ public final class GalleryFeed {
     /// The saved first page shown because the service could not be reached; nil while the feed is live.
     public private(set) var offlineCopy: FeedSnapshot?
     private var next: PageRequest?
-    private var requestedURLs: Set<String> = []
+    /// The keys (`PageRequest.key`) of the requests sent: a URL, or a URL and a body.
+    private var requestedKeys: Set<String> = []
     /// The request or parse in flight; cancelling it (or replacing it) makes its result be ignored.
     private var cancellable: Cancellable?
     private var retryTimer: MainLoopSource?
     private var deliveryTimer: MainLoopSource?
     private var rateLimitsInARow = 0
+    /// The last rate limit or refusal waited out (see `waitReason`).
+    private var waitingFor: GalleryError?
     private var emptyRepliesInARow = 0
 
     /// With `snapshots`, the replies that make the first page are saved there, and stand in for them when
@@ -83,7 +86,7 @@ public final class GalleryFeed {
         self.snapshots = snapshots
         let first = source.firstRequest()
         next = first
-        recorder = snapshots == nil ? nil : FeedSnapshotRecorder(firstURL: first.url)
+        recorder = snapshots == nil ? nil : FeedSnapshotRecorder(firstURL: first.key)
     }
 
     public var canLoadMore: Bool { state == .idle && next != nil }
@@ -128,13 +131,14 @@ public final class GalleryFeed {
     private var serviceName: String { source.serviceName }
 
     private func send(_ request: PageRequest, deliver: @escaping @MainActor ([GalleryItem]) -> Void) {
-        guard requestedURLs.count < maxRequests else { return state = .failed(.pagingLoop(service: serviceName)) }
-        requestedURLs.insert(request.url)
+        guard requestedKeys.count < maxRequests else { return state = .failed(.pagingLoop(service: serviceName)) }
+        requestedKeys.insert(request.key)
         state = .loading(page: pagesLoaded + 1)
         if let offlineCopy { return replay(request, from: offlineCopy, deliver: deliver) }
         let cancellable = Cancellable()
         self.cancellable = cancellable
-        let httpRequest = HTTPRequest(url: request.url, headers: request.headers, maxBodyBytes: limits.maxPageBytes)
+        let httpRequest = HTTPRequest(url: request.url, headers: request.headers, maxBodyBytes: limits.maxPageBytes,
+                                      method: request.method, body: request.body)
         client.fetch(httpRequest, cancellable: cancellable) { [weak self] result in
             guard let self, self.cancellable === cancellable else { return }
             self.cancellable = nil
@@ -188,7 +192,7 @@ public final class GalleryFeed {
             guard let self, self.cancellable === cancellable else { return }
             self.cancellable = nil
             // Looked up once: each lookup copies the reply's body (up to `FeedSnapshot.maxBytes`).
-            guard let snapshot, let response = snapshot.response(for: request.url) else {
+            guard let snapshot, let response = snapshot.response(for: request.key) else {
                 return self.state = .failed(.network(service: self.serviceName, detail: error.message))
             }
             self.offlineCopy = snapshot
@@ -201,7 +205,7 @@ public final class GalleryFeed {
     /// the network to be back (a reload).
     private func replay(_ request: PageRequest, from snapshot: FeedSnapshot,
                         deliver: @escaping @MainActor ([GalleryItem]) -> Void) {
-        guard let response = snapshot.response(for: request.url) else {
+        guard let response = snapshot.response(for: request.key) else {
             next = nil
             return state = .failed(.offline(service: serviceName))
         }
@@ -214,8 +218,8 @@ public final class GalleryFeed {
                        deliver: @escaping @MainActor ([GalleryItem]) -> Void) {
         let result: PageResult
         switch parsed {
-        case .failure(.rateLimited(let service, let seconds)):
-            return waitAndRetry(request, service: service, seconds: seconds, deliver: deliver)
+        case .failure(let error) where error.retrying(in: nil) != nil:
+            return waitAndRetry(request, after: error, deliver: deliver)
         case .failure(let error):
             return state = .failed(error)
         case .success(let page):
@@ -224,7 +228,7 @@ public final class GalleryFeed {
         rateLimitsInARow = 0
         recorder?.record(response, of: request)
         // A "next" link back to a page already requested would page forever: stop after this page.
-        let loops = result.next.map { requestedURLs.contains($0.url) } ?? false
+        let loops = result.next.map { requestedKeys.contains($0.key) } ?? false
         next = loops ? nil : result.next
         if result.items.isEmpty, let following = next {
             // Lookups and pages whose items were all filtered out: go on without waiting for a scroll — but
@@ -270,21 +274,33 @@ public final class GalleryFeed {
         }
     }
 
-    /// Waits before asking again: at least the server's Retry-After, at least an exponential backoff with
-    /// jitter (so many clients told "0" do not come back in step), and only `maxRateLimitRetries` times in a
-    /// row; a wait longer than `maxWaitSeconds` is not waited out at all.
-    private func waitAndRetry(_ request: PageRequest, service: String, seconds: Int?,
+    /// Why the feed waits while `.waiting`, with the seconds it waits ("DeviantArt asks to slow down",
+    /// "DeviantArt is refusing requests for now"); nil otherwise.
+    public var waitReason: GalleryError? {
+        guard case .waiting(_, let seconds) = state else { return nil }
+        return waitingFor?.retrying(in: seconds)
+    }
+
+    /// Waits before asking again after `refusal` (a rate limit, or a refusal for now): at least the server's
+    /// Retry-After, at least an exponential backoff with jitter (so many clients told "0" do not come back in
+    /// step), and only `maxRateLimitRetries` times in a row; a wait longer than `maxWaitSeconds` is not waited
+    /// out at all.
+    private func waitAndRetry(_ request: PageRequest, after refusal: GalleryError,
                               deliver: @escaping @MainActor ([GalleryItem]) -> Void) {
+        var seconds: Int?
+        if case .rateLimited(_, let value) = refusal { seconds = value }
+        if case .refusingForNow(_, let value) = refusal { seconds = value }
         rateLimitsInARow += 1
         let backoff = Double(limits.backoffMilliseconds) * Double(1 << min(rateLimitsInARow - 1, 20))
         let jittered = backoff * Double.random(in: 0.5...1.0)
         let milliseconds = max(Double(seconds ?? 0) * 1000, jittered)
         guard rateLimitsInARow <= limits.maxRateLimitRetries, milliseconds <= Double(limits.maxWaitSeconds) * 1000 else {
             // No wait is announced: the feed is not trying again by itself.
-            return state = .failed(.rateLimited(service: service, retryAfterSeconds: nil))
+            return state = .failed(refusal.retrying(in: nil) ?? refusal)
         }
         let wait = Int((milliseconds / 1000).rounded(.up))
-        requestedURLs.remove(request.url)
+        requestedKeys.remove(request.key)
+        waitingFor = refusal
         state = .waiting(page: pagesLoaded + 1, seconds: wait)
         retryTimer = MainLoopSource.after(milliseconds: UInt32(max(1, milliseconds))) { [weak self] in
             guard let self, case .waiting = self.state else { return }

@@ -31,9 +31,8 @@ public final class Gallery {
     /// The summary or the feed state changed.
     public var onStatusChange: (@MainActor () -> Void)?
 
-    /// The identity keys of every item so far, as hashes: 100,000 items' URLs would weigh tens of MB as
-    /// strings (a 64-bit collision between two different URLs is not a practical concern).
-    private var seenImages: Set<Int> = []
+    /// Every item so far, to show the same image once.
+    private var seenImages = DistinctItems()
     private let downloadContext: ImageDownload.Context
     /// Kept up to date as downloads change state, so that no status update walks every item.
     public private(set) var loadingCount = 0
@@ -134,9 +133,13 @@ public final class Gallery {
             // TRANSLATORS: {images} is "1 image" or "48 images".
             return tr("{images}, loading page {page}…", ["images": countText, "page": page])
         case .waiting(_, let seconds):
+            let values: [String: any CustomStringConvertible] = ["service": source.kind.displayName, "duration": GalleryError.duration(seconds)]
+            if case .refusingForNow = feed.waitReason {
+                // TRANSLATORS: {service} is a service's name; {duration} is "30 s" or "2 min".
+                return tr("{service} is refusing requests for now; retrying in {duration}", values)
+            }
             // TRANSLATORS: {service} is a service's name; {duration} is "30 s" or "2 min".
-            return tr("{service} asks to wait {duration}; retrying by itself",
-                      ["service": source.kind.displayName, "duration": GalleryError.duration(seconds)])
+            return tr("{service} asks to wait {duration}; retrying by itself", values)
         default:
             // TRANSLATORS: how many of the gallery's thumbnails are still on their way.
             let loading = trn("{count} still loading", "{count} still loading", loadingCount)
@@ -160,12 +163,10 @@ public final class Gallery {
     private func append(_ items: [GalleryItem]) {
         var added: [ImageDownload] = []
         for item in items {
-            let keys = Set(item.identityKeys.map(\.hashValue))
-            guard seenImages.isDisjoint(with: keys) else {
+            guard seenImages.insert(item) else {
                 duplicatesSkipped += 1
                 continue
             }
-            seenImages.formUnion(keys)
             let download = ImageDownload(item: item, index: downloads.count, context: downloadContext,
                                          showSensitive: options.showSensitive)
             count(download.state, 1, download)

@@ -16,7 +16,7 @@ extension HTTPClient {
     /// (`TransferWatchdog`) watches from the moment libsoup sends the request (not while it waits in the
     /// session's queue for a connection) until the body is closed or fails.
     ///
-    /// With a disk cache, a request whose server cannot be reached (`isUnreachable`) is asked once more
+    /// With a disk cache, a GET whose server cannot be reached (`isUnreachable`) is asked once more
     /// with `Cache-Control: max-stale`: a stored copy, however old, beats an error when the network is gone.
     /// Without a copy that retry goes to the network; if it fails too, the first try's error is reported.
     public func open(_ request: HTTPRequest, cancellable: Cancellable,
@@ -40,8 +40,12 @@ extension HTTPClient {
     }
 
     private static func message(for request: HTTPRequest) -> Soup.Message? {
-        guard let message = Soup.Message(url: request.url) else { return nil }
+        guard let message = Soup.Message(method: request.method, url: request.url) else { return nil }
         for (name, value) in request.headers { message.setRequestHeader(name, value) }
+        if let body = request.body {
+            let contentType = request.headers.first { $0.key.lowercased() == "content-type" }?.value ?? "application/json"
+            message.setRequestBody(Array(body.utf8), contentType: contentType)
+        }
         return message
     }
 
@@ -68,7 +72,8 @@ extension HTTPClient {
                     // cancel (a watchdog's is `.tooSlow` here) stays a cancel.
                     return completion(.failure(mapped == .cancelled ? .cancelled : firstError))
                 }
-                if self.cache != nil, mapped.isUnreachable, !cancellable.isCancelled,
+                // Only a GET can have a stored copy (libsoup caches nothing else): a POST is not sent twice.
+                if self.cache != nil, request.method == "GET", mapped.isUnreachable, !cancellable.isCancelled,
                    let stale = Self.message(for: Self.staleCopyRequest(request)) {
                     return self.send(stale, of: request, cancellable: cancellable,
                                      watchdog: self.watchdog(cancelling: cancellable), retrying: mapped,

@@ -4,13 +4,19 @@ import GObjectBindings
 public struct HTTPRequest: Sendable {
     public var url: String
     public var headers: [String: String]
-    /// The body is abandoned with `HTTPError.tooLarge` beyond this many bytes.
+    /// The response body is abandoned with `HTTPError.tooLarge` beyond this many bytes.
     public var maxBodyBytes: Int
+    public var method: String
+    /// What is sent (a POST's JSON), with the Content-Type in `headers` (JSON when none is given).
+    public var body: String?
 
-    public init(url: String, headers: [String: String] = [:], maxBodyBytes: Int) {
+    public init(url: String, headers: [String: String] = [:], maxBodyBytes: Int, method: String = "GET",
+                body: String? = nil) {
         self.url = url
         self.headers = headers
         self.maxBodyBytes = maxBodyBytes
+        self.method = method
+        self.body = body
     }
 }
 

@@ -20,8 +20,8 @@ enum ResponseStatus {
         }
     }
 
-    /// Seconds to wait, from `Retry-After` (seconds or an HTTP date) or Mastodon's `X-RateLimit-Reset`
-    /// (an ISO 8601 time).
+    /// Seconds to wait, from `Retry-After` (seconds or an HTTP date), Mastodon's `X-RateLimit-Reset` (an ISO
+    /// 8601 time) or `RateLimit-Reset` (Bluesky's: Unix seconds; the IETF draft's: seconds from now).
     static func retryAfterSeconds(_ head: HTTPResponseHead, now: Double = DateText.now()) -> Int? {
         if let value = head.headers["retry-after"]?.trimmed {
             if let seconds = Int(value) { return max(0, seconds) }
@@ -29,6 +29,10 @@ enum ResponseStatus {
         }
         if let reset = head.headers["x-ratelimit-reset"]?.trimmed, let date = DateText.parseISO8601(reset) {
             return max(0, Int((date - now).rounded(.up)))
+        }
+        if let reset = head.headers["ratelimit-reset"]?.trimmed, let value = Int(reset), value >= 0 {
+            // No wait is a billion seconds long: a value that large is a point in time.
+            return value > 1_000_000_000 ? max(0, Int((Double(value) - now).rounded(.up))) : value
         }
         return nil
     }

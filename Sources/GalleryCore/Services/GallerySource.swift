@@ -5,6 +5,8 @@ public enum SourceKind: String, CaseIterable, Sendable {
     case deviantArt = "deviantart"
     case mastodon
     case commons
+    case bluesky
+    case misskey
     case demo
 
     public var displayName: String {
@@ -12,6 +14,8 @@ public enum SourceKind: String, CaseIterable, Sendable {
         case .deviantArt: "DeviantArt"
         case .mastodon: "Mastodon"
         case .commons: "Wikimedia Commons"
+        case .bluesky: "Bluesky"
+        case .misskey: "Misskey"
         // TRANSLATORS: the built-in offline demo gallery, one of the sources next to DeviantArt and Mastodon.
         case .demo: tr("Demo")
         }
@@ -24,6 +28,10 @@ public enum SourceKind: String, CaseIterable, Sendable {
         // TRANSLATORS: the form of a Mastodon address, shown in the empty username entry.
         case .mastodon: tr("user@instance")
         case .commons: tr("Commons username")
+        // TRANSLATORS: the form of a Bluesky handle, shown in the empty username entry.
+        case .bluesky: tr("handle.bsky.social")
+        // TRANSLATORS: the form of a Misskey address, shown in the empty username entry.
+        case .misskey: tr("user@server")
         // TRANSLATORS: aurora and atlas are usernames of the demo gallery: keep them as they are.
         case .demo: tr("Demo user (aurora, atlas…)")
         }
@@ -36,11 +44,25 @@ public struct PageRequest: Hashable, Sendable {
     public var url: String
     public var stage: String
     public var headers: [String: String]
+    /// "GET", or "POST" for APIs that take their arguments as a JSON body (Misskey).
+    public var method: String
+    /// The body, sent with the Content-Type in `headers`; nil sends none.
+    public var body: String?
 
-    public init(url: String, stage: String = "page", headers: [String: String] = [:]) {
+    public init(url: String, stage: String = "page", headers: [String: String] = [:], method: String = "GET",
+                body: String? = nil) {
         self.url = url
         self.stage = stage
         self.headers = headers
+        self.method = method
+        self.body = body
+    }
+
+    /// What tells two requests apart: the URL, and the method and body when there is a body (Misskey pages by
+    /// the body of the same URL). A GET's key is its URL.
+    public var key: String {
+        guard let body else { return url }
+        return "\(method) \(url)\n\(body)"
     }
 }
 
@@ -78,6 +100,10 @@ extension SourceKind {
             try MastodonSource(account: username, endpointOverride: endpointOverride)
         case .commons:
             try CommonsSource(username: username, endpointOverride: endpointOverride)
+        case .bluesky:
+            try BlueskySource(actor: username, endpointOverride: endpointOverride)
+        case .misskey:
+            try MisskeySource(account: username, endpointOverride: endpointOverride)
         }
     }
 }

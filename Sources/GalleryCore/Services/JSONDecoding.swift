@@ -19,6 +19,11 @@ enum JSONDecoding {
         }
     }
 
+    /// Decodes `type` from JSON text the app wrote itself (a request body it reads back); nil when it does not fit.
+    static func decodeQuietly<T: Decodable>(_ type: T.Type, from text: String) -> T? {
+        try? JSONDecoder().decode(T.self, from: Data(text.utf8))
+    }
+
     /// A sentence for the window, "{document}: what is wrong.". Never quotes the offending value: it may be
     /// huge or hostile.
     static func explain(_ error: DecodingError, body: Data? = nil, document: String, webPageHint: String? = nil) -> String {

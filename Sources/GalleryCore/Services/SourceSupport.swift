@@ -56,3 +56,21 @@ extension Endpoint {
         return rebased
     }
 }
+
+/// What one reply of posts yielded: the items, and why posts or media were left out — for tests and
+/// debugging; the window does not show these.
+struct SourcePage {
+    /// Reasons kept for skipped posts and media: enough to debug a server, not one per broken entry.
+    static let maxSkippedReasons = 20
+
+    var items: [GalleryItem] = []
+    /// Why posts or media were left out (at most `maxSkippedReasons`).
+    var skipped: [String] = []
+    /// Posts and media left out, all of them.
+    var skippedCount = 0
+
+    mutating func skip(_ reason: @autoclosure () -> String) {
+        skippedCount += 1
+        if skipped.count < Self.maxSkippedReasons { skipped.append(reason()) }
+    }
+}

@@ -11,6 +11,14 @@ public enum URLText {
         takeString(g_uri_escape_string(text, nil, 0)) ?? ""
     }
 
+    /// Decodes percent-escapes ("did%3Aplc%3A…" → "did:plc:…"); nil for a malformed escape or one that decodes
+    /// to a NUL byte or to text that is not UTF-8.
+    public static func decodeComponent(_ text: String) -> String? {
+        guard let decoded = g_uri_unescape_string(text, nil) else { return nil }
+        defer { g_free(decoded) }
+        return String(validatingCString: decoded)
+    }
+
     /// The decoded last path segment ("a%20b.jpg" → "a b.jpg"), nil when the URL has no path.
     public static func lastPathSegment(of url: String) -> String? {
         guard let components = URLComponents(string: url) else { return nil }

@@ -1,5 +1,5 @@
 // libFuzzer target: the image header checks that stand between a server's bytes and gdk-pixbuf's loaders
-// (PNG, JPEG, GIF, WebP, BMP, SVG sniffing) and the decode-cost estimate built on them.
+// (PNG, JPEG, GIF, WebP, AVIF, BMP, SVG sniffing) and the decode-cost estimate built on them.
 // Built and run by `make fuzz` (Tests/Fuzz/run.sh), never by `make test`.
 import FuzzSupport
 @testable import GalleryCore

@@ -27,6 +27,9 @@ public enum FuzzChecks {
             _ = item.thumbnailURL(covering: 96)
             _ = item.largeImageURL(fitting: 1920, maxPixels: 100_000_000)
         }
-        if let next = page.next { precondition(URLText.isWebAddress(next.url), "a next page that is not http(s)") }
+        if let next = page.next {
+            precondition(URLText.isWebAddress(next.url), "a next page that is not http(s)")
+            precondition((next.body?.utf8.count ?? 0) <= 4096, "a request body that grew with the input")
+        }
     }
 }

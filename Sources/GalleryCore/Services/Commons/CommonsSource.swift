@@ -264,9 +264,9 @@ struct CommonsItemBuilder {
     /// The reply's own URL, to resolve protocol-relative links against.
     let baseURL: String
 
-    /// Originals gdk-pixbuf decodes itself; SVG through librsvg, which the app depends on at run time.
-    /// Other images (TIFF scans, WebP — no loader installed —, XCF, DjVu) are shown through a rendering.
-    static let directTypes: Set<String> = ["image/jpeg", "image/png", "image/gif", "image/svg+xml"]
+    /// Originals gdk-pixbuf decodes itself; SVG through librsvg and WebP through webp-pixbuf-loader, which the
+    /// app depends on at run time. Other images (TIFF scans, XCF, DjVu) are shown through a rendering.
+    static let directTypes: Set<String> = ["image/jpeg", "image/png", "image/gif", "image/svg+xml", "image/webp"]
     /// Bigger originals are slow to fetch and may pass the image loader's limit (50 MiB by default); a
     /// screen-sized rendering is what the large view shows anyway.
     static let maxOriginalBytes = 32 * 1_048_576
@@ -317,7 +317,7 @@ struct CommonsItemBuilder {
             pageURL: link(info.descriptionurl) ?? endpoint.url("/wiki/" + URLText.encodeComponent(
                 String(page.title.map { $0 == " " ? "_" : $0 }))),
             author: username, width: width, height: height)
-        // A video's only other URL is a still frame ("250px--Talk.webm.jpg"), a WebP's full image a PNG
+        // A video's only other URL is a still frame ("250px--Talk.webm.jpg"), a TIFF's full image a PNG
         // rendering: the row should still name the original file.
         if fullImageURL != url { item.suggestedFileName = URLText.lastPathSegment(of: url) }
         return (item, info.timestamp.flatMap { DateText.parseISO8601($0) })

@@ -29,6 +29,12 @@ public struct DeviantArtSource: GallerySource {
     }
 
     public func parse(_ response: HTTPResponse, of request: PageRequest) throws(GalleryError) -> PageResult {
+        // DeviantArt answers 403 when it rate-limits or blocks a client for a while (its staff on the API
+        // tracker: clients without a real User-Agent or gzip, IP blocks that come and go); never for a user
+        // or a gallery, which would be 404. So it is waited out like a 429, not shown as a failed gallery.
+        if response.head.status == 403 {
+            throw .refusingForNow(service: serviceName, retryAfterSeconds: ResponseStatus.retryAfterSeconds(response.head))
+        }
         try ResponseStatus.check(response.head, service: serviceName, username: username)
         let page: MediaRSSPage
         do {

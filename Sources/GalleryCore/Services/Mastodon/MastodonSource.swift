@@ -23,8 +23,7 @@ public struct MastodonSource: GallerySource {
     private static let headers = ["Accept": "application/json"]
     /// A hostile page cannot make more rows than a real one ever has (40 posts × 4 attachments).
     static let maxItemsPerPage = 1000
-    /// Reasons kept for skipped posts and attachments: enough to debug a server, not one per broken entry.
-    static let maxSkippedReasons = 20
+    static let maxSkippedReasons = SourcePage.maxSkippedReasons
     /// Mastodon's own limit for a media description.
     static let maxAltTextLength = 1500
 
@@ -73,19 +72,7 @@ public struct MastodonSource: GallerySource {
 
     // MARK: - Items
 
-    struct Page {
-        var items: [GalleryItem] = []
-        /// Why posts or attachments were left out (at most `maxSkippedReasons`), for tests and debugging; the
-        /// window does not show these.
-        var skipped: [String] = []
-        /// Posts and attachments left out, all of them.
-        var skippedCount = 0
-
-        mutating func skip(_ reason: @autoclosure () -> String) {
-            skippedCount += 1
-            if skipped.count < MastodonSource.maxSkippedReasons { skipped.append(reason()) }
-        }
-    }
+    typealias Page = SourcePage
 
     /// Items from one page of statuses. The page must be a JSON array; a post or attachment that does not
     /// decode is skipped, unless nothing on the page decodes (then the response is not what we asked for).
@@ -243,72 +230,7 @@ public struct MastodonSource: GallerySource {
 
     /// "user@instance" or "@user@instance" → (user, instance), with messages that say what to type.
     static func split(_ text: String) throws(GalleryError) -> (user: String, instance: String) {
-        var account = Substring(text.trimmed)
-        if account.hasPrefix("@") { account = account.dropFirst() }
-        let parts = account.split(separator: "@", omittingEmptySubsequences: false)
-        guard parts.count >= 2 else {
-            throw .invalidUsername(reason: account.isEmpty
-                // TRANSLATORS: alice@mastodon.social is an example address: keep it as it is.
-                ? tr("Type a Mastodon address, like alice@mastodon.social.")
-                : tr("Mastodon needs the server too. Type the full address, like alice@mastodon.social."))
-        }
-        guard parts.count == 2 else {
-            throw .invalidUsername(
-                reason: tr("A Mastodon address has one “@” between the name and the server, like alice@mastodon.social."))
-        }
-        return (try validUser(String(parts[0])), try validInstance(String(parts[1])))
-    }
-
-    /// Letters, digits and "_"; remote accounts may also have "." and "-" inside (not first or last), as
-    /// Mastodon's own account pattern allows.
-    private static func validUser(_ user: String) throws(GalleryError) -> String {
-        let scalars = Array(user.unicodeScalars)
-        func isWordCharacter(_ scalar: Unicode.Scalar) -> Bool {
-            scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_")
-        }
-        guard let first = scalars.first, let last = scalars.last, scalars.count <= 64,
-              isWordCharacter(first), isWordCharacter(last),
-              scalars.allSatisfy({ isWordCharacter($0) || $0 == "." || $0 == "-" })
-        else {
-            throw .invalidUsername(reason: user.isEmpty
-                ? tr("The name before “@” is missing. Type the full address, like alice@mastodon.social.")
-                : tr("Mastodon names contain only letters, digits and underscores, like alice@mastodon.social."))
-        }
-        return user
-    }
-
-    /// A host name (ASCII labels of letters, digits and hyphens) with an optional port. Anything else — a
-    /// path, query, fragment, credentials, spaces — could point the request somewhere else, so it is refused
-    /// rather than cleaned up.
-    private static func validInstance(_ text: String) throws(GalleryError) -> String {
-        let instance = text.lowercased()
-        func invalid() -> GalleryError {
-            .invalidUsername(reason: tr("“{server}” is not a server name. Type the full address, like alice@mastodon.social.",
-                                        ["server": String(text.prefix(100))]))
-        }
-        guard !instance.isEmpty else {
-            throw .invalidUsername(
-                reason: tr("The server after “@” is missing. Type the full address, like alice@mastodon.social."))
-        }
-        guard instance.unicodeScalars.allSatisfy(\.isASCII) else {
-            throw .invalidUsername(reason: tr("Type the server name in its ASCII form (xn--…), like alice@mastodon.social."))
-        }
-        let hostAndPort = instance.split(separator: ":", omittingEmptySubsequences: false)
-        guard hostAndPort.count <= 2 else { throw invalid() }
-        let host = hostAndPort[0]
-        let labels = host.split(separator: ".", omittingEmptySubsequences: false)
-        guard host.utf8.count <= 253, labels.count >= 2, labels.allSatisfy(isHostLabel) else { throw invalid() }
-        guard hostAndPort.count == 2 else { return String(host) }
-        let portText = hostAndPort[1]
-        guard (1...5).contains(portText.count), portText.allSatisfy(\.isASCII), portText.allSatisfy(\.isNumber),
-              let port = Int(portText), (1...65535).contains(port)
-        else { throw invalid() }
-        // Links from the server name the host without ":443"; keeping it would make them look foreign.
-        return port == 443 ? String(host) : "\(host):\(port)"
-    }
-
-    private static func isHostLabel(_ label: Substring) -> Bool {
-        (1...63).contains(label.utf8.count) && label.first != "-" && label.last != "-"
-            && label.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
+        let address = try FediverseAddress.split(text, service: service, example: "alice@mastodon.social")
+        return (address.user, address.server)
     }
 }

@@ -1,0 +1,127 @@
+import GObjectBindings
+
+/// A Bluesky account's media, read from the public AppView without signing in:
+/// 1. `GET /xrpc/app.bsky.actor.getProfile?actor=HANDLE` → the account's DID and labels (stage "profile",
+///    no items); an account labelled `!no-unauthenticated` ends here with a message;
+/// 2. `GET /xrpc/app.bsky.feed.getAuthorFeed?actor=DID&filter=posts_with_media&limit=50`, paged by `cursor`
+///    until a reply has no cursor or no posts.
+/// Every image of a post (images, gallery, the media of a quote) is one item, a video one item that opens
+/// the post; reposts and quoted posts are someone else's and left out. See `BlueskyItems`.
+public struct BlueskySource: GallerySource {
+    public enum Stage {
+        public static let profile = "profile"
+        public static let feed = "feed"
+    }
+
+    public let kind = SourceKind.bluesky
+    /// The handle (lower-cased) or DID, as shown in messages.
+    public let username: String
+    public let endpoint: Endpoint
+
+    static let service = SourceKind.bluesky.displayName
+    static let headers = ["Accept": "application/json"]
+    /// Posts per page: half the lexicon's maximum, like the official app's profile media tab.
+    static let pageSize = 50
+    /// Real cursors are a timestamp or a short token; a longer one is not a cursor.
+    static let maxCursorBytes = 1024
+
+    public init(actor: String, endpointOverride: String?) throws(GalleryError) {
+        username = try BlueskyActor.validate(actor)
+        endpoint = Endpoint(canonical: "https://public.api.bsky.app", override: endpointOverride)
+    }
+
+    public func firstRequest() -> PageRequest {
+        PageRequest(url: endpoint.url("/xrpc/app.bsky.actor.getProfile?actor=\(URLText.encodeComponent(username))"),
+                    stage: Stage.profile, headers: Self.headers)
+    }
+
+    public func parse(_ response: HTTPResponse, of request: PageRequest) throws(GalleryError) -> PageResult {
+        try check(response)
+        if request.stage == Stage.profile {
+            return PageResult(items: [], next: try feedRequest(profile: response))
+        }
+        // The feed was asked for by DID, the one every own post's author has.
+        let did = URLText.queryValue("actor", in: request.url) ?? ""
+        let page = try BlueskyItems.page(from: response.body, did: did, username: username, baseURL: response.head.url)
+        guard let cursor = page.cursor, !cursor.isEmpty, page.postCount > 0 else {
+            return PageResult(items: page.items, next: nil)
+        }
+        guard cursor.utf8.count <= Self.maxCursorBytes else {
+            throw .malformedResponse(service: Self.service, detail: tr("The server sent a page marker the app cannot use."))
+        }
+        return PageResult(items: page.items, next: feedRequest(did: did, cursor: cursor))
+    }
+
+    // MARK: - Requests
+
+    private func feedRequest(profile response: HTTPResponse) throws(GalleryError) -> PageRequest {
+        let profile = try BlueskyJSON.decode(BlueskyJSON.Profile.self, from: response.body, document: tr("Profile"))
+        if BlueskyLabels.values(of: profile.labels).contains(BlueskyLabels.noUnauthenticated) {
+            throw .onlyForSignedInViewers(service: Self.service, username: username)
+        }
+        // The DID goes into the next URL: only one that is a DID by the spec's syntax.
+        guard profile.did.hasPrefix("did:"), (try? BlueskyActor.validate(profile.did)) != nil else {
+            throw .malformedResponse(service: Self.service, detail: tr("The server sent an account id the app cannot use."))
+        }
+        return feedRequest(did: profile.did, cursor: nil)
+    }
+
+    private func feedRequest(did: String, cursor: String?) -> PageRequest {
+        var query = "actor=\(URLText.encodeComponent(did))&filter=posts_with_media&limit=\(Self.pageSize)"
+        if let cursor { query += "&cursor=\(URLText.encodeComponent(cursor))" }
+        return PageRequest(url: endpoint.url("/xrpc/app.bsky.feed.getAuthorFeed?\(query)"), stage: Stage.feed,
+                           headers: Self.headers)
+    }
+
+    // MARK: - Errors
+
+    /// XRPC errors come as 400 with a name (`InvalidRequest`, `AccountDeactivated`…) and a message; a 404 is
+    /// a method the server does not have, not a missing user.
+    private func check(_ response: HTTPResponse) throws(GalleryError) {
+        let head = response.head
+        guard !head.isSuccess else { return }
+        let reply = (head.status == 400 || head.status == 401 || head.status == 404)
+            ? try? JSONDecoding.decode(BlueskyJSON.ErrorReply.self, from: response.body, service: Self.service, document: "")
+            : nil
+        let notFound = reply?.message?.lowercased().contains("not found") ?? false
+        switch reply?.error {
+        case "AccountDeactivated":
+            throw .accountUnavailable(service: Self.service, username: username,
+                                      reason: tr("The account is deactivated."))
+        case "AccountTakedown":
+            throw .accountUnavailable(service: Self.service, username: username, reason: tr("The account is suspended."))
+        case "InvalidRequest" where notFound, "NotFound", "ProfileNotFound":
+            throw .noSuchUser(service: Self.service, username: username)
+        case "AuthMissing", "AuthRequired":
+            throw .signInRequired(service: Self.service)
+        default:
+            break
+        }
+        if head.status == 404 {
+            throw .malformedResponse(service: Self.service,
+                                     detail: tr("The server does not answer Bluesky’s requests (HTTP 404). Is this a Bluesky AppView?"))
+        }
+        try ResponseStatus.check(head, service: Self.service, username: username)
+    }
+}
+
+/// The label values that matter to a gallery (`com.atproto.label.defs#labelValue`).
+enum BlueskyLabels {
+    static let noUnauthenticated = "!no-unauthenticated"
+    /// Shown behind the sensitive-content placeholder: the adult and graphic values, and `!warn`.
+    static let sensitive: Set<String> = ["porn", "sexual", "nudity", "graphic-media", "!warn"]
+    /// Not shown at all.
+    static let hide = "!hide"
+
+    /// The values that apply: a negation (`neg`) takes the same value back.
+    static func values(of labels: CappedList<Lenient<BlueskyJSON.Label>>) -> Set<String> {
+        var applied = Set<String>()
+        var negated = Set<String>()
+        for label in labels.compactMap(\.value) {
+            // Real values are short ASCII words; a huge one is not worth a copy.
+            guard label.val.utf8.count <= 128 else { continue }
+            if label.neg { negated.insert(label.val) } else { applied.insert(label.val) }
+        }
+        return applied.subtracting(negated)
+    }
+}

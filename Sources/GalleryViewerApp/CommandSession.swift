@@ -1,0 +1,137 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import GObjectBindings
+import GalleryCore
+
+/// What `--list` and `--download` share: one HTTP client and GLib main loop without a window, the source
+/// from USERNAME or a profile link (its server asked what it runs when the link does not say), every page of
+/// the gallery read with the same image counted once, Ctrl+C (and SIGTERM) handled on the main loop, and
+/// errors printed as one sentence.
+@MainActor
+final class CommandSession {
+    /// Exit status after Ctrl+C or SIGTERM.
+    static let interruptedStatus: Int32 = 130
+
+    let options: Options
+    let client = HTTPClient()
+    private let sources: SourceFactory
+    private let loop = MainLoop()
+    private var signalSources: [MainLoopSource] = []
+    /// What a first Ctrl+C stops (the feed, the downloads); the loop is left after it.
+    private var stopWork: (@MainActor () -> Void)?
+    private(set) var interrupted = false
+
+    init(options: Options) {
+        self.options = options
+        sources = SourceFactory(overriddenSource: options.source, endpointOverride: options.endpointOverride)
+        for signal in [SIGINT, SIGTERM] {
+            signalSources.append(MainLoopSource.unixSignal(signal) { [weak self] in
+                self?.interrupt()
+                return true
+            })
+        }
+    }
+
+    isolated deinit {
+        signalSources.forEach { $0.cancel() }
+        sources.shutDown()
+    }
+
+    /// Runs the main loop until `quit()` (at once when interrupted already).
+    func runLoop() {
+        if !interrupted { loop.run() }
+    }
+
+    func quit() { loop.quit() }
+
+    /// Prints `error` on standard error; the exit status for it.
+    func fail(_ error: GalleryError) -> Int32 {
+        Console.error(error.sentence)
+        return 1
+    }
+
+    /// Ctrl+C: stop what runs (`stopWork`) and leave the loop; a second one leaves the process at once (partial
+    /// files are never under a final name, so that is safe too).
+    private func interrupt() {
+        guard !interrupted else { exit(Self.interruptedStatus) }
+        interrupted = true
+        stopWork?()
+        quit()
+    }
+
+    // MARK: The source
+
+    /// The source for USERNAME, or for the profile link given instead (with --source naming the service, or
+    /// left out); a `/@NAME` link's server is asked what it runs, on the loop.
+    func makeSource() -> Result<any GallerySource, GalleryError> {
+        let input = options.username?.trimmed ?? ""
+        let target: (source: SourceKind, username: String)
+        switch ProfileLink.read(input) {
+        case .username:
+            target = (options.source ?? .deviantArt, input)
+        case .unusable(let error):
+            return .failure(error)
+        case .link(let link):
+            switch link.target(declared: options.source) {
+            case .success(let found): target = found
+            case .failure(let error): return .failure(error)
+            case nil:
+                guard case .fediverse(let name, let server) = link else { return .failure(.unusableLink(reason: "")) }
+                switch lookUp(name: name, server: server) {
+                case .success(let found): target = found
+                case .failure(let error): return .failure(error)
+                }
+            }
+        }
+        return Result { () throws(GalleryError) in try sources.make(target.source, username: target.username) }
+    }
+
+    /// Asks a `/@NAME` link's server (or the endpoint override standing for every server) what it runs.
+    private func lookUp(name: String, server: String) -> Result<(source: SourceKind, username: String), GalleryError> {
+        var outcome: Result<SourceKind, GalleryError>?
+        let lookup = ServerSoftwareLookup(client: client)
+        let request = lookup.sourceKind(forServer: server, askingAt: sources.serverLookupOrigin) { [weak self] result in
+            outcome = result
+            self?.quit()
+        }
+        stopWork = { request.cancel() }
+        runLoop()
+        stopWork = nil
+        guard let outcome else { return .failure(.unidentifiedServer(server: server, detail: tr("Stopped."))) }
+        return outcome.map { ($0, ProfileLink.address(name, server)) }
+    }
+
+    // MARK: The gallery
+
+    /// Loads every page of `source`, handing over each item once (the same image twice is one item, as in the
+    /// window) and saying on standard error when the service makes the feed wait. Returns the feed's error
+    /// when it failed, possibly part-way; nil when it finished or was interrupted.
+    func readGallery(_ source: any GallerySource, pageDone: @escaping @MainActor (_ itemCount: Int) -> Void = { _ in },
+                     item: @escaping @MainActor (GalleryItem) -> Void) -> GalleryError? {
+        let feed = GalleryFeed(source: source, client: client)
+        var distinct = DistinctItems()
+        var count = 0
+        var outcome: GalleryError?
+        feed.onStateChange = { [weak feed] in
+            if let reason = feed?.waitReason { Console.error(reason.sentence) }
+        }
+        feed.loadAllPages(page: { items in
+            for each in items where distinct.insert(each) {
+                count += 1
+                item(each)
+            }
+            pageDone(count)
+        }, end: { [weak self] state in
+            if case .failed(let error) = state { outcome = error }
+            self?.quit()
+        })
+        stopWork = { feed.cancel() }
+        runLoop()
+        stopWork = nil
+        return interrupted ? nil : outcome
+    }
+
+    /// After `readGallery`, for work that goes on in the loop (the downloads): what a Ctrl+C stops.
+    func onInterrupt(_ stop: @escaping @MainActor () -> Void) { stopWork = stop }
+}

@@ -1,0 +1,59 @@
+import GObjectBindings
+import GalleryDemoServer
+import TestSupport
+import XCTest
+@testable import GalleryCore
+
+/// The Bluesky and Misskey sources against the demo server, as `--source bluesky|misskey --endpoint DEMO`
+/// runs them: every demo item arrives once, in order, videos as videos, adult items sensitive, reposts left out.
+final class DemoSocialFeedTests: GLibTestCase {
+    @MainActor
+    private static func sources(_ user: String, server: DemoServer) throws -> [any GallerySource] {
+        [try BlueskySource(actor: DemoBluesky.handle(of: user), endpointOverride: server.baseURL),
+         try MisskeySource(account: "\(user)@demo.test", endpointOverride: server.baseURL)]
+    }
+
+    func testEveryDemoItemArrivesOnceFromBothFormats() throws {
+        try MainActor.assumeIsolated {
+            let server = try startDemoServer()
+            for name in ["aurora", "atlas"] {
+                let user = try XCTUnwrap(server.catalog.user(named: name))
+                let videoItems = Set(DemoPosts.posts(of: user).filter(\.isVideo).flatMap { $0.items.map(\.id) })
+                for source in try Self.sources(name, server: server) {
+                    let run = loadEveryPage(source)
+                    XCTAssertEqual(run.feed.state, .finished, "\(source.kind) \(name)")
+                    let items = run.pages.joined()
+                    XCTAssertEqual(items.count, user.items.count, "\(source.kind) \(name): one item per picture, no repost")
+                    XCTAssertEqual(items.map(\.thumbnails.first?.url), user.items.map { server.baseURL + $0.imagePath(thumbnailLongSide: 300) },
+                                   "\(source.kind) \(name): in the gallery's order")
+                    XCTAssertEqual(items.map(\.kind), user.items.map { videoItems.contains($0.id) ? .video : .image })
+                    XCTAssertEqual(items.map(\.isSensitive), user.items.map { $0.rating == .adult })
+                    XCTAssertTrue(items.allSatisfy { $0.pageURL?.hasPrefix("https://") == true }, "\(source.kind): pages are https")
+                    for (item, demo) in zip(items, user.items) where item.kind == .image {
+                        XCTAssertEqual(item.fullImageURL, server.baseURL + demo.imagePath())
+                        XCTAssertEqual(item.altText, demo.title.isEmpty ? nil : demo.title)
+                    }
+                }
+            }
+        }
+    }
+
+    func testMissingEmptyAndBrokenDemoUsersGetTheirMessages() throws {
+        try MainActor.assumeIsolated {
+            let server = try startDemoServer()
+            for source in try Self.sources("nobody", server: server) {
+                XCTAssertEqual(loadEveryPage(source).feed.state,
+                               .failed(.noSuchUser(service: source.serviceName, username: source.username)))
+            }
+            for source in try Self.sources("empty", server: server) {
+                XCTAssertEqual(loadEveryPage(source).feed.state, .failed(.emptyGallery(username: source.username)))
+            }
+            for source in try Self.sources("brokenfeed", server: server) {
+                guard case .failed(.malformedResponse(let service, _)) = loadEveryPage(source).feed.state else {
+                    return XCTFail("\(source.kind): a cut-off reply is malformed")
+                }
+                XCTAssertEqual(service, source.serviceName)
+            }
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import GObjectBindings
+import GalleryHostileServer
+import TestSupport
+import XCTest
+@testable import GalleryCore
+
+/// The Bluesky and Misskey parsers against the hostile server (`HostileSocialFeed`), through GalleryFeed and
+/// a real client: huge feeds, deep nesting, odd schemes, endless and repeated cursors, huge texts, 429
+/// forever and web pages each end in rows or a message, in bounded time, and never with a URL that is not
+/// http(s).
+final class HostileSocialFeedTests: GLibTestCase {
+    @MainActor
+    private static func runBoth(_ feed: HostileSocialFeed, on server: HostileServer) throws -> [(source: String, run: FeedRun)] {
+        [("Bluesky", loadEveryPage(try BlueskySource(actor: feed.blueskyHandle, endpointOverride: server.baseURL), timeout: 20)),
+         ("Misskey", loadEveryPage(try MisskeySource(account: feed.misskeyAccount, endpointOverride: server.baseURL), timeout: 20))]
+    }
+
+    private static func assertWebURLsOnly(_ items: some Sequence<GalleryItem>, file: StaticString = #filePath, line: UInt = #line) {
+        for item in items {
+            for url in [item.fullImageURL, item.pageURL].compactMap({ $0 }) + item.thumbnails.map(\.url) {
+                XCTAssertTrue(URLText.isWebAddress(url), "\(item.title): \(url)", file: file, line: line)
+            }
+        }
+    }
+
+    func testHugeFeedsAndTextsAreCutToWhatARealPageHolds() throws {
+        try MainActor.assumeIsolated {
+            let server = HostileServer()
+            try server.start()
+            for (source, run) in try Self.runBoth(.manyPosts, on: server) {
+                XCTAssertEqual(run.feed.state, .finished, source)
+                XCTAssertEqual(run.pages.joined().count, 1000, "\(source): 40,000 images in a reply; the first 1000 kept")
+                XCTAssertTrue(run.pages.allSatisfy { $0.count <= fastFeedLimits.maxItemsPerDelivery }, source)
+                XCTAssertLessThan(run.seconds, 15, source)
+            }
+            for (source, run) in try Self.runBoth(.hugeText, on: server) {
+                let items = Array(run.pages.joined())
+                XCTAssertEqual(items.count, 1, source)
+                XCTAssertLessThanOrEqual(items.first?.title.count ?? .max, 81, source)
+                XCTAssertLessThanOrEqual(items.first?.altText?.count ?? .max, 1501, source)
+            }
+        }
+    }
+
+    func testDeepNestingWebPagesAndEndlessRateLimitsEndInAMessage() throws {
+        try MainActor.assumeIsolated {
+            let server = HostileServer()
+            try server.start()
+            for (source, run) in try Self.runBoth(.deepNesting, on: server) {
+                guard case .failed(.malformedResponse(source, _)) = run.feed.state else { return XCTFail("\(source): \(run.feed.state)") }
+                XCTAssertLessThan(run.seconds, 10, source)
+            }
+            for (source, run) in try Self.runBoth(.html, on: server) {
+                guard case .failed(.malformedResponse(source, let detail)) = run.feed.state else {
+                    return XCTFail("\(source): \(run.feed.state)")
+                }
+                XCTAssertTrue(detail.contains("the server sent a web page. Is this a"), detail)
+            }
+            for (source, run) in try Self.runBoth(.rateLimited, on: server) {
+                XCTAssertEqual(run.feed.state, .failed(.rateLimited(service: source, retryAfterSeconds: nil)), source)
+                XCTAssertEqual(run.states.filter { if case .waiting = $0 { true } else { false } }.count, 5, source)
+            }
+        }
+    }
+
+    func testEndlessAndRepeatedCursorsStop() throws {
+        try MainActor.assumeIsolated {
+            let server = HostileServer()
+            try server.start()
+            for (source, run) in try Self.runBoth(.endlessCursor, on: server) {
+                XCTAssertEqual(run.feed.state, .failed(.emptyPages(service: source, count: 5)), source)
+            }
+            for (source, run) in try Self.runBoth(.sameCursor, on: server) {
+                XCTAssertEqual(run.feed.state, .failed(.pagingLoop(service: source)), source)
+                XCTAssertEqual(run.pages.map(\.count), [1, 1], "\(source): the page before the loop is kept")
+            }
+        }
+    }
+
+    func testOddSchemesAreDroppedAndRelativeOnesResolved() throws {
+        try MainActor.assumeIsolated {
+            let server = HostileServer()
+            try server.start()
+            for (source, run) in try Self.runBoth(.oddSchemes, on: server) {
+                XCTAssertEqual(run.feed.state, .finished, source)
+                let items = Array(run.pages.joined())
+                XCTAssertEqual(items.count, 7, source)
+                Self.assertWebURLsOnly(items)
+                XCTAssertEqual(items[0].thumbnails.first?.url, server.baseURL + "/img/valid?odd=relative", source)
+                XCTAssertEqual(items[1].fullImageURL, server.baseURL + "/img/valid?odd=protocol-relative-full", source)
+                XCTAssertEqual(items.filter(\.mediaURLRejected).count, 4, "\(source): the rows say “Not a web address”")
+            }
+            for (source, run) in try Self.runBoth(.manyPosts, on: server) { Self.assertWebURLsOnly(run.pages.joined()); _ = source }
+        }
+    }
+}
