@@ -58,12 +58,12 @@ public final class HTTPCache {
         let trimLimit = Int(Double(self.maxBytes) * Self.fillAfterTrim)
         let maxEntries = maxEntriesAfterTrim
         WorkerTask.run({ () -> LoadReport in
-            let started = g_get_monotonic_time()
+            let started = MonotonicClock.microseconds
             let trim = HTTPCacheTrim.run(in: directory, toBytes: trimLimit, maxEntries: maxEntries)
-            let trimmed = g_get_monotonic_time()
+            let trimmed = MonotonicClock.microseconds
             loading.load()
             Self.removeLeftoverTrash(prefix: trashPrefix)
-            return LoadReport(microseconds: Int(g_get_monotonic_time() - started), trimMicroseconds: Int(trimmed - started),
+            return LoadReport(microseconds: MonotonicClock.microseconds - started, trimMicroseconds: trimmed - started,
                               trim: trim)
         }, completion: { [weak self] report in
             // What the trim set aside goes now, off the way of the requests waiting for the index.
