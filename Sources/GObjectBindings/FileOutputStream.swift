@@ -100,13 +100,13 @@ public final class FileOutputStream {
     @MainActor
     public static func create(_ file: File, writing bytes: Bytes, cancellable: Cancellable,
                               completion: @escaping @MainActor (Result<FileOutputStream, GLibError>) -> Void) {
-        let target = file.ref
-        WorkerTask.run(cancellable: cancellable, { () -> Result<StreamHandOver, GLibError> in
-            Result { () throws(GLibError) -> StreamHandOver in
+        let target = HandOver(file.ref)
+        WorkerTask.run(cancellable: cancellable, { () -> Result<HandOver, GLibError> in
+            Result { () throws(GLibError) -> HandOver in
                 let stream = try GLibError.check { error in
-                    g_file_create(target.opaque, G_FILE_CREATE_NONE, cancellable.pointer, error)
+                    g_file_create(target.ref.opaque, G_FILE_CREATE_NONE, cancellable.pointer, error)
                 }!
-                let handOver = StreamHandOver(ObjectRef(stream, transfer: .full))
+                let handOver = HandOver(ObjectRef(stream, transfer: .full))
                 let output: UnsafeMutablePointer<GOutputStream> = handOver.ref.typed()
                 let written = bytes.withUnsafeBytes { buffer in
                     Result { () throws(GLibError) in
@@ -119,7 +119,7 @@ public final class FileOutputStream {
                 if case .failure(let error) = written {
                     // Nothing half-made is left behind: the caller never learns of this file.
                     g_output_stream_close(output, nil, nil)
-                    g_file_delete(target.opaque, nil, nil)
+                    g_file_delete(target.ref.opaque, nil, nil)
                     throw error
                 }
                 return handOver
@@ -139,9 +139,9 @@ public final class FileOutputStream {
     @MainActor
     public func close(moving file: File, to destination: File,
                       completion: @escaping @MainActor (Result<Void, CloseAndMoveError>) -> Void) {
-        let handOver = StreamHandOver(ref)
-        let source = file.ref
-        let target = destination.ref
+        let handOver = HandOver(ref)
+        let source = HandOver(file.ref)
+        let target = HandOver(destination.ref)
         WorkerTask.run({ () -> Result<Void, CloseAndMoveError> in
             let output: UnsafeMutablePointer<GOutputStream> = handOver.ref.typed()
             do throws(GLibError) {
@@ -151,7 +151,7 @@ public final class FileOutputStream {
             }
             do throws(GLibError) {
                 _ = try GLibError.check { error in
-                    g_file_move(source.opaque, target.opaque, G_FILE_COPY_OVERWRITE, nil, nil, nil, error)
+                    g_file_move(source.ref.opaque, target.ref.opaque, G_FILE_COPY_OVERWRITE, nil, nil, nil, error)
                 }
             } catch {
                 return .failure(.move(error))
@@ -160,12 +160,13 @@ public final class FileOutputStream {
         }, completion: completion)
     }
 
-    private init(handOver: StreamHandOver) { ref = handOver.ref }
+    private init(handOver: HandOver) { ref = handOver.ref }
 }
 
-/// A stream handed between the main thread and one worker: only the thread that holds it uses it, and the
-/// hand-over (GTask's completion on the main loop) orders the two.
-private struct StreamHandOver: @unchecked Sendable {
+/// An object handed between the main thread and one worker. @unchecked Sendable: a stream is used by only
+/// the thread that holds it, and the hand-over (GTask's completion on the main loop) orders the two; a GFile
+/// is immutable and documented thread-safe; GObject reference counting is atomic.
+private struct HandOver: @unchecked Sendable {
     let ref: ObjectRef
     init(_ ref: ObjectRef) { self.ref = ref }
 }
