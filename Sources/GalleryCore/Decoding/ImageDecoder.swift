@@ -25,9 +25,10 @@ public final class ImageDecoder {
     public typealias Completion = @MainActor (Result<DecodedPixbuf, ImageLoadError>) -> Void
 
     /// Decodes `bytes` so the longer side is at most `maxPixelSize` (nil: original size). `completion` runs
-    /// once on the main loop, with `.http(.cancelled)` when `cancellable` was cancelled first.
+    /// once on the main loop, with `.http(.cancelled)` when `cancellable` was cancelled first; `headerRead`,
+    /// before it, once the header says what the file is (also when its size is then refused).
     public func decode(_ bytes: Bytes, maxPixelSize: Int?, cancellable: Cancellable,
-                       completion: @escaping Completion) {
+                       headerRead: (@MainActor (ImageHeader) -> Void)? = nil, completion: @escaping Completion) {
         WorkerTask.run(cancellable: cancellable, {
             bytes.withUnsafeBytes { ImageHeader.probe($0) }
         }, completion: { [weak self] probed in
@@ -37,6 +38,7 @@ public final class ImageDecoder {
             case .failure(.unknown): completion(.failure(.decode(tr("not an image format the app knows"))))
             case .failure(.malformed(let detail)): completion(.failure(.decode(detail)))
             case .success(let header):
+                headerRead?(header)
                 guard header.fits(self.limits, maxPixelSize: maxPixelSize) else {
                     return completion(.failure(.tooLarge(width: header.width, height: header.height, frames: header.frames)))
                 }

@@ -29,6 +29,7 @@ struct PackedGalleryItem: Sendable {
         writer.int(item.height)
         writer.string(item.suggestedFileName)
         writer.int(item.mediaURLRejected ? 1 : 0)
+        writer.int(item.published)
         // A copy of exactly the bytes written: the writer's buffer grew by doubling.
         bytes = writer.bytes.withUnsafeBufferPointer { Array($0) }
     }
@@ -52,6 +53,7 @@ struct PackedGalleryItem: Sendable {
                                width: reader.optionalInt(), height: reader.optionalInt())
         item.suggestedFileName = reader.optionalString()
         item.mediaURLRejected = reader.int() != 0
+        item.published = reader.optionalInt()
         return item
     }
 

@@ -78,7 +78,7 @@ public final class ImagePipeline {
         let key = request.cacheKey
         if request.cachePolicy.contains(.readMemory), let cached = cache.image(for: key) {
             let held = request.keepsOriginal ? heldOriginal(for: request.url) : nil
-            completion(.success(ImageResponse(image: cached, original: held)))
+            completion(.success(ImageResponse(image: cached, original: held, file: cache.file(for: key))))
             return ImageTask(completed: request.priority)
         }
         let entry = decodes[key] ?? makeDecodeTask(key, usesDiskCache: request.cachePolicy.contains(.disk))
@@ -89,7 +89,9 @@ public final class ImagePipeline {
                 progress?(value)
             case .completed(let outcome):
                 completion(outcome.map { response in
-                    guard request.keepsOriginal, let original = response.original else { return ImageResponse(image: response.image) }
+                    guard request.keepsOriginal, let original = response.original else {
+                        return ImageResponse(image: response.image, file: response.file)
+                    }
                     self?.hold(original)
                     return response
                 })
@@ -127,14 +129,17 @@ public final class ImagePipeline {
     private func decode(_ original: ImageOriginal, _ key: ImageCache.Key, _ task: PipelineTask<ImageResponse>) {
         let cancellable = Cancellable()
         task.onCancel = { cancellable.cancel() }
-        decoder.decode(original.bytes, maxPixelSize: key.maxPixelSize, cancellable: cancellable) { [weak self] result in
+        var file: ImageFileInfo?
+        decoder.decode(original.bytes, maxPixelSize: key.maxPixelSize, cancellable: cancellable, headerRead: { header in
+            file = ImageFileInfo(format: header.format, byteCount: original.byteCount)
+        }) { [weak self] result in
             guard !task.isEnded else { return }
             // Read now: a request that writes to the cache may have joined while the decode ran.
             if case .success(let image) = result, let self, let entry = decodes[key], entry.task === task,
                entry.storesInCache {
-                cache.insert(image, for: key)
+                cache.insert(image, for: key, file: file)
             }
-            task.finish(result.map { ImageResponse(image: $0, original: original) })
+            task.finish(result.map { ImageResponse(image: $0, original: original, file: file) })
         }
     }
 

@@ -68,10 +68,13 @@ public struct ImageResponse: Sendable {
     /// Only for a request that `keepsOriginal`, and only when the image was downloaded or decoded for it (an
     /// image from the memory cache comes without).
     public var original: ImageOriginal?
+    /// The file's format and size: from this decode, or remembered with the decoded image in the memory cache.
+    public var file: ImageFileInfo?
 
-    public init(image: DecodedPixbuf, original: ImageOriginal? = nil) {
+    public init(image: DecodedPixbuf, original: ImageOriginal? = nil, file: ImageFileInfo? = nil) {
         self.image = image
         self.original = original
+        self.file = file
     }
 }
 
