@@ -2,8 +2,8 @@ import GObjectBindings
 import GtkBindings
 import GalleryCore
 
-/// The header bar's controls: back button and image menu (large view), source selector, username entry,
-/// main menu.
+/// The header bar's controls: back button, details toggle and image menu (large view), source selector,
+/// username entry, main menu.
 @MainActor
 public final class HeaderControls {
     public let bar = HeaderBar()
@@ -14,6 +14,8 @@ public final class HeaderControls {
     /// The large view's menu: zoom, save, copy, open in browser.
     public let imageMenuButton = MenuButton(iconName: "view-more-symbolic", tooltip: tr("Image Menu"),
                                             menu: ItemMenus.largeView())
+    /// The large view's details panel, open or closed (`win.show-details`).
+    public let detailsButton = ToggleButton(iconName: "document-properties-symbolic", tooltip: tr("Image Details"))
     let searchBox = Box(.horizontal, spacing: 0)
 
     public init(sources: [SourceKind]) {
@@ -48,9 +50,12 @@ public final class HeaderControls {
         bar.packStart(searchBox)
         bar.packEnd(menuButton)
         bar.packEnd(imageMenuButton)
+        detailsButton.actionName = "win.show-details"
+        bar.packEnd(detailsButton)
         bar.showAll()
         backButton.hide()
         imageMenuButton.hide()
+        detailsButton.hide()
     }
 
     public var selectedSource: SourceKind? {
@@ -62,6 +67,7 @@ public final class HeaderControls {
     public func setViewerMode(_ viewer: Bool) {
         backButton.isVisible = viewer
         imageMenuButton.isVisible = viewer
+        detailsButton.isVisible = viewer
         searchBox.isVisible = !viewer
     }
 }

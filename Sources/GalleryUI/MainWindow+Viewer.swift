@@ -18,6 +18,7 @@ extension MainWindow {
         add("zoom-real-size") { $0.largeView.zoomToRealSize() }
         add("zoom-fit") { $0.largeView.zoomToFit() }
         add("fullscreen") { $0.setFullscreen(!$0.isFullscreen) }
+        viewerActions.append(installDetailsAction())
         viewerActions.append(SimpleAction.add(to: map, name: "pan", stringParameter: { [weak self] direction in
             self?.pan(direction)
         }))

@@ -102,9 +102,14 @@ public final class ListBoxRow: Bin {
 
     public var index: Int { Int(gtk_list_box_row_get_index(widget.raw.as(GtkListBoxRow.self))) }
 
-    /// The text assistive technologies read after the name ("Image 12 of 60").
-    public var accessibleDescription: String? {
-        get { string(atk_object_get_description(gtk_widget_get_accessible(widget))) }
-        set { atk_object_set_description(gtk_widget_get_accessible(widget), newValue ?? "") }
+    /// Rows that only show something (a details panel's) are neither activated nor selected.
+    public var isActivatable: Bool {
+        get { gtk_list_box_row_get_activatable(widget.raw.as(GtkListBoxRow.self)) != 0 }
+        set { gtk_list_box_row_set_activatable(widget.raw.as(GtkListBoxRow.self), newValue.gboolean) }
+    }
+
+    public var isSelectable: Bool {
+        get { gtk_list_box_row_get_selectable(widget.raw.as(GtkListBoxRow.self)) != 0 }
+        set { gtk_list_box_row_set_selectable(widget.raw.as(GtkListBoxRow.self), newValue.gboolean) }
     }
 }

@@ -139,6 +139,12 @@ public class Widget {
         set { atk_object_set_name(gtk_widget_get_accessible(widget), newValue ?? "") }
     }
 
+    /// The text assistive technologies read after the name: a row's "Image 12 of 60", a picture's alt text.
+    public var accessibleDescription: String? {
+        get { string(atk_object_get_description(gtk_widget_get_accessible(widget))) }
+        set { atk_object_set_description(gtk_widget_get_accessible(widget), newValue ?? "") }
+    }
+
     /// Widget name, usable from CSS as #name.
     public var name: String {
         get { string(gtk_widget_get_name(widget)) ?? "" }
