@@ -43,8 +43,9 @@ final class DetailsPanel {
         }
     }
 
-    /// Wide enough for a short sentence per line; the picture keeps the rest of the window. Labels ask for
-    /// no more than `lineCharacters`, so that no value (a long link, a long word) widens the panel.
+    /// Wide enough for a short sentence per line; the picture keeps the rest of the window. Values wrap
+    /// anywhere and ask for no more than `lineCharacters`, and the link is shortened in the middle, so that
+    /// no value (a long link, a 100,000-letter word) widens the panel.
     static let width = 300
     static let lineCharacters = 30
     /// Links longer than this are not shown at all (a real page URL is a few hundred characters at most; a
