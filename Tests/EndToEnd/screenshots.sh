@@ -2,6 +2,7 @@
 # Takes the README's screenshots of the real app on the demo gallery (run through .ci/headless):
 #   docs/screenshots/main-window.png   the gallery, scrolled to show failing rows too
 #   docs/screenshots/large-view.png    an image in the large view
+#   docs/screenshots/large-view-details.png  the same with its details panel (Alt+Return)
 #   docs/screenshots/large-view-zoomed.png  the same zoomed in (double-click: 100 %, then + twice), its menu open
 #   docs/screenshots/no-such-user.png  the message for a user that does not exist
 set -euo pipefail
@@ -32,6 +33,10 @@ for _ in 1 2 3 4 5 6 7 8 9 10 11 12; do xdotool click 5; sleep 0.05; done
 shoot main-window.png 3
 xdotool mousemove --window "$window" 380 200 click --repeat 2 --delay 120 1
 shoot large-view.png 3
+xdotool key alt+Return
+shoot large-view-details.png 2
+xdotool key alt+Return
+sleep 1
 xdotool mousemove --window "$window" 300 420 click --repeat 2 --delay 120 1
 sleep 1
 xdotool key plus plus
