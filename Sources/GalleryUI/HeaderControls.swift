@@ -51,6 +51,7 @@ public final class HeaderControls {
         bar.packEnd(menuButton)
         bar.packEnd(imageMenuButton)
         detailsButton.actionName = "win.show-details"
+        detailsButton.accessibleName = detailsButton.tooltip
         bar.packEnd(detailsButton)
         bar.showAll()
         backButton.hide()

@@ -33,7 +33,9 @@ extension LargeImageView {
         guard let download else { return }
         // A hidden sensitive picture's alt text would describe what is hidden (as its title does not).
         let hidden = download.state == .sensitiveHidden
-        canvas.area.accessibleDescription = hidden ? "" : download.item.altText ?? ""
+        let description = hidden ? "" : download.item.altText ?? ""
+        // Set only when it changes: each set is an event to every screen reader listening.
+        if canvas.area.accessibleDescription != description { canvas.area.accessibleDescription = description }
         // Closed, the panel need not follow: it is filled when it opens.
         guard details.revealer.isRevealed else { return }
         details.show(itemDetails(hidden: hidden))

@@ -63,6 +63,7 @@ public final class LargeImageView {
         self.pipeline = pipeline
         canvas.area.addStyleClass("large-view")
         container.setChild(canvas.area)
+        installDetails()
 
         progressBar.valign = .start
         progressBar.addStyleClass("osd")
@@ -95,7 +96,6 @@ public final class LargeImageView {
         canvas.onZoomSettled = { [weak self] in self?.onChange?() }
         canvas.onZoomRequested = { [weak self] in self?.loadDetailIfNeeded() }
         canvas.onContextMenu = { [weak self] press in self?.onContextMenu?(press) }
-        installDetails()
     }
 
     public var title: String { download?.item.displayTitle ?? "" }

@@ -18,7 +18,6 @@ extension MainWindow {
         add("zoom-real-size") { $0.largeView.zoomToRealSize() }
         add("zoom-fit") { $0.largeView.zoomToFit() }
         add("fullscreen") { $0.setFullscreen(!$0.isFullscreen) }
-        viewerActions.append(installDetailsAction())
         viewerActions.append(SimpleAction.add(to: map, name: "pan", stringParameter: { [weak self] direction in
             self?.pan(direction)
         }))
@@ -28,6 +27,7 @@ extension MainWindow {
                 self.itemActions.run(action, on: download, largeView: self.largeView)
             }
         }
+        viewerActions.append(installDetailsAction())
         viewerActions.forEach { $0.isEnabled = false }
         viewerItemActions.values.forEach { $0.isEnabled = false }
         window.onFullscreenChanged { [weak self] fullscreen in self?.isFullscreen = fullscreen }

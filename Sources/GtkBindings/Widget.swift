@@ -139,7 +139,7 @@ public class Widget {
         set { atk_object_set_name(gtk_widget_get_accessible(widget), newValue ?? "") }
     }
 
-    /// The text assistive technologies read after the name: a row's "Image 12 of 60", a picture's alt text.
+    /// The text assistive technologies read after the name ("Item 12 of 60").
     public var accessibleDescription: String? {
         get { string(atk_object_get_description(gtk_widget_get_accessible(widget))) }
         set { atk_object_set_description(gtk_widget_get_accessible(widget), newValue ?? "") }
