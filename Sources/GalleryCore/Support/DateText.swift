@@ -63,6 +63,13 @@ public enum DateText {
         return takeString(g_date_time_format(date, tr("%-d %B %Y, %H:%M")))
     }
 
+    /// "2024-06-01T12:00:00Z": the time in UTC as ISO 8601 (for `--list --json`); nil outside years 1–9999.
+    public static func iso8601(_ seconds: Int) -> String? {
+        guard let date = g_date_time_new_from_unix_utc(gint64(seconds)) else { return nil }
+        defer { g_date_time_unref(date) }
+        return takeString(g_date_time_format_iso8601(date))
+    }
+
     /// "just now", "5 minutes ago", "an hour ago", "3 days ago": how long ago `seconds` (since the epoch)
     /// was. A time in the future (a clock put back) is "just now".
     static func ago(_ seconds: Double, now: Double = now()) -> String {
