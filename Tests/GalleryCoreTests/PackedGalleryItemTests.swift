@@ -21,6 +21,16 @@ final class PackedGalleryItemTests: XCTestCase {
         XCTAssertEqual(PackedGalleryItem(sparse).item, sparse, "empty strings, no thumbnails, every optional nil")
     }
 
+    /// DeviantArt's guid is its link: the page URL is stored once, as the id.
+    func testAPageURLThatIsTheIdIsStoredOnce() {
+        let link = "https://www.deviantart.com/inkwell/art/Rock-and-Roll-101"
+        let item = GalleryItem(id: link, title: "Rock", fullImageURL: nil, pageURL: link)
+        let other = GalleryItem(id: link, title: "Rock", fullImageURL: nil, pageURL: link + "?x")
+        XCTAssertEqual(PackedGalleryItem(item).item, item)
+        XCTAssertEqual(PackedGalleryItem(other).item, other)
+        XCTAssertLessThan(PackedGalleryItem(item).byteCount + link.utf8.count, PackedGalleryItem(other).byteCount + 4)
+    }
+
     /// Packing names every field; a new one must be packed too, or rows would silently lose it.
     func testEveryFieldIsPacked() {
         XCTAssertEqual(Mirror(reflecting: Self.full).children.count, 14,
