@@ -58,7 +58,7 @@ public struct GalleryItem: Hashable, Sendable {
 
     /// Years 1 to 9999, what GLib's dates hold: a feed's "year 300,000" is no date at all.
     public static let publishedRange = -62_135_596_800...253_402_300_799
-    /// Bounds of the texts a feed sets, in characters: an alt text is at most 1500 on Mastodon, Misskey keeps 512.
+    /// The longest alt text kept, in characters: Mastodon's own limit (Misskey's is 512, Bluesky's 2000).
     public static let maxAltTextLength = 1500
 
     public init(id: String, title: String, kind: Kind = .image, thumbnails: [Thumbnail] = [],

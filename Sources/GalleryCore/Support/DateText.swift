@@ -49,7 +49,7 @@ public enum DateText {
                      "mst": -420, "mdt": -360, "pst": -480, "pdt": -420]
         if let minutes = named[zone.lowercased()] { return minutes }
         guard zone.count == 5, let sign = zone.first, sign == "+" || sign == "-",
-              let digits = Int(zone.dropFirst()), zone.dropFirst().allSatisfy(\.isASCII) else { return nil }
+              zone.dropFirst().allSatisfy({ $0.isASCII && $0.isNumber }), let digits = Int(zone.dropFirst()) else { return nil }
         let minutes = digits / 100 * 60 + digits % 100
         return sign == "-" ? -minutes : minutes
     }
