@@ -14,7 +14,7 @@ final class ModernFormatDecodeTests: GLibTestCase {
                                limits: ImageDecodeLimits = .init()) -> Result<DecodedPixbuf, ImageLoadError>? {
         var result: Result<DecodedPixbuf, ImageLoadError>?
         let decoder = ImageDecoder(limits: limits)
-        decoder.decode(bytes, maxPixelSize: maxPixelSize, cancellable: Cancellable()) { result = $0 }
+        decoder.decode(bytes, maxPixelSize: maxPixelSize, cancellable: Cancellable()) { result = $0.map(\.image) }
         // The decoder holds its callbacks weakly: it must live until they ran.
         _ = withExtendedLifetime(decoder) { iterateMainLoop(until: { result != nil }, timeout: 10) }
         return result
