@@ -89,6 +89,9 @@ final class AnimationPlayer {
         onPlaybackChanged = nil
     }
 
+    /// Starts playing, unless made paused or held still; call once the callbacks are set.
+    func start() { pump() }
+
     /// Frames move on: playing, and nothing holds it still.
     var isRunning: Bool { playback == .playing && suspensions.isEmpty }
 

@@ -68,6 +68,7 @@ extension LargeImageView {
             player.onPlaybackChanged = { [weak self] in self?.updateAnimationControls() }
             controls.player = player
             controls.note.text = ""
+            player.start()
         } else if image.isAnimated && image.isFirstFrameOnly {
             // TRANSLATORS: under an animation that is not played; {width} × {height} is its size in pixels.
             controls.note.text = trn("Too large to play ({count} frame of {width} × {height}): its first frame is shown",
