@@ -15,7 +15,9 @@ extension DemoItem {
         let top = Self.colourName(composition.hue)
         let bottom = Self.colourName(composition.hue + composition.shift)
         let number = "#" + DemoCatalog.zeroPadded(index, digits: 3)
-        return "\(motif), against a sky fading from light \(top) to dark \(bottom). A band at the bottom reads "
+        // The light `DemoImageRenderer` circles over an animation's picture.
+        let motion = frames > 1 ? " A glowing light circles over it." : ""
+        return "\(motif), against a sky fading from light \(top) to dark \(bottom).\(motion) A band at the bottom reads "
             + "“\(number)” and “\(title) — \(user)”."
     }
 

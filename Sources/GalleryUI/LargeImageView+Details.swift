@@ -62,11 +62,14 @@ extension LargeImageView {
         return tr("{width} × {height} pixels", ["width": width, "height": height])
     }
 
-    /// "JPEG · 2.4 MB" once the file was read, "Loading…" until then, or why it could not be.
+    /// "JPEG · 2.4 MB" ("GIF · 1.2 MB · 24 frames") once the file was read, "Loading…" until then, or why it
+    /// could not be.
     private func fileText(_ item: GalleryItem) -> String? {
         if let file {
             // TRANSLATORS: a file's format and size, as "JPEG · 2.4 MB".
-            let text = tr("{format} · {size}", ["format": file.format.displayName, "size": SizeText.format(file.byteCount)])
+            var text = tr("{format} · {size}", ["format": file.format.displayName, "size": SizeText.format(file.byteCount)])
+            // TRANSLATORS: added to an animation's format and size: "GIF · 1.2 MB · 24 frames".
+            if file.frames > 1 { text += " · " + trn("{count} frame", "{count} frames", file.frames) }
             // TRANSLATORS: added to the file's format and size when the view shows a scaled copy the service
             // made of an image too large to show.
             return showsOriginal(item) ? text : text + " " + tr("(the service’s smaller copy)")

@@ -119,6 +119,24 @@ final class DetailsPanelTests: GLibTestCase {
         }
     }
 
+    /// An animation's file row counts its frames, and its description says what moves.
+    func testAnAnimationsFileRowCountsItsFrames() throws {
+        try MainActor.assumeIsolated {
+            let ui = try UIHarness()
+            defer { ui.close() }
+            ui.search("aurora")
+            XCTAssertTrue(ui.waitForRows(24))
+            let gif = try XCTUnwrap(ui.server.catalog.user(named: "aurora")?.items[17])
+            XCTAssertEqual(gif.format.rawValue, "gif")
+            ui.window.openLargeView(ui.download(17))
+            let view = ui.window.largeView
+            Self.openDetails(ui)
+            XCTAssertTrue(iterateMainLoop(until: { view.isShowingFullImage }, timeout: 20))
+            XCTAssertEqual(Self.shown(view)[.file], "GIF · \(SizeText.format(try Self.demoFileSize(gif))) · \(gif.frames) frames")
+            XCTAssertTrue(Self.shown(view)[.description]?.contains("A glowing light circles over it.") == true)
+        }
+    }
+
     /// A failed image says why in the file row; a hidden sensitive picture's description is neither shown nor
     /// read out (it would describe what is hidden); an untitled item without a description has no such row.
     func testFailuresHiddenPicturesAndMissingDescriptions() throws {
