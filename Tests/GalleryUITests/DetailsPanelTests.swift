@@ -34,7 +34,7 @@ final class DetailsPanelTests: GLibTestCase {
         pressAltReturn(ui)
         let view = ui.window.largeView
         XCTAssertTrue(view.isShowingDetails, "Alt+Return opens the panel")
-        XCTAssertTrue(iterateMainLoop(until: { view.details.revealer.isChildRevealed }, timeout: 5), "the panel slid in")
+        XCTAssertTrue(iterateMainLoop(until: { view.details.revealer.isChildRevealed }, timeout: 20), "the panel slid in")
     }
 
     private static func demoFileSize(_ item: DemoItem) throws -> Int {
