@@ -134,6 +134,15 @@ public class Widget {
         set { atk_object_set_name(gtk_widget_get_accessible(widget), newValue ?? "") }
     }
 
+    /// The text assistive technologies read after the name ("Item 12 of 60").
+    public var accessibleDescription: String? {
+        get { string(atk_object_get_description(gtk_widget_get_accessible(widget))) }
+        set { atk_object_set_description(gtk_widget_get_accessible(widget), newValue ?? "") }
+    }
+
+    /// Laid out right to left (Arabic, Hebrew…): "next" is to the left.
+    public var isRightToLeft: Bool { gtk_widget_get_direction(widget) == GTK_TEXT_DIR_RTL }
+
     /// Widget name, usable from CSS as #name.
     public var name: String {
         get { string(gtk_widget_get_name(widget)) ?? "" }
@@ -181,6 +190,14 @@ public class Widget {
         var minimum: Int32 = 0
         var natural: Int32 = 0
         gtk_widget_get_preferred_height_for_width(widget, Int32(width), &minimum, &natural)
+        return Int(minimum)
+    }
+
+    /// The least width the widget needs (theme padding and borders included).
+    public var minimumWidth: Int {
+        var minimum: Int32 = 0
+        var natural: Int32 = 0
+        gtk_widget_get_preferred_width(widget, &minimum, &natural)
         return Int(minimum)
     }
 
