@@ -50,7 +50,7 @@ public struct RecentSearch: Equatable, Sendable {
     }
 }
 
-/// Saves the last search on every search without blocking the main loop: GIO writes the file on its worker
+/// Saves the last search on every search (and the view mode when it changes) without blocking the main loop: GIO writes the file on its worker
 /// threads, atomically (a temporary file renamed over the old one), readable by the user only, in a directory
 /// only the user can enter (0700: it says who the user looks at). Saves that come faster than the disk
 /// are coalesced: the newest wins. The rest of the file (the `[cache]` setting, comments) is kept as it was
@@ -64,6 +64,11 @@ public final class RecentSearchStore {
     public let lastSearch: RecentSearch?
     /// The disk cache's size as the file set it at start (the same file: read once for both).
     public let cacheSettings: CacheSettings
+    /// The view (list or grid) the file held at start.
+    public let viewMode: GalleryViewMode?
+    /// What this process saved: every write puts both over `base`, so that neither undoes the other.
+    private var savedSearch: RecentSearch?
+    private var savedViewMode: GalleryViewMode?
     private var directoryReady = false
     private let writer: CoalescingFileWriter
     /// Called after each write with its error, if any (tests).
@@ -79,11 +84,25 @@ public final class RecentSearchStore {
         base = File.smallText(atPath: path)
         lastSearch = base.flatMap(RecentSearch.parse)
         cacheSettings = base.map(CacheSettings.parse) ?? .init()
+        viewMode = base.flatMap(GalleryViewMode.parse)
     }
 
     public func save(_ search: RecentSearch) {
+        savedSearch = search
+        write()
+    }
+
+    public func save(viewMode: GalleryViewMode) {
+        savedViewMode = viewMode
+        write()
+    }
+
+    private func write() {
         prepareDirectory()
-        writer.save(Bytes(search.serialized(over: base)))
+        var text = base
+        if let savedSearch { text = savedSearch.serialized(over: text) }
+        if let savedViewMode { text = savedViewMode.serialized(over: text) }
+        writer.save(Bytes(text ?? ""))
     }
 
     /// Once per process: a directory call of a few microseconds, not worth a thread. An existing directory
