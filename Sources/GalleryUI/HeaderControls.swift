@@ -3,7 +3,7 @@ import GtkBindings
 import GalleryCore
 
 /// The header bar's controls: back button and image menu (large view), source selector, username entry,
-/// main menu.
+/// the list/grid switch, main menu.
 @MainActor
 public final class HeaderControls {
     public let bar = HeaderBar()
@@ -15,6 +15,8 @@ public final class HeaderControls {
     public let imageMenuButton = MenuButton(iconName: "view-more-symbolic", tooltip: tr("Image Menu"),
                                             menu: ItemMenus.largeView())
     let searchBox = Box(.horizontal, spacing: 0)
+    /// On: the gallery shows as a grid of tiles; off: as a list (`win.grid`).
+    public let gridToggle = ToggleButton(iconName: "view-grid-symbolic", tooltip: tr("Show as a Grid (Ctrl+2; Ctrl+1 for the list)"))
 
     public init(sources: [SourceKind]) {
         let menu = Menu()
@@ -34,7 +36,7 @@ public final class HeaderControls {
         for source in sources { sourceSelector.append(id: source.rawValue, text: source.displayName) }
         sourceSelector.tooltip = tr("Where the gallery comes from")
         sourceSelector.accessibleName = tr("Source")
-        usernameEntry.widthChars = 24
+        usernameEntry.widthChars = 20
         usernameEntry.accessibleName = tr("Username")
         usernameEntry.tooltip = tr("Type a username and press Enter, or paste a profile link (Ctrl+L)")
 
@@ -48,6 +50,10 @@ public final class HeaderControls {
         bar.packStart(searchBox)
         bar.packEnd(menuButton)
         bar.packEnd(imageMenuButton)
+        // TRANSLATORS: the accessible name of the header bar's toggle that shows the gallery as a grid.
+        gridToggle.accessibleName = tr("Grid")
+        gridToggle.actionName = "win.grid"
+        bar.packEnd(gridToggle)
         bar.showAll()
         backButton.hide()
         imageMenuButton.hide()
@@ -63,5 +69,6 @@ public final class HeaderControls {
         backButton.isVisible = viewer
         imageMenuButton.isVisible = viewer
         searchBox.isVisible = !viewer
+        gridToggle.isVisible = !viewer
     }
 }

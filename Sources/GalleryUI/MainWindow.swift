@@ -38,6 +38,10 @@ public final class MainWindow {
 
     /// A search started (for remembering the last source and username).
     public var onSearch: (@MainActor (SourceKind, String) -> Void)?
+    /// The user switched between list and grid (for remembering it).
+    public var onViewModeChange: (@MainActor (GalleryViewMode) -> Void)?
+    /// `win.grid`: the header bar's toggle and its state.
+    var gridAction: SimpleAction!
     /// The entry's state: the app setting it, a link's server lookup (MainWindow+Links).
     let input = SearchInput()
 
@@ -122,7 +126,7 @@ public final class MainWindow {
             return showError(error)
         }
         onSearch?(source, trimmed)
-        let options = Gallery.Options(thumbnailPixelSize: GalleryRow.thumbnailSize * max(1, window.scaleFactor),
+        let options = Gallery.Options(thumbnailPixelSize: listView.thumbnailPixelSize,
                                       showSensitive: showSensitive, feedLimits: services.feedLimits)
         let gallery = Gallery(source: gallerySource, client: services.client, loader: services.loader, options: options,
                               snapshots: services.snapshots)
@@ -322,6 +326,7 @@ public final class MainWindow {
         SimpleAction.add(to: map, name: "close") { [weak self] in self?.window.close() }
         installViewerActions()
         installRowActions()
+        installViewModeActions()
         // Ctrl+? and the main menu's "Keyboard Shortcuts" (win.show-help-overlay) open it.
         window.setHelpOverlay(Shortcuts.makeWindow())
         Shortcuts.install(in: application)

@@ -144,6 +144,9 @@ final class GalleryViewerApplication {
         window.onSearch = { [recentSearches] source, username in
             recentSearches.save(RecentSearch(source: source, username: username))
         }
+        // The list or the grid, as the last launch left it.
+        if let mode = recentSearches.viewMode { window.setViewMode(mode) }
+        window.onViewModeChange = { [recentSearches] mode in recentSearches.save(viewMode: mode) }
         window.window.onDestroy { [weak self, weak window] in
             if let self, self.window === window { self.window = nil }
         }

@@ -79,7 +79,7 @@ enum JumpScenario {
     /// Moves the view from where it is to `row` as a scrollbar drag does: a step per frame.
     private static func drag(_ list: GalleryListView, toRow row: Int) throws(BenchmarkError) {
         let from = list.adjustment.value
-        let to = min(list.adjustment.maximumValue, Double(row * list.rowHeight))
+        let to = min(list.adjustment.maximumValue, Double(row * list.lineHeight))
         let step = Box(0)
         let mover = MainLoopSource.every(milliseconds: stepMilliseconds) {
             step.value += 1

@@ -94,7 +94,7 @@ final class UIHarness {
     /// Scrolls so that row `index` is at the top of the viewport (as far as the list allows) and lets the
     /// rows on screen come to rest (their thumbnails are asked for then).
     func scroll(toRow index: Int) {
-        list.scroll(toRow: index)
+        list.scroll(toItem: index)
         XCTAssertTrue(iterateMainLoop(until: { self.list.visibleRange.contains(index) }, timeout: 5),
                       "row \(index) did not come into view")
         iterateMainLoop(for: Double(ThumbnailDemand.restMilliseconds) / 1000 + 0.05)

@@ -1,0 +1,117 @@
+import GObjectBindings
+import GtkBindings
+import GalleryCore
+
+/// The picture of a row or a tile: the thumbnail or a placeholder icon, the failure icon that retries, or the
+/// button that shows a hidden sensitive item — whichever the shown model's state calls for. It keeps no
+/// state of its own beyond the model it shows, so a recycled cell never shows another item's picture.
+@MainActor
+final class ThumbnailSlot {
+    let stack = Stack(transition: .none)
+    let image = Image()
+    let retryButton = Button()
+    let revealButton = Button()
+    private let scale: Int
+    private let placeholderPixelSize: Int
+    /// The model shown; the buttons act on it.
+    private(set) var download: ImageDownload?
+
+    /// A square of `size` logical pixels; `scale`: device pixels per logical pixel of the decoded thumbnails.
+    init(size: Int, scale: Int) {
+        self.scale = scale
+        placeholderPixelSize = size >= 128 ? 48 : 32
+        stack.setSizeRequest(width: size, height: size)
+        stack.addStyleClass("thumbnail")
+        stack.isHomogeneous = true
+        stack.add(image, name: "image")
+
+        retryButton.setChild(Image(iconName: "dialog-error-symbolic", pixelSize: placeholderPixelSize))
+        retryButton.isFlat = true
+        retryButton.addStyleClass("retry-button")
+        retryButton.onClicked { [weak self] in self?.download?.retry() }
+        stack.add(retryButton, name: "failed")
+
+        revealButton.setChild(Image(iconName: "view-reveal-symbolic", pixelSize: placeholderPixelSize))
+        revealButton.isFlat = true
+        revealButton.tooltip = tr("Sensitive content. Click to show it.")
+        revealButton.accessibleName = tr("Show sensitive image")
+        revealButton.onClicked { [weak self] in self?.download?.revealSensitive() }
+        stack.add(revealButton, name: "sensitive")
+        stack.showAll()
+    }
+
+    /// Shows `download`'s picture as its state says.
+    func show(_ download: ImageDownload) {
+        self.download = download
+        image.removeStyleClass("dim-label")
+        switch download.state {
+        case .notStarted, .loading:
+            showPlaceholder("image-x-generic-symbolic")
+        case .loaded:
+            if let thumbnail = download.thumbnail {
+                image.setPixbuf(thumbnail.pixbuf, scale: scale)
+                stack.visibleChildName = "image"
+            } else {
+                showPlaceholder("image-x-generic-symbolic")
+            }
+        case .failed(let reason):
+            stack.visibleChildName = "failed"
+            // TRANSLATORS: {reason} is why the image could not be shown, such as "HTTP 404 Not Found".
+            retryButton.tooltip = tr("{reason}. Click to try again.", ["reason": reason])
+            retryButton.accessibleName = tr("Retry: {reason}", ["reason": reason])
+        case .sensitiveHidden:
+            stack.visibleChildName = "sensitive"
+        case .noPreview:
+            showPlaceholder(download.item.kind == .audio ? "audio-x-generic-symbolic" : "text-x-generic-symbolic")
+        }
+    }
+
+    /// Lets go of the model and the pixels.
+    func clear() {
+        download = nil
+        image.clear()
+    }
+
+    private func showPlaceholder(_ icon: String) {
+        image.setIcon(icon, pixelSize: placeholderPixelSize)
+        image.addStyleClass("dim-label")
+        stack.visibleChildName = "image"
+    }
+}
+
+/// Small icons that say what kind of item a row or tile shows (video, audio, a page for the browser); a
+/// row shows them beside its spinner, a tile in a corner of its picture. One place to add a badge (such as
+/// "animated") for both.
+@MainActor
+final class ItemBadges {
+    let box = Box(.horizontal, spacing: 4)
+    private let kindBadge = Image()
+
+    init() {
+        box.addStyleClass("item-badges")
+        box.append(kindBadge)
+        box.hide()
+    }
+
+    /// Shows the badges `item` calls for; hides the box when none does.
+    func show(for item: GalleryItem) {
+        if let icon = Self.kindIcon(item.kind) {
+            kindBadge.setIcon(icon, pixelSize: 16)
+            kindBadge.tooltip = item.kind == .audio ? tr("Audio") : item.kind == .video ? tr("Video") : tr("Opens in the browser")
+            kindBadge.accessibleName = kindBadge.tooltip
+            kindBadge.show()
+        } else {
+            kindBadge.hide()
+        }
+        box.isVisible = kindBadge.isVisible
+    }
+
+    private static func kindIcon(_ kind: GalleryItem.Kind) -> String? {
+        switch kind {
+        case .image: nil
+        case .video: "media-playback-start-symbolic"
+        case .audio: "audio-x-generic-symbolic"
+        case .other: "web-browser-symbolic"
+        }
+    }
+}
