@@ -90,9 +90,10 @@ final class UIHarness {
 
     func download(_ index: Int) -> ImageDownload { list.download(at: index)! }
     func row(_ index: Int) -> GalleryRow { list.row(for: download(index))! }
+    func tile(_ index: Int) -> GalleryTile { list.tile(for: download(index))! }
 
-    /// Scrolls so that row `index` is at the top of the viewport (as far as the list allows) and lets the
-    /// rows on screen come to rest (their thumbnails are asked for then).
+    /// Scrolls so that row `index` (in the grid: its line) is at the top of the viewport (as far as the view
+    /// allows) and lets the cells on screen come to rest (their thumbnails are asked for then).
     func scroll(toRow index: Int) {
         list.scroll(toItem: index)
         XCTAssertTrue(iterateMainLoop(until: { self.list.visibleRange.contains(index) }, timeout: 5),
