@@ -25,6 +25,9 @@ final class CellPool {
         self.makeCell = makeCell
     }
 
+    /// Every cell this pool made, bound or spare: what the view costs in widgets.
+    var madeCount: Int { cells.count + spare.count }
+
     func cell(forIndex index: Int) -> (any GalleryCell)? {
         range.contains(index) ? cells[index - range.lowerBound] : nil
     }
