@@ -4,6 +4,7 @@
 #   docs/screenshots/large-view.png    an image in the large view
 #   docs/screenshots/large-view-zoomed.png  the same zoomed in (double-click: 100 %, then + twice), its menu open
 #   docs/screenshots/no-such-user.png  the message for a user that does not exist
+#   docs/screenshots/grid.png          the gallery as a grid (Ctrl+2), a tile selected with the keyboard
 set -euo pipefail
 : "${GALLERY_VIEWER:?}" "${GALLERY_DEMO_SERVER:?}" "${DISPLAY:?}"
 out=${SCREENSHOTS:-docs/screenshots}
@@ -43,4 +44,15 @@ quit_app
 
 start nobody-here
 shoot no-such-user.png 2
+quit_app
+
+# Last: the grid is remembered, and would open every later launch as a grid.
+start aurora
+sleep 2
+xdotool key ctrl+2
+sleep 2
+xdotool mousemove --window "$window" 120 150 click 1
+xdotool mousemove --window "$window" 740 790
+xdotool key Down Right Right
+shoot grid.png 3
 quit_app
