@@ -19,6 +19,11 @@ public enum GalleryViewMode: String, Sendable, CaseIterable {
         return takeString(g_key_file_get_string(file, group, key, nil)).flatMap(GalleryViewMode.init(rawValue:))
     }
 
+    /// Sets this mode in a key file being written.
+    func write(into file: OpaquePointer?) {
+        g_key_file_set_string(file, Self.group, Self.key, rawValue)
+    }
+
     /// `base` (the file's text, comments kept) with this mode in its group.
     func serialized(over base: String?) -> String {
         let file = g_key_file_new()
@@ -27,7 +32,7 @@ public enum GalleryViewMode: String, Sendable, CaseIterable {
             g_key_file_load_from_data(file, base, gsize(base.utf8.count),
                                       GKeyFileFlags(rawValue: G_KEY_FILE_KEEP_COMMENTS.rawValue), nil)
         }
-        g_key_file_set_string(file, Self.group, Self.key, rawValue)
+        write(into: file)
         CacheSettings.addDefault(to: file)
         return takeString(g_key_file_to_data(file, nil, nil)) ?? ""
     }
