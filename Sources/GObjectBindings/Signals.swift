@@ -178,3 +178,24 @@ extension ObjectRef {
                 trampoline: unsafeBitCast(doublePairTrampoline, to: GCallback.self), after: after)
     }
 }
+
+// Shape: gboolean handler(GObject *instance, gint x, gint y, gboolean keyboard_mode, gpointer tooltip,
+// gpointer user_data) — GtkWidget::query-tooltip.
+private typealias TooltipQueryBox = SignalHandlerBox<(SignalEmitter, UnsafeMutableRawPointer?), Bool>
+
+private let tooltipQueryTrampoline: @convention(c) (gpointer?, gint, gint, gboolean, gpointer?, gpointer?) -> gboolean = {
+    instance, _, _, _, tooltip, data in
+    let box = TooltipQueryBox.from(data)
+    nonisolated(unsafe) let arguments = (SignalEmitter(pointer: instance!), tooltip)
+    return MainActor.assumeIsolated { box.handler(arguments) }.gboolean
+}
+
+extension ObjectRef {
+    /// Connects a handler for GtkWidget `query-tooltip`, which receives the GtkTooltip to fill; return true
+    /// to show it.
+    @MainActor @discardableResult
+    public func connectTooltipQuery(_ handler: @escaping @MainActor (UnsafeMutableRawPointer?) -> Bool) -> SignalConnection {
+        connect("query-tooltip", box: TooltipQueryBox { handler($0.1) },
+                trampoline: unsafeBitCast(tooltipQueryTrampoline, to: GCallback.self), after: false)
+    }
+}

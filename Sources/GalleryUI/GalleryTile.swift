@@ -56,6 +56,7 @@ public final class GalleryTile: GalleryCell {
 
     private func layOut() {
         child.addStyleClass("gallery-tile")
+        child.setTooltipProvider { [weak self] in self?.tooltipText }
         let picture = Overlay()
         picture.setChild(slot.stack)
         for corner in [badges.box, spinner] {
@@ -86,23 +87,27 @@ public final class GalleryTile: GalleryCell {
     /// Applies the model's state; runs on every change of the bound download.
     func update() {
         guard let download else { return }
-        let item = download.item
         spinner.isSpinning = download.state == .loading
         child.removeStyleClass("failed")
+        if case .failed = download.state { child.addStyleClass("failed") }
         slot.show(download)
-        // The title may be cut short under the tile: the tooltip has it whole, with what a row's detail line
-        // says. Set from the item and the state only, so that it changes rarely.
+    }
+
+    /// The title may be cut short under the tile: the tooltip has it whole, with what a row's detail line
+    /// says. Made when the pointer rests on the tile, not at every rebind.
+    var tooltipText: String? {
+        guard let download else { return nil }
+        let item = download.item
         var lines = [item.displayTitle]
         switch download.state {
         case .failed(let reason):
-            child.addStyleClass("failed")
             lines.append(reason)
         case .sensitiveHidden:
             lines.append(tr("Sensitive content hidden"))
         case .notStarted, .loading, .loaded, .noPreview:
-            lines.append(item.fileName)
+            lines.append(GalleryRow.detailText(download))
             if let altText = item.altText, altText != item.displayTitle { lines.append(altText) }
         }
-        child.tooltip = lines.joined(separator: "\n")
+        return lines.joined(separator: "\n")
     }
 }

@@ -43,6 +43,18 @@ public class Widget {
         set { gtk_widget_set_tooltip_text(widget, newValue) }
     }
 
+    /// A tooltip made only when the pointer rests on the widget (nil: none then), instead of set ahead: for
+    /// widgets whose text changes often (recycled cells), since setting a tooltip makes GTK ask the X server
+    /// where the pointer is, synchronously, on its next idle.
+    public func setTooltipProvider(_ text: @escaping @MainActor () -> String?) {
+        gtk_widget_set_has_tooltip(widget, 1)
+        ref.connectTooltipQuery { tooltip in
+            guard let tooltip, let text = text() else { return false }
+            gtk_tooltip_set_text(tooltip.opaque, text)
+            return true
+        }
+    }
+
     public func setSizeRequest(width: Int, height: Int) {
         gtk_widget_set_size_request(widget, Int32(width), Int32(height))
     }

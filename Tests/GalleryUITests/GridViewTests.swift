@@ -275,6 +275,9 @@ final class GridViewTests: GLibTestCase {
             XCTAssertEqual(tile.child.accessibleDescription, "Item 2 of 24")
             XCTAssertEqual(atk_object_get_role(gtk_widget_get_accessible(tile.child.widget)), ATK_ROLE_LIST_ITEM)
             XCTAssertEqual(ui.list.flowBox.accessibleName, "Gallery of atlas")
+            XCTAssertNotEqual(gtk_widget_get_has_tooltip(tile.child.widget), 0)
+            XCTAssertEqual(tile.tooltipText?.components(separatedBy: "\n").first, ui.download(1).item.displayTitle,
+                           "the whole title, which may be cut short under the tile")
             ui.scroll(toRow: 23)
             XCTAssertTrue(iterateMainLoop(until: { ui.list.rowCount >= 48 && ui.window.gallery?.feed.state != .loading(page: 3) },
                                           timeout: 10))
