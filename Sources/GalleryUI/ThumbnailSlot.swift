@@ -40,27 +40,28 @@ final class ThumbnailSlot {
         stack.showAll()
     }
 
-    /// Shows `download`'s picture as its state says.
+    /// Shows `download`'s picture as its state says. Only what changes is set: a recycled cell is rebound
+    /// on every move of the view, and each style class or icon set anew costs GTK a restyle or a relayout.
     func show(_ download: ImageDownload) {
         self.download = download
-        image.removeStyleClass("dim-label")
         switch download.state {
         case .notStarted, .loading:
             showPlaceholder("image-x-generic-symbolic")
         case .loaded:
             if let thumbnail = download.thumbnail {
                 image.setPixbuf(thumbnail.pixbuf, scale: scale)
-                stack.visibleChildName = "image"
+                setDimmed(false)
+                showPage("image")
             } else {
                 showPlaceholder("image-x-generic-symbolic")
             }
         case .failed(let reason):
-            stack.visibleChildName = "failed"
+            showPage("failed")
             // TRANSLATORS: {reason} is why the image could not be shown, such as "HTTP 404 Not Found".
             retryButton.tooltip = tr("{reason}. Click to try again.", ["reason": reason])
             retryButton.accessibleName = tr("Retry: {reason}", ["reason": reason])
         case .sensitiveHidden:
-            stack.visibleChildName = "sensitive"
+            showPage("sensitive")
         case .noPreview:
             showPlaceholder(download.item.kind == .audio ? "audio-x-generic-symbolic" : "text-x-generic-symbolic")
         }
@@ -69,13 +70,25 @@ final class ThumbnailSlot {
     /// Lets go of the model and the pixels.
     func clear() {
         download = nil
-        image.clear()
+        if image.content != .iconName { image.clear() }
+    }
+
+    private var isDimmed = false
+
+    private func setDimmed(_ dimmed: Bool) {
+        guard dimmed != isDimmed else { return }
+        isDimmed = dimmed
+        if dimmed { image.addStyleClass("dim-label") } else { image.removeStyleClass("dim-label") }
+    }
+
+    private func showPage(_ name: String) {
+        if stack.visibleChildName != name { stack.visibleChildName = name }
     }
 
     private func showPlaceholder(_ icon: String) {
-        image.setIcon(icon, pixelSize: placeholderPixelSize)
-        image.addStyleClass("dim-label")
-        stack.visibleChildName = "image"
+        if image.iconName != icon { image.setIcon(icon, pixelSize: placeholderPixelSize) }
+        setDimmed(true)
+        showPage("image")
     }
 }
 
