@@ -17,10 +17,14 @@ final class LineGeometryTests: XCTestCase {
     }
 
     func testTheListIsTheOneColumnCase() {
-        let list = LineGeometry(count: 100, columns: 1, lineHeight: 108, footerHeight: 52)
-        XCTAssertEqual(list.lineCount, 100)
-        XCTAssertEqual(list.items(in: 108 * 10 + 5, height: 700), 10..<18)
+        let list = LineGeometry(count: 1_000, columns: 1, lineHeight: 108, footerHeight: 52)
+        XCTAssertEqual(list.lineCount, 1_000)
+        // 1,085…1,785 px: rows 10 (1,080…1,188) to 16 (1,728…1,836); row 17 begins below.
+        XCTAssertEqual(list.items(in: 108 * 10 + 5, height: 700), 10..<17)
+        XCTAssertEqual(list.items(in: 108 * 10, height: 108 * 7), 10..<17, "a row ending where the view ends is its last")
         XCTAssertEqual(list.value(for: list.anchor(at: 12_345.5)), 12_345.5, accuracy: 1e-9)
+        XCTAssertEqual(LineGeometry(count: 100, columns: 1, lineHeight: 108).anchor(at: 12_345.5).index, 99,
+                       "past the end: the last item")
     }
 
     func testTheItemAtTheTopStaysThereAcrossLayouts() {
