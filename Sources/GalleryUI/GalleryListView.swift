@@ -10,9 +10,9 @@ import GalleryCore
 /// selection and context menu.
 ///
 /// Why not a GtkScrolledWindow around all the cells: GTK 3 creates and lays out a widget tree per child
-/// (~70 KB each; it falls over past a few thousand) and stops drawing children beyond 2^23 px of scroll
-/// offset (~77,000 rows). Here the box of cells sits in a GtkLayout, moved by less than a line's height, so
-/// every widget coordinate stays small at item 100,000.
+/// (tens of KB each, see ARCHITECTURE.md; it falls over past a few thousand) and stops drawing children
+/// beyond 2^23 px of scroll offset (~77,000 rows). Here the box of cells sits in a GtkLayout, moved by less
+/// than a line's height, so every widget coordinate stays small at item 100,000.
 ///
 /// The footer ("Loading more…", "End of gallery · 60 images") follows the last line. Selection is a model
 /// (`selectedIndex`), not a widget, so it survives rebinding and a switch of view; so do keyboard focus and
