@@ -40,13 +40,10 @@ final class GridViewTests: GLibTestCase {
             ui.press(GDK_KEY_Page_Up)
             XCTAssertEqual(ui.list.selectedIndex, columns - 1)
 
-            ui.press(GDK_KEY_End)
-            XCTAssertEqual(ui.list.selectedIndex, 23, "End: the last item loaded")
-            XCTAssertEqual(ui.list.adjustment.value, ui.list.adjustment.maximumValue, "at the very bottom")
-            XCTAssertEqual(ui.window.gallery?.feed.state, .loading(page: 2), "End asks for the next page")
-            XCTAssertTrue(iterateMainLoop(until: { ui.list.rowCount == 30 }, timeout: 10))
-            XCTAssertTrue(ui.list.visibleRange.contains(23), "the page arrived below; the view did not move")
-
+            // Six lines of four reach within `prefetchRows` lines of the end from the first screen: the view asked
+            // for page 2 itself, and all 30 are in once it arrives.
+            XCTAssertTrue(iterateMainLoop(until: { ui.window.gallery?.feed.state == .finished }, timeout: 10))
+            XCTAssertEqual(ui.list.rowCount, 30)
             // 30 items in lines of 4: the last line holds 28 and 29 only.
             ui.list.select(26, focus: true)
             ui.press(GDK_KEY_Down)
@@ -64,6 +61,30 @@ final class GridViewTests: GLibTestCase {
             XCTAssertTrue(iterateMainLoop(until: { ui.list.footerText == "End of gallery · 30 images" }, timeout: 5),
                           ui.list.footerText)
             XCTAssertTrue(ui.list.footerLabel.isMapped, "the footer is on screen, under the last line")
+        }
+    }
+
+    /// End on the grid's first screen, with the feed at rest and its end far below: End itself asks for the next
+    /// page, and the page arrives below the view.
+    func testEndInTheGridAsksForTheNextPage() throws {
+        try MainActor.assumeIsolated {
+            let ui = try UIHarness(server: .init(latencyMilliseconds: 300))
+            defer { ui.close() }
+            ui.window.setViewMode(.grid)
+            ui.search("huge-100")
+            XCTAssertTrue(ui.waitForRows(24))
+            // The first page's six lines are all near its end: the view asks for page 2 by itself.
+            XCTAssertTrue(iterateMainLoop(until: { ui.list.rowCount == 48 && ui.window.gallery?.feed.state == .idle }, timeout: 10))
+            ui.list.select(0, focus: true)
+            iterateMainLoop(for: 0.1)
+            XCTAssertEqual(ui.window.gallery?.feed.state, .idle, "twelve lines, the first screen far from their end: nothing asked for")
+
+            ui.press(GDK_KEY_End)
+            XCTAssertEqual(ui.window.gallery?.feed.state, .loading(page: 3), "End asks for the next page")
+            XCTAssertEqual(ui.list.selectedIndex, 47, "End: the last item loaded")
+            XCTAssertEqual(ui.list.adjustment.value, ui.list.adjustment.maximumValue, "at the very bottom")
+            XCTAssertTrue(iterateMainLoop(until: { ui.list.rowCount == 72 }, timeout: 10))
+            XCTAssertTrue(ui.list.visibleRange.contains(47), "the page arrived below; the view did not move")
         }
     }
 
