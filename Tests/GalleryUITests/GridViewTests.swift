@@ -345,8 +345,3 @@ final class GridViewTests: GLibTestCase {
         return Int(path[range.upperBound...].prefix(7)).map { $0 - 1 }
     }
 }
-
-extension ImageDownload.State {
-    /// Nothing more will happen to the cell by itself.
-    var isFinal: Bool { self != .notStarted && self != .loading }
-}

@@ -198,3 +198,8 @@ final class UIHarness {
         }, timeout: timeout)
     }
 }
+
+extension ImageDownload.State {
+    /// Nothing more will happen to the cell by itself.
+    var isFinal: Bool { self != .notStarted && self != .loading }
+}
