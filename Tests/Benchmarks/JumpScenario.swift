@@ -33,7 +33,7 @@ enum JumpScenario {
         let app = try AppUnderTest(serverURL: server.baseURL)
         app.window.setViewMode(mode)
         try app.searchAndLoadAllPages(user, expected: items, timeout: 120)
-        try Loop.run(until: { app.visibleRowsAreSettled && app.loader.unfinishedJobCount == 0 }, timeout: 30,
+        try Loop.run(until: { app.visibleRowsAreSettled && app.pipeline.unfinishedTaskCount == 0 }, timeout: 30,
                      "the first rows' thumbnails")
         let list = app.list
         let lastMove = Box(Loop.now())

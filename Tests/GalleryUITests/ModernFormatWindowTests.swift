@@ -19,9 +19,7 @@ final class ModernFormatWindowTests: GLibTestCase {
             let expected = [11: ".webp", 13: ".avif", 14: ".webp", 16: ".avif"]
             ui.scroll(toRow: 11)
             for (index, suffix) in expected.sorted(by: { $0.key < $1.key }) {
-                // Not `!= .loading`: a row whose thumbnail was not asked for yet (the view still coming to rest, on a
-                // slow run such as AddressSanitizer's) is `.notStarted`, which that would take for done.
-                XCTAssertTrue(iterateMainLoop(until: { ui.download(index).state.isFinal }, timeout: 20), "row \(index)")
+                XCTAssertTrue(ui.waitUntilSettled(index, timeout: 20), "row \(index)")
                 XCTAssertEqual(ui.download(index).state, .loaded, "row \(index) (\(suffix))")
                 let row = ui.row(index)
                 XCTAssertTrue(row.detailLabel.text.contains(suffix), row.detailLabel.text)
