@@ -16,13 +16,16 @@ public final class GalleryRow: GalleryCell {
     let titleLabel = Label()
     let detailLabel = Label()
     let spinner = Spinner()
-    let badges = ItemBadges()
+    let badgeView = ItemBadgeView()
+    var badge: Image { badgeView.image }
 
     var thumbnailStack: Stack { slot.stack }
     var thumbnail: Image { slot.image }
     var retryButton: Button { slot.retryButton }
     var revealButton: Button { slot.revealButton }
     var cellWidget: Widget { row }
+    /// The badge the row shows now.
+    var shownBadge: ItemBadge? { badgeView.shown }
 
     public init(scale: Int) {
         slot = ThumbnailSlot(size: Self.thumbnailSize, scale: scale)
@@ -38,7 +41,6 @@ public final class GalleryRow: GalleryCell {
         }
         let item = download.item
         titleLabel.text = item.displayTitle
-        badges.show(for: item)
         row.accessibleName = item.displayTitle
         describePosition(total: total)
         update()
@@ -81,8 +83,8 @@ public final class GalleryRow: GalleryCell {
         detailLabel.addStyleClass("dim-label")
         content.append(text, expand: true)
 
-        badges.box.valign = .center
-        content.append(badges.box)
+        badge.valign = .center
+        content.append(badge)
         spinner.valign = .center
         spinner.setSizeRequest(width: 24, height: 24)
         content.append(spinner)
@@ -90,7 +92,7 @@ public final class GalleryRow: GalleryCell {
         row.setChild(content)
         content.showAll()
         spinner.hide()
-        badges.box.hide()
+        badge.hide()
     }
 
     /// Applies the model's state; runs on every change of the bound download.
@@ -100,6 +102,7 @@ public final class GalleryRow: GalleryCell {
         spinner.isSpinning = download.state == .loading
         row.removeStyleClass("failed")
         slot.show(download)
+        badgeView.show(ItemBadge.of(download))
         switch download.state {
         case .failed(let reason):
             detailLabel.text = reason

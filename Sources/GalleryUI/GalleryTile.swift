@@ -3,7 +3,7 @@ import GtkBindings
 import GalleryCore
 
 /// One recycled tile of the gallery grid: a square picture (the thumbnail fitted inside, or a placeholder, a
-/// failure icon, a hidden sensitive item), the title under it, a spinner and the item's badges in the
+/// failure icon, a hidden sensitive item), the title under it, a spinner and the item's badge in the
 /// picture's lower corners. Like `GalleryRow`, it shows its bound model's state and keeps none of its own.
 @MainActor
 public final class GalleryTile: GalleryCell {
@@ -16,7 +16,8 @@ public final class GalleryTile: GalleryCell {
     let slot: ThumbnailSlot
     let titleLabel = Label()
     let spinner = Spinner()
-    let badges = ItemBadges()
+    let badgeView = ItemBadgeView()
+    var badge: Image { badgeView.image }
 
     var thumbnail: Image { slot.image }
     var cellWidget: Widget { child }
@@ -35,7 +36,6 @@ public final class GalleryTile: GalleryCell {
         }
         let item = download.item
         titleLabel.text = item.displayTitle
-        badges.show(for: item)
         child.accessibleName = item.displayTitle
         describePosition(total: total)
         update()
@@ -59,12 +59,12 @@ public final class GalleryTile: GalleryCell {
         child.setTooltipProvider { [weak self] in self?.tooltipText }
         let picture = Overlay()
         picture.setChild(slot.stack)
-        for corner in [badges.box, spinner] {
+        for corner in [badge, spinner] {
             corner.valign = .end
             corner.setMargins(top: 6, bottom: 6, start: 6, end: 6)
             picture.addOverlay(corner, passThrough: true)
         }
-        badges.box.halign = .start
+        badge.halign = .start
         spinner.halign = .end
         spinner.setSizeRequest(width: 16, height: 16)
 
@@ -81,7 +81,7 @@ public final class GalleryTile: GalleryCell {
         child.setChild(content)
         content.showAll()
         spinner.hide()
-        badges.box.hide()
+        badge.hide()
     }
 
     /// Applies the model's state; runs on every change of the bound download.
@@ -91,6 +91,7 @@ public final class GalleryTile: GalleryCell {
         child.removeStyleClass("failed")
         if case .failed = download.state { child.addStyleClass("failed") }
         slot.show(download)
+        badgeView.show(ItemBadge.of(download))
     }
 
     /// The title may be cut short under the tile: the tooltip has it whole, with what a row's detail line

@@ -24,7 +24,8 @@ final class UIHarness {
     /// and the window keeps its galleries' first pages there, as the app's window does.
     /// `serverLookupOrigin` answers for the server of a `/@NAME` link (NodeInfo), as the endpoint override does.
     init(server options: DemoServer.Options = .init(), client configuration: HTTPClient.Configuration = .init(),
-         endpoints: [SourceKind: String] = [:], cacheDirectory: String? = nil, serverLookupOrigin: String? = nil) throws {
+         endpoints: [SourceKind: String] = [:], cacheDirectory: String? = nil, serverLookupOrigin: String? = nil,
+         decodeLimits: ImageDecodeLimits = .init()) throws {
         guard gtk_init_check(nil, nil) != 0 else {
             XCTFail("GTK could not open a display (DISPLAY=\(String(cString: getenv("DISPLAY") ?? strdup("")))); run the UI tests through `make test`")
             throw XCTSkip("no display")
@@ -33,7 +34,7 @@ final class UIHarness {
         application = try Self.sharedApplication()
         diskCache = cacheDirectory.map { HTTPCache(directory: $0 + "/http", maxBytes: 50_000_000) }
         client = HTTPClient(configuration: configuration, cache: diskCache)
-        pipeline = ImagePipeline(client: client)
+        pipeline = ImagePipeline(client: client, limits: .init(decode: decodeLimits))
         let baseURL = server.baseURL
         let snapshots = cacheDirectory.map { FeedSnapshotStore(path: $0 + "/last-gallery.json") }
         let services = GalleryServices(client: client, pipeline: pipeline, feedLimits: fastFeedLimits, snapshots: snapshots,
