@@ -15,6 +15,8 @@ public final class HeaderControls {
     public let imageMenuButton = MenuButton(iconName: "view-more-symbolic", tooltip: tr("Image Menu"),
                                             menu: ItemMenus.largeView())
     let searchBox = Box(.horizontal, spacing: 0)
+    /// The recent galleries: a button at the entry's end, and the entry's completion.
+    public let recentGalleries: RecentGalleriesMenu
 
     public init(sources: [SourceKind]) {
         let menu = Menu()
@@ -30,6 +32,7 @@ public final class HeaderControls {
         appSection.append(tr("_About Gallery Viewer"), action: "app.about")
         menu.appendSection(appSection)
         menuButton = MenuButton(iconName: "open-menu-symbolic", tooltip: tr("Main Menu"), menu: menu)
+        recentGalleries = RecentGalleriesMenu(entry: usernameEntry)
 
         for source in sources { sourceSelector.append(id: source.rawValue, text: source.displayName) }
         sourceSelector.tooltip = tr("Where the gallery comes from")
@@ -42,6 +45,7 @@ public final class HeaderControls {
         searchBox.addStyleClass("linked")
         searchBox.append(sourceSelector)
         searchBox.append(usernameEntry)
+        searchBox.append(recentGalleries.button)
 
         backButton.actionName = "win.back"
         bar.packStart(backButton)

@@ -40,6 +40,8 @@ public final class MainWindow {
     public var onSearch: (@MainActor (SourceKind, String) -> Void)?
     /// The entry's state: the app setting it, a link's server lookup (MainWindow+Links).
     let input = SearchInput()
+    /// The gallery whose outcome the recent galleries already took in (MainWindow+Recent).
+    weak var rememberedGallery: Gallery?
 
     public init(application: Application, services: GalleryServices) {
         self.services = services
@@ -80,6 +82,7 @@ public final class MainWindow {
             [weak self] url in self?.openInBrowser(url)
         }
         installActions(application)
+        installRecentGalleries()
         window.onDestroy { [weak self] in self?.windowDestroyed() }
     }
 
@@ -210,6 +213,7 @@ public final class MainWindow {
 
     private func galleryChanged() {
         guard let gallery else { return }
+        rememberIfAnswered(gallery)
         if !gallery.downloads.isEmpty {
             if stack.visibleChildName == "status" { stack.visibleChildName = "gallery" }
         } else if case .failed(let error) = gallery.feed.state {

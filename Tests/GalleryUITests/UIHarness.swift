@@ -18,13 +18,17 @@ final class UIHarness {
     let diskCache: HTTPCache?
     let loader: ImageLoader
     let window: MainWindow
+    /// The state file's store, when the harness was given one (`stateFile`).
+    let stateFile: RecentSearchStore?
 
     /// `endpoints` points other sources (or the Demo source, instead of the demo server) at local test servers;
     /// sources without one get a closed local port. With `cacheDirectory`, the client has a disk cache there
     /// and the window keeps its galleries' first pages there, as the app's window does.
     /// `serverLookupOrigin` answers for the server of a `/@NAME` link (NodeInfo), as the endpoint override does.
+    /// With `stateFile`, the window keeps its recent galleries in that state.ini, as the app's window does.
     init(server options: DemoServer.Options = .init(), client configuration: HTTPClient.Configuration = .init(),
-         endpoints: [SourceKind: String] = [:], cacheDirectory: String? = nil, serverLookupOrigin: String? = nil) throws {
+         endpoints: [SourceKind: String] = [:], cacheDirectory: String? = nil, serverLookupOrigin: String? = nil,
+         stateFile: String? = nil) throws {
         guard gtk_init_check(nil, nil) != 0 else {
             XCTFail("GTK could not open a display (DISPLAY=\(String(cString: getenv("DISPLAY") ?? strdup("")))); run the UI tests through `make test`")
             throw XCTSkip("no display")
@@ -36,8 +40,10 @@ final class UIHarness {
         loader = ImageLoader(client: client)
         let baseURL = server.baseURL
         let snapshots = cacheDirectory.map { FeedSnapshotStore(path: $0 + "/last-gallery.json") }
+        let stateStore = stateFile.map { RecentSearchStore(path: $0) }
+        self.stateFile = stateStore
         let services = GalleryServices(client: client, loader: loader, feedLimits: fastFeedLimits, snapshots: snapshots,
-                                       serverLookupOrigin: { serverLookupOrigin }) {
+                                       serverLookupOrigin: { serverLookupOrigin }, stateFile: stateStore) {
             kind, username throws(GalleryError) in
             let endpoint = endpoints[kind].map { $0 == Self.demoServerEndpoint ? baseURL : $0 }
             return try kind.makeSource(username: username,
