@@ -19,7 +19,7 @@ public final class GalleryRow {
     let titleLabel = Label()
     let detailLabel = Label()
     let spinner = Spinner()
-    private let badge = Image()
+    let badge = Image()
     private let scale: Int
 
     public init(scale: Int) {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Accessibility test of the real binary: reads the window's accessibility tree over AT-SPI, as a screen
 # reader does, and checks that every control on screen has a name, in each state of the window: the
-# gallery (rows, a failed row's retry button, a sensitive row's reveal button, the header bar), the large
+# gallery (rows, a failed row's retry button, a sensitive row's reveal button, the header bar), the recent
+# galleries' popover, the large
 # view (its back button), the shortcuts window, and a status page with "Try Again" (reached by a second
 # launch handing its search to the running window).
 #
@@ -42,6 +43,13 @@ xdotool windowmove "$window" 0 0 windowsize "$window" 800 1000
 
 check "the gallery" "Main Menu" "Source" "Username" "Aurora over the Harbour" "Retry: HTTP 404 Not Found" \
   "Show sensitive image"
+
+# The recent galleries' popover (Ctrl+H): the list, each gallery and its remove button, Clear History.
+xdotool windowfocus --sync "$window"
+xdotool key ctrl+h
+check "the recent galleries" "Recent Galleries" "aurora on Demo" "Remove aurora on Demo from Recent Galleries" \
+  "Clear History"
+xdotool key Escape
 
 xdotool windowfocus --sync "$window"
 xdotool mousemove --window "$window" 400 120 click --repeat 2 --delay 120 1

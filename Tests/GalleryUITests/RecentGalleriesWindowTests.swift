@@ -230,17 +230,3 @@ final class RecentGalleriesWindowTests: GLibTestCase {
         return nil
     }
 }
-
-extension UIHarness {
-    /// Gives the window the X server's keyboard focus, as a window manager does for the active window.
-    func takeKeyboardFocus() {
-        gdk_window_focus(gtk_widget_get_window(window.window.widget), UInt32(GDK_CURRENT_TIME))
-        XCTAssertTrue(iterateMainLoop(until: { gtk_window_has_toplevel_focus(self.window.window.widget.raw.as(GtkWindow.self)) != 0 },
-                                      timeout: 5), "the window did not get the keyboard focus")
-    }
-
-    /// Types `text` key by key into the focused widget, as a keyboard does.
-    func type(_ text: String) {
-        for scalar in text.unicodeScalars { press(Int32(gdk_unicode_to_keyval(scalar.value))) }
-    }
-}
