@@ -27,6 +27,7 @@ final class ItemActionTests: GLibTestCase {
             gtk_file_chooser_set_current_folder(chooser, folder.path)
             iterateMainLoop(for: 0.3)
             gtk_file_chooser_set_current_name(chooser, item.fileName)
+            XCTAssertTrue(Self.waitUntilIdle(dialog), "the chooser took the name in")
             gtk_dialog_response(dialog.raw.as(GtkDialog.self), GTK_RESPONSE_ACCEPT.rawValue)
 
             let saved = folder.path + "/" + item.fileName
@@ -99,8 +100,9 @@ final class ItemActionTests: GLibTestCase {
             ui.window.activateRowAction("save-image")
             let dialog = try XCTUnwrap(Self.waitForFileChooser())
             XCTAssertEqual(takeString(gtk_file_chooser_get_current_name(OpaquePointer(dialog))), ui.download(17).item.fileName)
+            XCTAssertTrue(Self.waitUntilIdle(dialog), "the chooser took the name in")
             gtk_dialog_response(dialog.raw.as(GtkDialog.self), GTK_RESPONSE_CANCEL.rawValue)
-            iterateMainLoop(for: 0.2)
+            XCTAssertTrue(iterateMainLoop(until: { Self.fileChooser() == nil }, timeout: 10), "cancelling closed the chooser")
             XCTAssertEqual(ui.window.itemActions.savesInFlight, 0)
 
             // A sensitive item still hidden is not saved or copied unseen; its link can be.
@@ -187,6 +189,39 @@ final class ItemActionTests: GLibTestCase {
             return found != nil
         }, timeout: 10)
         return found
+    }
+
+    @MainActor
+    static func fileChooser() -> UnsafeMutablePointer<GtkWidget>? { UIHarness.toplevel(ofType: gtk_file_chooser_dialog_get_type()) }
+
+    /// Waits until the chooser has nothing left to do on the main loop. GTK 3's chooser answers a new name
+    /// (the one the app proposes, the one a test types) with a 200 ms timer of its own ("location changed",
+    /// the chooser widget as its data) that it removes when the widget is finalized, not when the dialog is
+    /// destroyed: answering the dialog before the timer fired — on a busy machine the test gets there first —
+    /// makes it fire on the destroyed widget (gtk_tree_view_get_selection and gtk_tree_selection_unselect_all
+    /// criticals, fatal in the tests). A user never answers that fast.
+    @MainActor
+    static func waitUntilIdle(_ dialog: UnsafeMutablePointer<GtkWidget>) -> Bool {
+        guard let chooser = firstDescendant(of: dialog, type: gtk_file_chooser_widget_get_type()) else { return false }
+        return iterateMainLoop(until: {
+            gtk_widget_get_mapped(dialog) != 0 && g_main_context_find_source_by_user_data(nil, chooser.raw) == nil
+        }, timeout: 20)
+    }
+
+    @MainActor
+    private static func firstDescendant(of widget: UnsafeMutablePointer<GtkWidget>, type: GType) -> UnsafeMutablePointer<GtkWidget>? {
+        if g_type_check_instance_is_a(widget.raw.as(GTypeInstance.self), type) != 0 { return widget }
+        guard g_type_check_instance_is_a(widget.raw.as(GTypeInstance.self), gtk_container_get_type()) != 0 else { return nil }
+        let children = gtk_container_get_children(widget.raw.as(GtkContainer.self))
+        defer { g_list_free(children) }
+        var node = children
+        while let current = node {
+            if let found = firstDescendant(of: current.pointee.data.assumingMemoryBound(to: GtkWidget.self), type: type) {
+                return found
+            }
+            node = current.pointee.next
+        }
+        return nil
     }
 
     static func demoImagePath(_ name: String) -> String? {
