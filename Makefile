@@ -1,7 +1,8 @@
 # Gallery Viewer — build, run, test and install.
 #
 #   make run        set everything up (Debian packages, build, demo gallery) and open the app on the offline demo
-#   make test       set everything up, then unit/UI tests, end-to-end test, resource validation, install check
+#   make test       set everything up, then unit/UI tests (also under AddressSanitizer), end-to-end test, resource
+#                   validation, install check
 #   make install    release build (Swift stdlib linked statically) installed under $(DESTDIR)$(PREFIX)
 #   make help       all targets and variables
 #
@@ -21,6 +22,8 @@ SWIFT       ?= $(SWIFT_FOUND)
 SWIFT_FLAGS ?=
 # SwiftPM's scratch directory; a worktree that keeps its own (e.g. .build-demo) passes BUILD_DIR=.build-demo.
 BUILD_DIR   ?= .build
+# The AddressSanitizer build of the tests (make test-asan) keeps its own scratch directory.
+ASAN_BUILD_DIR ?= .build-asan
 SWIFTPM     := $(SWIFT) build --scratch-path $(BUILD_DIR) $(SWIFT_FLAGS)
 # Release = what `make install` ships: static Swift stdlib, so the binaries run without the toolchain.
 RELEASE_FLAGS := -c release --static-swift-stdlib
@@ -82,7 +85,7 @@ BUILD_AS := $(if $(and $(SUDO_USER),$(filter-out root,$(SUDO_USER))),sudo -u $(S
 # Steps share .build (SwiftPM locks it) and the test steps must run in order; swift parallelises internally.
 .NOTPARALLEL:
 .DEFAULT_GOAL := build
-.PHONY: help deps test-deps build build-tests release demo-data run test test-resources test-unit test-e2e test-a11y \
+.PHONY: help deps test-deps build build-tests release demo-data run test test-resources test-unit test-asan test-e2e test-a11y \
         test-translation demo-data-release check-install bench fuzz pot install install-translated uninstall clean \
         distclean
 
@@ -95,6 +98,7 @@ help:
 	@echo "  demo-data      render the demo gallery into $(DEMO_IMAGES_DIR) (stamped: instant when done)"
 	@echo "  test-resources validate the desktop entry, metainfo and icons (Tests/Resources/validate.sh)"
 	@echo "  test-unit      swift test under Xvfb       test-e2e  Tests/EndToEnd/run.sh and offline.sh under Xvfb"
+	@echo "  test-asan      the XCTest suite built with AddressSanitizer in $(ASAN_BUILD_DIR); fails on errors and leaks"
 	@echo "  test-a11y      the window's accessibility tree over AT-SPI (Tests/Accessibility/run.sh)"
 	@echo "  test-translation  the window and the command line in a test language (Tests/Translation/run.sh)"
 	@echo "  check-install  install into a temp DESTDIR and check the tree and the static linking"
@@ -165,7 +169,7 @@ run: build demo-data
 
 # --- tests --------------------------------------------------------------------------------------------------
 
-test: test-resources test-unit test-e2e test-a11y test-translation $(if $(SKIP_INSTALL_CHECK),,check-install)
+test: test-resources test-unit test-asan test-e2e test-a11y test-translation $(if $(SKIP_INSTALL_CHECK),,check-install)
 	@echo "make test: all steps passed$(if $(SKIP_INSTALL_CHECK), (install check skipped),)"
 
 test-resources: test-deps
@@ -174,6 +178,12 @@ test-resources: test-deps
 # Built outside the headless wrapper (SwiftPM keeps caches under the real HOME), run inside it.
 test-unit: test-deps build-tests demo-data
 	$(HEADLESS) $(SWIFT) test --skip-build --scratch-path $(BUILD_DIR) $(SWIFT_FLAGS)
+
+# The same tests built with -sanitize=address in $(ASAN_BUILD_DIR) and run headless (Tests/AddressSanitizer/run.sh):
+# memory errors stop the run, leaks fail it unless lsan-suppressions.txt shows them to be a system library's.
+# Built outside the headless wrapper for the same reason as test-unit; needs the demo images as test-unit does.
+test-asan: test-deps demo-data
+	$(BUILD_AS) env SWIFT=$(SWIFT) SWIFT_FLAGS="$(SWIFT_FLAGS)" ASAN_BUILD_DIR=$(ASAN_BUILD_DIR) bash Tests/AddressSanitizer/run.sh
 
 # Each script in a headless session of its own (its own throwaway HOME and cache): run.sh drives the window and
 # the command line, offline.sh the disk cache across launches.

@@ -1,6 +1,9 @@
 import CGLib
 
-/// An immutable, reference-counted byte buffer (GBytes). Safe to share between threads.
+/// An immutable, reference-counted byte buffer (GBytes).
+///
+/// @unchecked Sendable: GBytes never changes after it is made and its reference count is atomic, so a worker
+/// may decode what the main loop downloaded.
 public final class Bytes: @unchecked Sendable {
     public let pointer: OpaquePointer
 

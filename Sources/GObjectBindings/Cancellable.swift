@@ -2,6 +2,9 @@ import CGLib
 
 /// A GCancellable. Cancelling is thread-safe and idempotent; every async GIO/libsoup call that was given it
 /// completes with `G_IO_ERROR_CANCELLED`.
+///
+/// @unchecked Sendable: a worker checks it while the main loop may cancel it, which GCancellable allows (its
+/// state is guarded by a lock), and its reference count is atomic.
 public final class Cancellable: @unchecked Sendable {
     private let ref: ObjectRef
 

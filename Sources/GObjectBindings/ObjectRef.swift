@@ -5,7 +5,10 @@ import CGLib
 /// How the reference is taken must match the C function that produced the pointer, which is why there is no
 /// default: `.full` for transfer-full results (`*_new` of non-widgets, `*_finish`), `.none` for transfer-none
 /// getters, `.floating` for new widgets and other GInitiallyUnowned objects (ref_sink: a plain ref would leak).
-public final class ObjectRef: @unchecked Sendable {
+///
+/// Not Sendable: most GObjects (every widget, a SoupSession, a SoupMessage) belong to the main thread. A
+/// wrapper of a type that may cross threads (`Pixbuf`, `Cancellable`, `Soup.Cache`) says why itself.
+public final class ObjectRef {
     public enum Transfer {
         case full
         case none

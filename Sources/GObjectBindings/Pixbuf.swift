@@ -1,13 +1,20 @@
 import CGLib
 
-/// A decoded image (GdkPixbuf). Pixbufs are immutable once decoded, so sharing one between threads is safe.
+/// A decoded image (GdkPixbuf), immutable: no method writes its pixels.
+///
+/// @unchecked Sendable because it is immutable and GObject reference counting is atomic: a pixbuf made on a
+/// GTask worker (a decode) is read on the main loop, and one made on the main loop may be encoded on a worker.
+/// What keeps it immutable: a `Pixbuf` is only ever made from a finished pixbuf (a decoder's, a closed loader's,
+/// the clipboard's, a widget's, `PixbufCanvas.finish()`), and pixels are written only through `PixbufCanvas`,
+/// before anyone else can see them. Code that reaches the C pointer must not write through it either.
 public final class Pixbuf: @unchecked Sendable {
     public let ref: ObjectRef
 
-    /// Takes a reference the caller owns (transfer full).
+    /// Takes a reference the caller owns (transfer full) to a finished pixbuf that no one writes any more.
     public init(owning pointer: OpaquePointer) { ref = ObjectRef(pointer, transfer: .full) }
 
-    /// Adds a reference to a pixbuf owned elsewhere (transfer none).
+    /// Adds a reference to a finished pixbuf owned elsewhere (transfer none), such as the one a GtkImage
+    /// shows. Never a GdkPixbufLoader's while it loads: the loader is still writing it.
     public init(retaining pointer: OpaquePointer) { ref = ObjectRef(pointer, transfer: .none) }
 
     public var pointer: OpaquePointer { ref.opaque }
@@ -17,16 +24,9 @@ public final class Pixbuf: @unchecked Sendable {
     /// Approximate memory held by the pixel data.
     public var byteCount: Int { Int(gdk_pixbuf_get_rowstride(pointer)) * height }
 
-    /// A solid pixbuf, for placeholders and tests.
+    /// A solid pixbuf with alpha, for placeholders and tests.
     public static func filled(width: Int, height: Int, rgba: UInt32) -> Pixbuf {
-        let pixbuf = Pixbuf(owning: gdk_pixbuf_new(GDK_COLORSPACE_RGB, 1, 8, Int32(width), Int32(height)))
-        gdk_pixbuf_fill(pixbuf.pointer, rgba)
-        return pixbuf
-    }
-
-    /// Lets `body` write the pixel data (rows `rowStride` bytes apart), for images made in code.
-    public func withMutablePixels<R>(_ body: (UnsafeMutablePointer<UInt8>, _ rowStride: Int) -> R) -> R {
-        body(gdk_pixbuf_get_pixels(pointer), Int(gdk_pixbuf_get_rowstride(pointer)))
+        PixbufCanvas(width: width, height: height, rgba: rgba).finish()
     }
 
     /// Encodes to PNG or JPEG bytes (`type` is gdk-pixbuf's format name: "png", "jpeg").
@@ -42,4 +42,25 @@ public final class Pixbuf: @unchecked Sendable {
         defer { g_free(buffer) }
         return Bytes(Array(UnsafeRawBufferPointer(start: buffer, count: Int(size))))
     }
+}
+
+/// A pixbuf being made in code (a rendered demo image, a test's noise): the only place pixels are written. It
+/// is non-copyable and hands its pixbuf over with `finish()`, which consumes it, so nothing can write to a
+/// `Pixbuf` that another thread may already be reading.
+public struct PixbufCanvas: ~Copyable {
+    private let pixbuf: Pixbuf
+
+    /// `width` × `height` pixels of 8-bit RGB (with alpha when `hasAlpha`), filled with `rgba` (0xRRGGBBAA).
+    public init(width: Int, height: Int, hasAlpha: Bool = true, rgba: UInt32 = 0) {
+        pixbuf = Pixbuf(owning: gdk_pixbuf_new(GDK_COLORSPACE_RGB, hasAlpha.gboolean, 8, Int32(width), Int32(height)))
+        gdk_pixbuf_fill(pixbuf.pointer, rgba)
+    }
+
+    /// Lets `body` write the pixel data: rows `rowStride` bytes apart, 3 bytes a pixel (4 with alpha).
+    public mutating func withMutablePixels<R>(_ body: (UnsafeMutablePointer<UInt8>, _ rowStride: Int) -> R) -> R {
+        body(gdk_pixbuf_get_pixels(pixbuf.pointer), Int(gdk_pixbuf_get_rowstride(pixbuf.pointer)))
+    }
+
+    /// The finished image; the canvas is gone.
+    public consuming func finish() -> Pixbuf { pixbuf }
 }

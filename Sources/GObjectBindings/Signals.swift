@@ -10,7 +10,11 @@ import CGLib
 // Handlers run on the GLib main loop, which runs on the main thread, so each trampoline enters the main actor
 // with `MainActor.assumeIsolated`: a signal emitted from any other thread traps instead of racing.
 
-final class SignalHandlerBox<Arguments, Result>: @unchecked Sendable {
+// The box is Sendable because its only content is a main-actor closure (which is Sendable: it can only run on
+// the main actor); the trampolines hand it into `MainActor.assumeIsolated`. The arguments they hand along
+// (C pointers, `SignalEmitter`) are not Sendable and need not be: they never leave the thread GLib called on,
+// which `assumeIsolated` checks is the main one. Hence `nonisolated(unsafe)` on them, and on nothing else.
+final class SignalHandlerBox<Arguments, Result>: Sendable {
     let handler: @MainActor (Arguments) -> Result
     init(_ handler: @escaping @MainActor (Arguments) -> Result) { self.handler = handler }
 
@@ -26,8 +30,9 @@ public let releaseBoxNotify: GDestroyNotify = { data in
 
 /// The object that emitted a signal, as every handler can receive it: a handler that needs its own object (an
 /// action setting its state) takes it from here instead of capturing its Swift wrapper, which may be gone.
-/// Valid for the duration of the call (transfer none); take an `ObjectRef` to keep it.
-public struct SignalEmitter: @unchecked Sendable {
+/// Valid for the duration of the call (transfer none); take an `ObjectRef` to keep it. Not Sendable: it is a
+/// borrowed pointer for one call on the main thread, never something to hand to another thread.
+public struct SignalEmitter {
     public let pointer: UnsafeMutableRawPointer
     public var opaque: OpaquePointer { OpaquePointer(pointer) }
 }
@@ -41,7 +46,7 @@ private typealias EventBox = SignalHandlerBox<(SignalEmitter, UnsafeMutableRawPo
 // Shape: void handler(GObject *instance, gpointer user_data)
 private let voidTrampoline: @convention(c) (gpointer?, gpointer?) -> Void = { instance, data in
     let box = VoidBox.from(data)
-    let emitter = SignalEmitter(pointer: instance!)
+    nonisolated(unsafe) let emitter = SignalEmitter(pointer: instance!)
     MainActor.assumeIsolated { box.handler(emitter) }
 }
 
@@ -164,7 +169,7 @@ private typealias DoublePairBox = SignalHandlerBox<(SignalEmitter, Double, Doubl
 private let doublePairTrampoline: @convention(c) (gpointer?, gdouble, gdouble, gpointer?) -> Void = {
     instance, first, second, data in
     let box = DoublePairBox.from(data)
-    let arguments = (SignalEmitter(pointer: instance!), first, second)
+    nonisolated(unsafe) let arguments = (SignalEmitter(pointer: instance!), first, second)
     MainActor.assumeIsolated { box.handler(arguments) }
 }
 

@@ -11,7 +11,7 @@ private final class OutputSlot<Output: Sendable>: @unchecked Sendable {
 }
 
 /// The type-erased job a worker thread runs (a C thread function cannot capture generic parameters).
-private final class WorkerJob: @unchecked Sendable {
+private final class WorkerJob: Sendable {
     let run: @Sendable () -> Void
     init(_ run: @escaping @Sendable () -> Void) { self.run = run }
 }

@@ -59,10 +59,10 @@ public enum DemoImageRenderer {
     /// demo server stays below the widget toolkit). RGB24 keeps each pixel in a native-endian 32-bit word,
     /// 0x00RRGGBB.
     private static func pixbuf(fromRGB24 surface: OpaquePointer, width: Int, height: Int) -> Pixbuf {
-        let pixbuf = Pixbuf(owning: gdk_pixbuf_new(GDK_COLORSPACE_RGB, 0, 8, Int32(width), Int32(height)))
+        var canvas = PixbufCanvas(width: width, height: height, hasAlpha: false)
         let source = cairo_image_surface_get_data(surface)!
         let sourceStride = Int(cairo_image_surface_get_stride(surface))
-        pixbuf.withMutablePixels { pixels, stride in
+        canvas.withMutablePixels { pixels, stride in
             for y in 0..<height {
                 let from = UnsafeRawPointer(source + y * sourceStride).assumingMemoryBound(to: UInt32.self)
                 let to = pixels + y * stride
@@ -74,7 +74,7 @@ public enum DemoImageRenderer {
                 }
             }
         }
-        return pixbuf
+        return canvas.finish()
     }
 
     private static func draw(_ item: DemoItem, cairo: OpaquePointer, width: Double, height: Double) {

@@ -90,13 +90,13 @@ public enum HostileImages {
 
     private static func noisePNG(side: Int) -> Bytes {
         var random = SeededRandom(seed: 0x5EED)
-        let pixbuf = Pixbuf.filled(width: side, height: side, rgba: 0)
-        pixbuf.withMutablePixels { pixels, rowStride in
+        var canvas = PixbufCanvas(width: side, height: side)
+        canvas.withMutablePixels { pixels, rowStride in
             for y in 0..<side {
                 for x in 0..<(side * 4) { pixels[y * rowStride + x] = UInt8(truncatingIfNeeded: random.next()) }
             }
         }
-        return try! pixbuf.encoded(as: "png")
+        return try! canvas.finish().encoded(as: "png")
     }
 
     // MARK: JPEG

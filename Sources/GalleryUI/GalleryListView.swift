@@ -7,7 +7,7 @@ import GalleryCore
 /// spans the whole gallery (row count × row height, plus the footer).
 ///
 /// Why not a GtkScrolledWindow around all the rows: GTK 3 creates and lays out a widget tree per row
-/// (~70 KB each; it falls over past a few thousand) and stops drawing children beyond 2^23 px of scroll
+/// (tens of KB each, see ARCHITECTURE.md; it falls over past a few thousand) and stops drawing children beyond 2^23 px of scroll
 /// offset (~77,000 rows). Here the list box sits in a GtkLayout, moved by less than a row's height, so every
 /// widget coordinate stays small at row 100,000.
 ///

@@ -46,8 +46,8 @@ public final class ImageSurface: @unchecked Sendable {
 
     /// Converts `pixbuf` and calls `completion` with the surface on the main loop: a full-resolution photo on
     /// a GTask worker thread (tens of milliseconds), a screen-sized one at once (a few). Not everything goes to
-    /// the worker: big buffers freed there stay in its malloc arena, and a dozen screen-sized images viewed
-    /// grew the process by ~18 MiB more that way.
+    /// the worker: big buffers freed there stay in its malloc arena, which grows the process more for every
+    /// screen-sized image viewed (ARCHITECTURE.md, "The large view", has the measurement).
     @MainActor
     public static func make(from pixbuf: Pixbuf, cancellable: Cancellable? = nil,
                             completion: @escaping @MainActor (ImageSurface) -> Void) {
@@ -81,7 +81,7 @@ public final class ImageSurface: @unchecked Sendable {
     /// Replaces this surface's pixels with `source` drawn at `x`, `y` (pixels of this surface), each source
     /// pixel `scale` wide: the part of a large image that a view shows, rendered on the CPU into a buffer of
     /// the view's size. Painting that 1:1 into a window sends only the view's pixels to the X server; painting
-    /// the large image with a matrix there would first upload all of it (230 ms for 12 megapixels, measured).
+    /// the large image with a matrix there would first upload all of it (ARCHITECTURE.md: "The large view").
     public func draw(_ source: ImageSurface, x: Double, y: Double, scale: Double, filter: Filter) {
         guard isValid, let context = cairo_create(surface) else { return }
         cairo_set_operator(context, CAIRO_OPERATOR_CLEAR)

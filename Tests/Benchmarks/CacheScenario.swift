@@ -34,7 +34,7 @@ enum CacheScenario {
         let dumpStarted = Loop.now()
         cold.cache.dump()
         let dumpMilliseconds = Loop.milliseconds(since: dumpStarted)
-        let indexBytes = DirectoryScan.fileBytes(at: directory + "/http/" + Soup.Cache.indexFileName) ?? 0
+        let indexBytes = DirectoryScan.fileBytes(at: directory + "/http/" + Soup.CacheIndex.fileName) ?? 0
         _ = try first.stop()
         // The same server again, at the same address, so that what it sees is the relaunches' requests alone.
         let again = try DemoServerProcess(latencyMilliseconds: latency, port: port)
@@ -192,7 +192,7 @@ enum CacheScenario {
     }
 
     private static func indexBytes(_ directory: String) -> Int {
-        DirectoryScan.fileBytes(at: directory + "/http/" + Soup.Cache.indexFileName) ?? 0
+        DirectoryScan.fileBytes(at: directory + "/http/" + Soup.CacheIndex.fileName) ?? 0
     }
 
     private static func entryCount(_ directory: String) -> Int {

@@ -1,77 +1,12 @@
 import CGLib
-import CGtk
 import GObjectBindings
 import TestSupport
 import XCTest
 import Foundation
 
-/// The binding layer's promises: references taken and dropped exactly once, signal closures released by
-/// GLib, main-loop sources that run once and can be cancelled, work handed to GTask threads and back.
+/// The binding layer's promises besides ownership (OwnershipTests): main-loop sources that run once and can
+/// be cancelled, work handed to GTask threads and back, GErrors, pixbuf decoding.
 final class BindingTests: GLibTestCase {
-    private final class Token {}
-
-    func testSignalClosuresRunAndAreReleasedWhenTheObjectGoesAway() {
-        MainActor.assumeIsolated {
-            weak var captured: Token?
-            var calls = 0
-            do {
-                let token = Token()
-                captured = token
-                let action = ObjectRef(g_simple_action_new("go", nil).raw, transfer: .full)
-                action.connect("activate") { (_: UnsafeMutableRawPointer?) in
-                    withExtendedLifetime(token) { calls += 1 }
-                }
-                g_action_activate(action.opaque, nil)
-                g_action_activate(action.opaque, nil)
-            }
-            XCTAssertEqual(calls, 2)
-            XCTAssertNil(captured, "the closure (and what it captured) was released with the object")
-        }
-    }
-
-    func testDisconnectingReleasesTheClosureAndIsSafeAfterTheObjectIsGone() {
-        MainActor.assumeIsolated {
-            weak var captured: Token?
-            let action = ObjectRef(g_simple_action_new("go", nil).raw, transfer: .full)
-            var calls = 0
-            var connection: SignalConnection?
-            do {
-                let token = Token()
-                captured = token
-                connection = action.connect("activate") { (_: UnsafeMutableRawPointer?) in
-                    withExtendedLifetime(token) { calls += 1 }
-                }
-            }
-            XCTAssertTrue(connection!.isConnected)
-            connection!.disconnect()
-            g_action_activate(action.opaque, nil)
-            XCTAssertEqual(calls, 0)
-            XCTAssertNil(captured)
-            XCTAssertFalse(connection!.isConnected)
-            connection!.disconnect()  // twice: harmless
-        }
-    }
-
-    func testFloatingReferencesAreSunkNotLeaked() {
-        MainActor.assumeIsolated {
-            // GtkAdjustment is a GInitiallyUnowned (floating when new) that needs no display.
-            let object = gtk_adjustment_new(0, 0, 1, 1, 1, 1)!.raw
-            XCTAssertEqual(g_object_is_floating(object), 1)
-            weak var wrapperGone: ObjectRef?
-            var finalized = false
-            g_object_weak_ref(object.as(GObject.self), { data, _ in
-                data!.assumingMemoryBound(to: Bool.self).pointee = true
-            }, &finalized)
-            do {
-                let ref = ObjectRef(object, transfer: .floating)
-                wrapperGone = ref
-                XCTAssertEqual(g_object_is_floating(object), 0, "sunk")
-            }
-            XCTAssertNil(wrapperGone)
-            XCTAssertTrue(finalized, "the only reference was the wrapper's: finalized with it")
-        }
-    }
-
     func testSourcesRunOnceAndCancelledOnesNever() {
         MainActor.assumeIsolated {
             var fired: [String] = []

@@ -14,9 +14,9 @@ final class GalleryDownloaderTests: GLibTestCase {
     /// Downloads `jobs` into `folder` and runs the loop until the downloader is done.
     @MainActor
     private static func run(_ jobs: [GalleryDownloader.Job], into folder: TemporaryFolder,
-                            limits: ImageLoader.Limits = .init(),
+                            limits: ImageLoader.Limits = .init(), client: HTTPClient = HTTPClient(),
                             cancelWhen: ((GalleryDownloader) -> Bool)? = nil) -> GalleryDownloader {
-        let downloader = GalleryDownloader(client: HTTPClient(), directory: folder.path, limits: limits)
+        let downloader = GalleryDownloader(client: client, directory: folder.path, limits: limits)
         var done = false
         if let cancelWhen {
             downloader.onProgress = { [weak downloader] in
@@ -55,6 +55,26 @@ final class GalleryDownloaderTests: GLibTestCase {
             XCTAssertEqual(second.progress.skipped, 3)
             XCTAssertEqual(second.progress.saved, 0)
             XCTAssertEqual(server.requestCount, 3, "no request for an image that is already saved")
+        }
+    }
+
+    func testAFinishedDownloaderLetsGoOfItsDownloadsAndClient() throws {
+        try MainActor.assumeIsolated {
+            let folder = TemporaryFolder(prefix: "gallery-downloads")
+            let server = try Self.imageServer()
+            weak var client: HTTPClient?
+            weak var downloader: GalleryDownloader?
+            do {
+                let jobs = ["a.png", "b.png"].map { GalleryDownloader.Job(name: $0, url: server.url("/img/\($0)")) }
+                let httpClient = HTTPClient()
+                client = httpClient
+                let finished = Self.run(jobs, into: folder, client: httpClient)
+                XCTAssertEqual(finished.progress.saved, 2)
+                downloader = finished
+            }
+            iterateMainLoop(for: 0.1)
+            XCTAssertNil(downloader)
+            XCTAssertNil(client, "no download (nor its scheduler ticket) keeps the client alive after the run")
         }
     }
 

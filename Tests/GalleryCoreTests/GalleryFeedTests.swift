@@ -99,7 +99,7 @@ final class GalleryFeedTests: GLibTestCase {
             let source = try DeviantArtSource(username: "inkwell", endpointOverride: server.baseURL)
             let feed = GalleryFeed(source: source, client: HTTPClient(), limits: fastFeedLimits)
             var reasons: [GalleryError] = []
-            feed.onStateChange = { if let reason = feed.waitReason { reasons.append(reason) } }
+            feed.onStateChange = { [weak feed] in if let reason = feed?.waitReason { reasons.append(reason) } }
             var ended = false
             feed.loadAllPages(page: { _ in XCTFail("no items") }, end: { _ in ended = true })
             XCTAssertTrue(iterateMainLoop(until: { ended }, timeout: 20))

@@ -158,7 +158,7 @@ final class HTTPCacheTests: GLibTestCase {
             XCTAssertLessThanOrEqual(trim.bytesAfter, 150_000)
             XCTAssertEqual(Self.entryFiles(folder.path + "/http").count, 18, "the dropped entries' files are set aside")
             XCTAssertTrue(iterateMainLoop(until: {
-                !DirectoryScan.names(in: folder.path + "/http").contains { $0.hasPrefix(Soup.Cache.droppedFilePrefix) }
+                !DirectoryScan.names(in: folder.path + "/http").contains { $0.hasPrefix(Soup.CacheIndex.droppedFilePrefix) }
             }), "and deleted once the cache is in use")
             XCTAssertEqual(DirectoryScan.names(in: folder.path + "/http").count, 19, "18 entries and the index")
 
@@ -184,6 +184,22 @@ final class HTTPCacheTests: GLibTestCase {
             Self.fetchAll(Array(paths.suffix(12)), from: server, with: client)
             XCTAssertEqual(Self.imageRequests(server), 0, "the newest twelve are kept")
         }
+    }
+
+    func testTheTrimChoosesTheOldestAndOfOneSecondTheLaterInTheIndex() {
+        typealias Entry = Soup.CacheIndex.Entry
+        // Index order is libsoup's: of two entries stored in the same second the later one is the older.
+        let entries = [Entry(storedAt: 300, bodyBytes: 10), Entry(storedAt: 100, bodyBytes: 10),
+                       Entry(storedAt: 200, bodyBytes: 10), Entry(storedAt: 200, bodyBytes: 10),
+                       Entry(storedAt: 400, bodyBytes: 10)]
+        XCTAssertEqual(HTTPCacheTrim.entriesToDrop(entries, toBytes: 50, maxEntries: 5), [], "within both limits")
+        XCTAssertEqual(HTTPCacheTrim.entriesToDrop(entries, toBytes: 40, maxEntries: 5), [1], "the oldest")
+        XCTAssertEqual(HTTPCacheTrim.entriesToDrop(entries, toBytes: 30, maxEntries: 5), [1, 3])
+        XCTAssertEqual(HTTPCacheTrim.entriesToDrop(entries, toBytes: 1_000, maxEntries: 2), [1, 3, 2], "by count alone")
+        XCTAssertEqual(HTTPCacheTrim.entriesToDrop(entries, toBytes: 0, maxEntries: 5).count, 5)
+        let big = [Entry(storedAt: 1, bodyBytes: 5), Entry(storedAt: 2, bodyBytes: 100), Entry(storedAt: 3, bodyBytes: 5)]
+        XCTAssertEqual(HTTPCacheTrim.entriesToDrop(big, toBytes: 50, maxEntries: 10), [0, 1],
+                       "by age, not by size: the newest small one stays")
     }
 
     func testClearRemovesEverythingAndSaysHowMuch() throws {

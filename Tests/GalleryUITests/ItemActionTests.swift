@@ -84,14 +84,12 @@ final class ItemActionTests: GLibTestCase {
             XCTAssertEqual(Clipboard.waitForText(), ui.download(2).item.pageURL)
 
             // The Menu key and Shift+F10 on the selected row.
-            ui.list.select(16, focus: true)
-            iterateMainLoop(for: 0.1)
+            Self.selectAndFocus(16, in: ui)
             ui.press(GDK_KEY_Menu)
             XCTAssertTrue(ui.window.rowMenuTarget === ui.download(16), "Menu: the selected row's menu")
             XCTAssertEqual(ui.window.rowMenu?.isOpen, true)
             ui.window.rowMenu?.close()
-            ui.list.select(17, focus: true)
-            iterateMainLoop(for: 0.1)
+            Self.selectAndFocus(17, in: ui)
             ui.press(GDK_KEY_F10, GDK_SHIFT_MASK)
             XCTAssertTrue(ui.window.rowMenuTarget === ui.download(17), "Shift+F10 too")
             ui.window.rowMenu?.close()
@@ -107,16 +105,14 @@ final class ItemActionTests: GLibTestCase {
 
             // A sensitive item still hidden is not saved or copied unseen; its link can be.
             let hidden = try XCTUnwrap((0..<24).first { ui.download($0).state == .sensitiveHidden })
-            ui.list.select(hidden, focus: true)
-            iterateMainLoop(for: 0.1)
+            Self.selectAndFocus(hidden, in: ui)
             ui.press(GDK_KEY_Menu)
             XCTAssertTrue(ui.window.rowMenuTarget === ui.download(hidden))
             XCTAssertEqual(ui.window.rowActionsByName["save-image"]?.isEnabled, false)
             XCTAssertEqual(ui.window.rowActionsByName["copy-image"]?.isEnabled, false)
             XCTAssertEqual(ui.window.rowActionsByName["copy-link"]?.isEnabled, true)
             ui.window.rowMenu?.close()
-            ui.list.select(17, focus: true)
-            iterateMainLoop(for: 0.1)
+            Self.selectAndFocus(17, in: ui)
             ui.press(GDK_KEY_Menu)
             ui.window.rowMenu?.close()
 
@@ -180,6 +176,17 @@ final class ItemActionTests: GLibTestCase {
 
     // MARK: Helpers
 
+    /// Selects item `index` with the keyboard focus on its row and waits until the list has bound that row
+    /// and focused it (the scroll rebinds on a later main-loop turn, later still in a slow run): the Menu key
+    /// and Shift+F10 act on the focused row.
+    @MainActor static func selectAndFocus(_ index: Int, in ui: UIHarness) {
+        ui.list.select(index, focus: true)
+        XCTAssertTrue(iterateMainLoop(until: {
+            guard let row = ui.list.row(for: ui.download(index)) else { return false }
+            return ui.focusWidget == row.row.widget
+        }, timeout: 5), "row \(index) did not get the focus")
+    }
+
     /// The file chooser GtkFileChooserNative shows without a portal: GTK's own dialog, a toplevel.
     @MainActor
     static func waitForFileChooser() -> UnsafeMutablePointer<GtkWidget>? {
@@ -230,9 +237,9 @@ final class ItemActionTests: GLibTestCase {
 
     /// A picture that does not compress: its PNG is about as large as its pixels.
     static func noise(width: Int, height: Int) -> Pixbuf {
-        let pixbuf = Pixbuf.filled(width: width, height: height, rgba: 0)
+        var canvas = PixbufCanvas(width: width, height: height)
         var state: UInt32 = 2_463_534_242
-        pixbuf.withMutablePixels { pixels, stride in
+        canvas.withMutablePixels { pixels, stride in
             for row in 0..<height {
                 for byte in 0..<(width * 4) {
                     state ^= state << 13
@@ -242,6 +249,6 @@ final class ItemActionTests: GLibTestCase {
                 }
             }
         }
-        return pixbuf
+        return canvas.finish()
     }
 }

@@ -61,6 +61,9 @@ final class RecycledListTests: GLibTestCase {
             XCTAssertEqual(ui.list.rowCount, 100)
             XCTAssertEqual(ui.list.selectedIndex, 99)
             XCTAssertTrue(ui.list.visibleRange.contains(99))
+            // The footer follows the feed's state in the window's coalesced status update (an idle after
+            // the change), which a slow run (AddressSanitizer) may not have reached yet.
+            iterateMainLoop(until: { ui.list.footerText != "Loading more…" }, timeout: 5)
             XCTAssertEqual(ui.list.footerText, "End of gallery · 100 images")
             XCTAssertTrue(ui.list.footerLabel.isMapped, "the footer is on screen, under the last row")
         }

@@ -25,7 +25,8 @@ public func loadEveryPage(_ source: any GallerySource, maxRequests: Int? = nil, 
     var states: [GalleryFeed.State] = []
     var ended = false
     let started = g_get_monotonic_time()
-    feed.onStateChange = { states.append(feed.state) }
+    // Weakly: the feed keeps the closure, and the run must not keep the feed (or its client) for good.
+    feed.onStateChange = { [weak feed] in if let feed { states.append(feed.state) } }
     feed.loadAllPages(page: { pages.append($0) }, end: { _ in ended = true })
     iterateMainLoop(until: { ended }, timeout: timeout)
     return FeedRun(feed: feed, pages: pages, states: states,

@@ -1,4 +1,3 @@
-import CGLib
 import GObjectBindings
 
 /// How big the disk cache may grow: `max-size-mb` in the `[cache]` group of the state file
@@ -22,24 +21,16 @@ public struct CacheSettings: Equatable, Sendable {
     /// The setting in state.ini's text; the default when it is missing, not a number, or negative (a size
     /// over the largest is the largest). `RecentSearchStore` reads the file once for both.
     static func parse(_ text: String) -> CacheSettings {
-        let file = g_key_file_new()
-        defer { g_key_file_free(file) }
-        guard g_key_file_load_from_data(file, text, gsize(text.utf8.count), G_KEY_FILE_NONE, nil) != 0 else { return .init() }
-        var error: UnsafeMutablePointer<GError>?
-        let value = g_key_file_get_int64(file, group, key, &error)
-        guard error == nil, value >= 0 else {
-            g_clear_error(&error)
-            return .init()
-        }
-        return CacheSettings(megabytes: Int(clamping: value))
+        guard let value = KeyFile(text: text)?.integer(group: group, key: key), value >= 0 else { return .init() }
+        return CacheSettings(megabytes: value)
     }
 
     /// Writes the default, with a comment, into a state file that has no setting yet, so that it can be
     /// found and changed.
-    static func addDefault(to file: OpaquePointer?) {
-        guard g_key_file_has_key(file, group, key, nil) == 0 else { return }
-        g_key_file_set_integer(file, group, key, Int32(defaultMegabytes))
-        g_key_file_set_comment(file, group, key,
-                               " Disk cache size in MB (\(defaultMegabytes) by default; 0 turns it off). Read at start.", nil)
+    static func addDefault(to file: KeyFile) {
+        guard !file.contains(group: group, key: key) else { return }
+        file.set(defaultMegabytes, group: group, key: key)
+        file.setComment(" Disk cache size in MB (\(defaultMegabytes) by default; 0 turns it off). Read at start.",
+                        group: group, key: key)
     }
 }

@@ -1,8 +1,4 @@
-import CGLib
 import GObjectBindings
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// What the window keeps on disk between launches, in `$XDG_CACHE_HOME/gallery-viewer` (0700): the HTTP
 /// cache (`http/`, thumbnails and images as the services' cache headers allow) and the last gallery's first
@@ -13,33 +9,25 @@ public final class DiskCache {
     public let directory: String
     public let http: HTTPCache
     public let snapshots: FeedSnapshotStore
-    /// The lock's file descriptor, held (and so the lock) until the process ends.
-    private let lockDescriptor: Int32
+    /// Held while the cache is in use: this process's claim on the directory.
+    private let lock: FileLock
 
     public nonisolated static var defaultDirectory: String {
-        (string(g_get_user_cache_dir()) ?? ".") + "/gallery-viewer"
+        FileSystem.userCacheDirectory + "/gallery-viewer"
     }
 
     /// Nil when `settings` turn the cache off, or the directory cannot be made or is in use by another
     /// process.
     public static func open(directory: String = defaultDirectory, settings: CacheSettings) -> DiskCache? {
         guard settings.isEnabled else { return nil }
-        // A few directory calls once per launch: not worth a thread. An existing directory made with wider
-        // permissions is narrowed: the cache says what the user looks at.
-        g_mkdir_with_parents(directory, 0o700)
-        chmod(directory, 0o700)
-        let descriptor = Glibc.open(directory + "/lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { return nil }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-            close(descriptor)
-            return nil
-        }
-        return DiskCache(directory: directory, maxBytes: settings.maxBytes, lockDescriptor: descriptor)
+        // A few directory calls once per launch: not worth a thread.
+        guard FileSystem.makePrivateDirectory(directory), let lock = FileLock(path: directory + "/lock") else { return nil }
+        return DiskCache(directory: directory, maxBytes: settings.maxBytes, lock: lock)
     }
 
-    private init(directory: String, maxBytes: Int, lockDescriptor: Int32) {
+    private init(directory: String, maxBytes: Int, lock: FileLock) {
         self.directory = directory
-        self.lockDescriptor = lockDescriptor
+        self.lock = lock
         http = HTTPCache(directory: directory + "/http", maxBytes: maxBytes)
         snapshots = FeedSnapshotStore(path: directory + "/last-gallery.json")
     }

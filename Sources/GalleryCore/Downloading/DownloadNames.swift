@@ -63,14 +63,9 @@ public enum DownloadNames {
         return truncated(stem, toBytes: budget) + String(suffix.prefix(maxNameBytes / 2)) + ext
     }
 
-    /// ("photo", ".jpg"); a short alphanumeric extension only, so "v1.2 final" keeps its whole name.
+    /// ("photo", ".jpg"); ("v1.2 final", "") for a name without a `FileExtension`.
     private static func split(_ name: String) -> (stem: String, ext: String) {
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return (name, "") }
-        let ext = name[name.index(after: dot)...]
-        guard (1...8).contains(ext.count), ext.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
-            return (name, "")
-        }
-        return (String(name[..<dot]), String(name[dot...]))
+        FileExtension.split(name).map { (String($0.stem), String($0.ext)) } ?? (name, "")
     }
 
     /// At most `limit` bytes of UTF-8, cut between characters, keeping the extension when there is one.
@@ -78,12 +73,7 @@ public enum DownloadNames {
         guard name.utf8.count > limit else { return name }
         let (stem, ext) = split(name)
         let keepExtension = ext.utf8.count < limit / 2
-        let budget = keepExtension ? limit - ext.utf8.count : limit
-        var cut = ""
-        for character in keepExtension ? stem : name {
-            guard cut.utf8.count + character.utf8.count <= budget else { break }
-            cut.append(character)
-        }
+        let cut = keepExtension ? stem.prefix(utf8Bytes: limit - ext.utf8.count) : name.prefix(utf8Bytes: limit)
         return cut.trimmed + (keepExtension ? ext : "")
     }
 }

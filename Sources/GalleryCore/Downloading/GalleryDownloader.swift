@@ -142,7 +142,10 @@ public final class GalleryDownloader {
             }
             let slot = Slot(job: job)
             slots.append(slot)
-            slot.ticket = scheduler.submit(host: host, priority: .visible) { [weak self, slot] ticket in
+            // The slot weakly: the ticket keeps this closure for good, and the slot keeps the ticket (`slots`
+            // keeps the slot while it is queued or running).
+            slot.ticket = scheduler.submit(host: host, priority: .visible) { [weak self, weak slot] ticket in
+                guard let slot else { return }
                 slot.ticket = ticket
                 self?.begin(slot)
             }

@@ -56,7 +56,7 @@ public struct GalleryItem: Hashable, Sendable {
                 fullImageURL: String?, pageURL: String? = nil, author: String? = nil, altText: String? = nil,
                 isSensitive: Bool = false, width: Int? = nil, height: Int? = nil) {
         // Text from a feed is shown in the window and printed by --list: no control characters, bounded.
-        self.id = Self.prefix(of: id, utf8Bytes: Self.maxIDBytes)
+        self.id = id.prefix(utf8Bytes: Self.maxIDBytes)
         self.title = DisplayText.clean(title, limit: 1000)
         self.kind = kind
         self.thumbnails = Array(thumbnails.prefix(Self.maxThumbnails))
@@ -67,16 +67,6 @@ public struct GalleryItem: Hashable, Sendable {
         self.isSensitive = isSensitive
         self.width = width
         self.height = height
-    }
-
-    private static func prefix(of text: String, utf8Bytes limit: Int) -> String {
-        guard text.utf8.count > limit else { return text }
-        var cut = ""
-        for character in text {
-            guard cut.utf8.count + character.utf8.count <= limit else { break }
-            cut.append(character)
-        }
-        return cut
     }
 
     /// The file name shown in the row: the source's suggestion, else the last path segment of the image URL,

@@ -1,8 +1,5 @@
 import CGLib
 import GObjectBindings
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The HTTP disk cache of one `HTTPClient`: libsoup's SoupCache in `directory`, capped at `maxBytes`,
 /// honouring the servers' cache headers. Fresh responses come from disk without a request, stale ones are
@@ -34,19 +31,19 @@ public final class HTTPCache {
         /// are deleted after the read, while the cache is in use).
         public var trimMicroseconds: Int
         /// Nil when there was no index (a first start, or after a crash or a clear).
-        public var trim: Soup.Cache.IndexTrim?
+        public var trim: HTTPCacheTrim.Report?
     }
 
     /// libsoup counts in a guint: the cap stays below 4 GiB (`CacheSettings.largestMegabytes` follows).
     public nonisolated static let largestMaxBytes = Int(UInt32.max)
 
     /// At each start the oldest entries are dropped until the cache is at most this full, so that the
-    /// coming session has room to store what it sees (see `Soup.Cache.trimIndex` for why libsoup's own
+    /// coming session has room to store what it sees (see `HTTPCacheTrim` for why libsoup's own
     /// eviction does not leave it).
     public static let fillAfterTrim = 0.75
     /// ... and until it has at most this many entries. libsoup reads its index in more than linear time, and
-    /// requests wait for it: `make bench`'s fullcache measured 47 ms for 2,500 entries, 138 ms for 5,000,
-    /// 518 ms for 10,000 and 2 s for 20,000. 4,000 thumbnails are about 25–80 MB.
+    /// requests wait for it (`make bench`'s fullcache measures it; ARCHITECTURE.md, "Why the trim", has the
+    /// numbers). 4,000 thumbnails are about 25–80 MB.
     public static let defaultMaxEntriesAfterTrim = 4_000
 
     public let maxEntriesAfterTrim: Int
@@ -61,16 +58,16 @@ public final class HTTPCache {
         let trimLimit = Int(Double(self.maxBytes) * Self.fillAfterTrim)
         let maxEntries = maxEntriesAfterTrim
         WorkerTask.run({ () -> LoadReport in
-            let started = g_get_monotonic_time()
-            let trim = Soup.Cache.trimIndex(in: directory, toBytes: trimLimit, maxEntries: maxEntries)
-            let trimmed = g_get_monotonic_time()
+            let started = MonotonicClock.microseconds
+            let trim = HTTPCacheTrim.run(in: directory, toBytes: trimLimit, maxEntries: maxEntries)
+            let trimmed = MonotonicClock.microseconds
             loading.load()
             Self.removeLeftoverTrash(prefix: trashPrefix)
-            return LoadReport(microseconds: Int(g_get_monotonic_time() - started), trimMicroseconds: Int(trimmed - started),
+            return LoadReport(microseconds: MonotonicClock.microseconds - started, trimMicroseconds: trimmed - started,
                               trim: trim)
         }, completion: { [weak self] report in
             // What the trim set aside goes now, off the way of the requests waiting for the index.
-            WorkerTask.run({ Soup.Cache.removeDroppedFiles(in: directory) }, completion: {})
+            WorkerTask.run({ Soup.CacheIndex.removeDroppedFiles(in: directory) }, completion: {})
             guard let self else { return }
             self.loadReport = report
             let work = self.waiting ?? []
@@ -117,7 +114,7 @@ public final class HTTPCache {
     /// is renamed aside (one rename) and a new cache made in its place. Nil when there was nothing to rename.
     func replaceWithEmptyCache() -> String? {
         let trash = Self.trashPrefix(of: directory) + String(g_get_real_time())
-        let moved = rename(directory, trash) == 0
+        let moved = FileSystem.rename(directory, to: trash)
         soupCache = Self.makeCache(directory: directory, maxBytes: maxBytes)
         return moved ? trash : nil
     }
@@ -142,8 +139,7 @@ public final class HTTPCache {
 
     /// A clear interrupted by the app quitting leaves its renamed directory behind: deleted at the next start.
     private nonisolated static func removeLeftoverTrash(prefix: String) {
-        guard let parent = takeString(g_path_get_dirname(prefix)),
-              let stem = takeString(g_path_get_basename(prefix)) else { return }
+        let parent = FileSystem.directoryName(of: prefix), stem = FileSystem.baseName(of: prefix)
         for name in DirectoryScan.names(in: parent) where name.hasPrefix(stem) {
             DirectoryScan.removeFlatDirectory(parent + "/" + name)
         }

@@ -16,13 +16,6 @@ enum SourceText {
             $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_")
         }
     }
-
-    /// "photo.jpg" yes; "original", "abc123", ".hidden" no: an extension of 1–5 ASCII letters or digits.
-    static func hasFileExtension(_ name: some StringProtocol) -> Bool {
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return false }
-        let ext = name[name.index(after: dot)...]
-        return (1...5).contains(ext.count) && ext.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
-    }
 }
 
 extension URLText {

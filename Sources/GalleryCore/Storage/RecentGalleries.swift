@@ -1,4 +1,3 @@
-import CGLib
 import GObjectBindings
 
 /// The galleries looked at last (source and user), newest first and at most ten: what the username entry
@@ -104,39 +103,22 @@ public struct RecentGalleries: Equatable, Sendable {
 
     /// The list in a key file's text; empty when there is none or it cannot be read.
     static func parse(_ text: String) -> RecentGalleries {
-        let file = g_key_file_new()
-        defer { g_key_file_free(file) }
-        guard g_key_file_load_from_data(file, text, gsize(text.utf8.count), G_KEY_FILE_NONE, nil) != 0 else { return .init() }
-        return read(from: file)
+        KeyFile(text: text).map(read) ?? .init()
     }
 
-    static func read(from file: OpaquePointer?) -> RecentGalleries {
-        var length: gsize = 0
-        guard let list = g_key_file_get_string_list(file, group, key, &length, nil) else { return .init() }
-        defer { g_strfreev(list) }
-        var entries: [RecentSearch] = []
-        for index in 0..<min(Int(length), maxItemsRead) {
-            guard let item = string(list[index]), let colon = item.firstIndex(of: ":"),
-                  let source = SourceKind(rawValue: String(item[..<colon]).trimmed) else { continue }
-            entries.append(RecentSearch(source: source, username: String(item[item.index(after: colon)...])))
-        }
-        return RecentGalleries(entries)
+    static func read(from file: KeyFile) -> RecentGalleries {
+        let items = file.stringList(group: group, key: key, limit: maxItemsRead) ?? []
+        return RecentGalleries(items.compactMap { item in
+            guard let colon = item.firstIndex(of: ":"),
+                  let source = SourceKind(rawValue: String(item[..<colon]).trimmed) else { return nil }
+            return RecentSearch(source: source, username: String(item[item.index(after: colon)...]))
+        })
     }
 
-    func write(into file: OpaquePointer?) {
-        let items = entries.map { "\($0.source.rawValue):\($0.username)" }
-        withCStrings(items) { pointers in
-            g_key_file_set_string_list(file, Self.group, Self.key, pointers, gsize(items.count))
-        }
-        g_key_file_set_comment(file, Self.group, Self.key,
-                               " Recent galleries, newest first (at most \(Self.capacity)): SOURCE:USERNAME.", nil)
-    }
-
-    private func withCStrings(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> Void) {
-        let copies = strings.map { g_strdup($0) }
-        defer { copies.forEach { g_free($0) } }
-        let pointers: [UnsafePointer<CChar>?] = copies.map { UnsafePointer($0) } + [nil]
-        pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
+    func write(into file: KeyFile) {
+        file.set(entries.map { "\($0.source.rawValue):\($0.username)" }, group: Self.group, key: Self.key)
+        file.setComment(" Recent galleries, newest first (at most \(Self.capacity)): SOURCE:USERNAME.",
+                        group: Self.group, key: Self.key)
     }
 }
 

@@ -1,8 +1,4 @@
-import CGLib
 import GObjectBindings
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The last source and username, remembered for the next launch in
 /// `$XDG_CONFIG_HOME/gallery-viewer/state.ini` (a GLib key file).
@@ -18,25 +14,22 @@ public struct RecentSearch: Equatable, Sendable {
     static let group = "last-search"
 
     public static var defaultPath: String {
-        let directory = string(g_get_user_config_dir()) ?? "."
-        return directory + "/gallery-viewer/state.ini"
+        FileSystem.userConfigDirectory + "/gallery-viewer/state.ini"
     }
 
     /// The remembered search; nil when there is none or the text is corrupt or names an unknown source —
     /// the app then starts with its defaults.
     static func parse(_ text: String) -> RecentSearch? {
-        let file = g_key_file_new()
-        defer { g_key_file_free(file) }
-        guard g_key_file_load_from_data(file, text, gsize(text.utf8.count), G_KEY_FILE_NONE, nil) != 0,
-              let source = takeString(g_key_file_get_string(file, group, "source", nil)).flatMap(SourceKind.init(rawValue:)),
-              let username = takeString(g_key_file_get_string(file, group, "username", nil))
+        guard let file = KeyFile(text: text),
+              let source = file.string(group: group, key: "source").flatMap(SourceKind.init(rawValue:)),
+              let username = file.string(group: group, key: "username")
         else { return nil }
         return RecentSearch(source: source, username: username)
     }
 
-    func write(into file: OpaquePointer?) {
-        g_key_file_set_string(file, Self.group, "source", source.rawValue)
-        g_key_file_set_string(file, Self.group, "username", username)
+    func write(into file: KeyFile) {
+        file.set(source.rawValue, group: Self.group, key: "source")
+        file.set(username, group: Self.group, key: "username")
     }
 }
 
@@ -107,7 +100,7 @@ public final class RecentSearchStore {
         recentGalleries.removeAll()
         update { file in
             recentGalleries.write(into: file)
-            g_key_file_remove_group(file, RecentSearch.group, nil)
+            file.removeGroup(RecentSearch.group)
         }
     }
 
@@ -116,7 +109,7 @@ public final class RecentSearchStore {
     }
 
     /// Applies `change` to the file as last written and saves the result.
-    private func update(_ change: (OpaquePointer?) -> Void) {
+    private func update(_ change: (KeyFile) -> Void) {
         let text = Self.edit(contents, change)
         contents = text
         prepareDirectory()
@@ -125,24 +118,18 @@ public final class RecentSearchStore {
 
     /// `base` (a key file's text, kept with its comments) with `change` applied, and the cache setting
     /// spelled out for whoever looks.
-    nonisolated static func edit(_ base: String?, _ change: (OpaquePointer?) -> Void) -> String {
-        let file = g_key_file_new()
-        defer { g_key_file_free(file) }
-        if let base {
-            g_key_file_load_from_data(file, base, gsize(base.utf8.count),
-                                      GKeyFileFlags(rawValue: G_KEY_FILE_KEEP_COMMENTS.rawValue), nil)
-        }
+    nonisolated static func edit(_ base: String?, _ change: (KeyFile) -> Void) -> String {
+        let file = base.flatMap { KeyFile(text: $0, keepComments: true) } ?? KeyFile()
         change(file)
         CacheSettings.addDefault(to: file)
-        return takeString(g_key_file_to_data(file, nil, nil)) ?? ""
+        return file.text
     }
 
     /// Once per process: a directory call of a few microseconds, not worth a thread. An existing directory
     /// made with wider permissions by an older version is narrowed.
     private func prepareDirectory() {
-        guard !directoryReady, let directory = takeString(g_path_get_dirname(path)) else { return }
+        guard !directoryReady else { return }
         directoryReady = true
-        g_mkdir_with_parents(directory, 0o700)
-        chmod(directory, 0o700)
+        FileSystem.makePrivateDirectory(FileSystem.directoryName(of: path))
     }
 }

@@ -196,7 +196,7 @@ enum BlueskyItems {
     static func fileName(post: PostContext, number: Int, url: String?, fallbackExtension: String) -> String {
         let segment = url.flatMap(URLText.lastPathSegment)
         let format = segment.flatMap { $0.contains("@") ? $0.split(separator: "@").last.map(String.init) : nil }?.lowercased()
-        if format == nil, let segment, SourceText.hasFileExtension(segment) { return segment }
+        if format == nil, let segment, FileExtension.exists(in: segment) { return segment }
         let stem = (post.recordKey ?? "bluesky-post") + (post.count > 1 ? "-\(number)" : "")
         let ext = switch format {
         case "jpeg", "jpg": "jpg"

@@ -338,7 +338,7 @@ struct CommonsItemBuilder {
         if page.ns == 6 || (page.ns == nil && name.hasPrefix("File:")), let colon = name.firstIndex(of: ":") {
             name = name[name.index(after: colon)...]
         }
-        if SourceText.hasFileExtension(name), let dot = name.lastIndex(of: ".") { name = name[..<dot] }
+        if let (stem, _) = FileExtension.split(name) { name = stem }
         return DisplayText.clean(String(name), limit: Self.maxTitleLength)
     }
 

@@ -89,7 +89,7 @@ enum MediaRSSParser {
         func text(_ fragment: String) throws {
             let remaining = MediaRSSParser.maxTextLength - text.utf8.count
             guard item != nil, remaining > 0 else { return }
-            text += fragment.utf8.count <= remaining ? fragment : String(fragment.prefix(remaining))
+            text += fragment.prefix(utf8Bytes: remaining)
         }
 
         func endElement(_ qualifiedName: String) throws {

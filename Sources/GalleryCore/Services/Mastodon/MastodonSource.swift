@@ -209,11 +209,11 @@ public struct MastodonSource: GallerySource {
     }
 
     /// The row's file name: the media URL's own name when it has an extension. Remote media are often stored
-    /// under bare ids or a shared name like "original", which would read badly and collide (the gallery
-    /// merges items with equal file names), so those become the attachment id plus the usual extension of
-    /// the media type (Mastodon converts GIFs and videos to MP4 and audio to MP3).
+    /// under bare ids or a shared name like "original", which would read badly in the row and, in
+    /// `--download`, make every such file a clash renamed by its id; so those become the attachment id plus
+    /// the usual extension of the media type (Mastodon converts GIFs and videos to MP4 and audio to MP3).
     static func fileName(id: String, type: String, url: String?) -> String {
-        if let segment = url.flatMap(URLText.lastPathSegment), SourceText.hasFileExtension(segment) { return segment }
+        if let segment = url.flatMap(URLText.lastPathSegment), FileExtension.exists(in: segment) { return segment }
         let safeID = String(id.unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) }
             .map(Character.init).prefix(64))
         let stem = safeID.isEmpty ? "mastodon-media" : safeID

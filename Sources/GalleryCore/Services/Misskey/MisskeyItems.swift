@@ -150,10 +150,10 @@ enum MisskeyItems {
     /// The name the file was uploaded with when it has an extension ("harbour.jpg"), else the URL's own
     /// name, else the file's id with the usual extension of its type.
     static func fileName(_ file: MisskeyJSON.DriveFile, type: String, url: String?) -> String {
-        if let name = file.name.map({ String($0.prefix(255)) }), SourceText.hasFileExtension(name), !name.contains("/") {
+        if let name = file.name.map({ String($0.prefix(255)) }), FileExtension.exists(in: name), !name.contains("/") {
             return name
         }
-        if let segment = url.flatMap(URLText.lastPathSegment), SourceText.hasFileExtension(segment) { return segment }
+        if let segment = url.flatMap(URLText.lastPathSegment), FileExtension.exists(in: segment) { return segment }
         let stem = MisskeySource.isID(file.id) ? file.id : "misskey-file"
         let ext: String? = switch type {
         case "image/jpeg": "jpg"

@@ -1,0 +1,79 @@
+import CGLib
+import GObjectBindings
+import TestSupport
+import XCTest
+
+/// The key file, the private directory and the lock file: what GalleryCore's state and disk cache stand on.
+final class FileSystemTests: XCTestCase {
+    private static func mode(_ path: String) -> UInt32? {
+        var info = stat()
+        return stat(path, &info) == 0 ? info.st_mode & 0o777 : nil
+    }
+
+    func testKeyFilesReadEscapeAndKeepTheirComments() throws {
+        let text = "# the user's note\n[cache]\nmax-size-mb=12\nname=a\\nb\n[other]\nsize=lots\n"
+        let file = try XCTUnwrap(KeyFile(text: text, keepComments: true))
+        XCTAssertEqual(file.integer(group: "cache", key: "max-size-mb"), 12)
+        XCTAssertEqual(file.string(group: "cache", key: "name"), "a\nb", "unescaped when read")
+        XCTAssertNil(file.integer(group: "other", key: "size"), "not a number")
+        XCTAssertNil(file.string(group: "cache", key: "missing"))
+        XCTAssertFalse(file.contains(group: "nowhere", key: "size"))
+        file.set("two\nlines", group: "new", key: "value")
+        file.set(7, group: "new", key: "count")
+        file.setComment(" explained", group: "new", key: "count")
+        let written = file.text
+        XCTAssertTrue(written.hasPrefix("# the user's note\n"), written)
+        XCTAssertTrue(written.contains("value=two\\nlines"), "escaped when written: \(written)")
+        XCTAssertTrue(written.contains("# explained\ncount=7"), written)
+        let reread = try XCTUnwrap(KeyFile(text: written))
+        XCTAssertEqual(reread.string(group: "new", key: "value"), "two\nlines")
+        XCTAssertNil(KeyFile(text: "not [a key file"), "corrupt text is no key file")
+        XCTAssertFalse(KeyFile(text: text)!.text.contains("note"), "comments only when asked to keep them")
+    }
+
+    func testKeyFileListsEscapeTheirSeparatorAndGroupsCanGo() throws {
+        let file = KeyFile()
+        file.set(["demo:aurora", "mastodon:a;b@x.example", ""], group: "recent", key: "list")
+        file.set("kept", group: "other", key: "value")
+        let reread = try XCTUnwrap(KeyFile(text: file.text))
+        XCTAssertEqual(reread.stringList(group: "recent", key: "list", limit: 10), ["demo:aurora", "mastodon:a;b@x.example", ""],
+                       "a \";\" in an item is escaped, not a new item")
+        XCTAssertEqual(reread.stringList(group: "recent", key: "list", limit: 2), ["demo:aurora", "mastodon:a;b@x.example"])
+        XCTAssertEqual(reread.stringList(group: "recent", key: "list", limit: -1), [])
+        XCTAssertNil(reread.stringList(group: "recent", key: "missing", limit: 10))
+        reread.removeGroup("recent")
+        reread.removeGroup("never-there")
+        XCTAssertFalse(reread.contains(group: "recent", key: "list"))
+        XCTAssertEqual(reread.string(group: "other", key: "value"), "kept", "other groups stay")
+    }
+
+    func testPrivateDirectoriesAreMadeOrNarrowed() {
+        let folder = TemporaryFolder(prefix: "gallery-fs")
+        let fresh = folder.path + "/a/b/c"
+        XCTAssertTrue(FileSystem.makePrivateDirectory(fresh))
+        XCTAssertEqual(Self.mode(fresh), 0o700)
+        let wide = folder.path + "/wide"
+        XCTAssertEqual(mkdir(wide, 0o755), 0)
+        XCTAssertTrue(FileSystem.makePrivateDirectory(wide))
+        XCTAssertEqual(Self.mode(wide), 0o700, "an existing wider directory is narrowed")
+        XCTAssertFalse(FileSystem.makePrivateDirectory("/proc/no-such-place"))
+        XCTAssertEqual(FileSystem.directoryName(of: fresh), folder.path + "/a/b")
+        XCTAssertEqual(FileSystem.baseName(of: fresh), "c")
+        XCTAssertTrue(FileSystem.rename(fresh, to: folder.path + "/moved"))
+        XCTAssertNil(Self.mode(fresh))
+        XCTAssertFalse(FileSystem.rename(fresh, to: folder.path + "/again"), "nothing left to move")
+    }
+
+    func testALockFileHasOneHolderUntilItGoes() throws {
+        let folder = TemporaryFolder(prefix: "gallery-fs")
+        let path = folder.path + "/lock"
+        do {
+            let first = try XCTUnwrap(FileLock(path: path))
+            XCTAssertEqual(Self.mode(path), 0o600)
+            XCTAssertNil(FileLock(path: path), "held: a second claim fails at once")
+            withExtendedLifetime(first) {}
+        }
+        XCTAssertNotNil(FileLock(path: path), "released when its holder went")
+        XCTAssertNil(FileLock(path: folder.path + "/missing/lock"))
+    }
+}
