@@ -15,6 +15,8 @@
 // leaves libintl.h out.
 #include <libintl.h>
 #include <locale.h>
+// mallopt (WorkerTask.returnLargeBlocksWhenFreed); Swift's Glibc module leaves malloc.h out too.
+#include <malloc.h>
 
 // Fundamental GTypes are macros over G_TYPE_MAKE_FUNDAMENTAL and do not import.
 static inline GType gv_type_string(void) { return G_TYPE_STRING; }

@@ -36,6 +36,14 @@ extension Soup {
             ref.connect("starting", handler)
         }
 
+        /// Sends the message as though the session had no disk cache: nothing is stored in it (the feature is
+        /// off for this message) or answered from it (libsoup 2.4 asks the cache for a fresh copy whatever the
+        /// message's features; a request's `Cache-Control: no-store` makes it say there is none).
+        public func bypassDiskCache() {
+            soup_message_disable_feature(message, soup_cache_get_type())
+            soup_message_headers_append(message.pointee.request_headers, "Cache-Control", "no-store")
+        }
+
         public func setRequestHeader(_ name: String, _ value: String) {
             soup_message_headers_replace(message.pointee.request_headers, name, value)
         }

@@ -61,3 +61,36 @@ extension Soup {
         public func abort() { soup_session_abort(ref.typed()) }
     }
 }
+
+extension Soup {
+    /// What libsoup loads, synchronously, when a session makes its first connection — http as much as https:
+    /// all of GIO's modules (the TLS backend with GnuTLS, the proxy resolver, the settings backend) and the
+    /// system's certificate database, every certificate parsed. Tens of milliseconds of the main loop on this
+    /// machine's class of hardware, the first time in a process; later sessions find it loaded. `whenLoaded`
+    /// has it loaded once on a GTask worker instead and runs `body` after: a client sends nothing before.
+    @MainActor
+    public enum NetworkSetup {
+        private static var waiting: [@MainActor () -> Void] = []
+        private static var loaded = false
+
+        public static func whenLoaded(_ body: @escaping @MainActor () -> Void) {
+            guard !loaded else { return body() }
+            waiting.append(body)
+            guard waiting.count == 1 else { return }
+            WorkerTask.run({
+                // Each is cached where it is made (the backend keeps its database), so the session's own calls
+                // on the main loop only look them up.
+                _ = g_proxy_resolver_get_default()
+                if let database = g_tls_backend_get_default_database(g_tls_backend_get_default()) {
+                    g_object_unref(UnsafeMutableRawPointer(database))
+                }
+            }, completion: {
+                loaded = true
+                let work = waiting
+                waiting = []
+                for body in work { body() }
+            })
+        }
+    }
+}
+

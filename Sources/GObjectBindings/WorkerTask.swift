@@ -1,4 +1,7 @@
 import CGLib
+#if canImport(Glibc)
+import Glibc
+#endif
 
 // CPU-heavy work (decoding a 4000 px image) must not run on the main loop, and the app must not start threads
 // of its own. GTask's thread pool is the sanctioned place: `run` hands `work` to a GTask worker thread and
@@ -17,6 +20,17 @@ private final class WorkerJob: Sendable {
 }
 
 public enum WorkerTask {
+    /// Call once at start, before any worker runs. glibc gives every thread that allocates a malloc arena of
+    /// its own, and raises its mmap threshold as big blocks are freed (up to 32 MiB), after which a decoded
+    /// image freed on one thread stays in its arena for that arena's next allocation: a dozen large images
+    /// made on several workers and freed later left tens of megabytes resident across arenas. A fixed threshold
+    /// keeps every block of 256 KiB or more — a large image, its surface, an original's bytes — in a mapping
+    /// of its own, returned to the system when freed (and freed without taking an arena's lock, which a worker
+    /// of lower priority may hold: sharing arenas instead made the main thread wait for one).
+    public static func returnLargeBlocksWhenFreed() {
+        _ = mallopt(M_MMAP_THRESHOLD, 256 * 1024)
+    }
+
     /// Runs `work` on a GTask worker thread and calls `completion` with its output on the main loop.
     /// `work` should watch `cancellable` itself when it can stop early; `completion` always runs.
     @MainActor
@@ -41,6 +55,17 @@ public enum WorkerTask {
 /// The GTask thread function. A file-level constant, not a closure written inside the @MainActor `run`:
 /// such a closure inherits main-actor isolation and Swift checks it on entry, which traps on a worker thread.
 private let runWorkerJob: GTaskThreadFunc = { task, _, data, _ in
+    yieldToTheMainThread()
     Unmanaged<WorkerJob>.fromOpaque(data!).takeUnretainedValue().run()
     g_task_return_boolean(task, 1)
+}
+
+/// Work handed to a worker is background work: decoding a photo must not take the core the main loop needs to
+/// answer input or paint a frame. On a two-core machine with both decoding, the main thread otherwise waits for
+/// a core like any other thread. On Linux the nice value belongs to each thread, and `setpriority` with `who` 0
+/// sets the calling thread's: the worker lowers its own to 10 (the main thread then weighs about ten times as
+/// much). Nice values only go down for an unprivileged process, and every job run here is background work, so
+/// the thread stays lowered.
+private func yieldToTheMainThread() {
+    _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
 }

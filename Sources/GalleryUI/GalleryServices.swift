@@ -1,11 +1,11 @@
 import GalleryCore
 
-/// What the window needs from the app: the shared HTTP client and image loader, and how to build a source
+/// What the window needs from the app: the shared HTTP client and image pipeline, and how to build a source
 /// for a search (the app decides endpoints, e.g. the embedded demo server's address).
 @MainActor
 public struct GalleryServices {
     public let client: HTTPClient
-    public let loader: ImageLoader
+    public let pipeline: ImagePipeline
     /// Sources in the order the selector lists them.
     public let sources: [SourceKind]
     public let makeSource: @MainActor (SourceKind, String) throws(GalleryError) -> any GallerySource
@@ -19,14 +19,14 @@ public struct GalleryServices {
     /// The state file, whose recent galleries the username entry offers and keeps up to date; nil keeps none.
     public let stateFile: RecentSearchStore?
 
-    public init(client: HTTPClient, loader: ImageLoader, sources: [SourceKind] = SourceKind.allCases,
+    public init(client: HTTPClient, pipeline: ImagePipeline, sources: [SourceKind] = SourceKind.allCases,
                 feedLimits: GalleryFeed.Limits = .init(), snapshots: FeedSnapshotStore? = nil,
                 serverLookupOrigin: @escaping @MainActor () -> String? = { nil }, stateFile: RecentSearchStore? = nil,
                 makeSource: @escaping @MainActor (SourceKind, String) throws(GalleryError) -> any GallerySource) {
         self.client = client
         self.serverLookupOrigin = serverLookupOrigin
         self.stateFile = stateFile
-        self.loader = loader
+        self.pipeline = pipeline
         self.sources = sources
         self.feedLimits = feedLimits
         self.snapshots = snapshots

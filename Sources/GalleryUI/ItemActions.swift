@@ -5,10 +5,11 @@ import GalleryCore
 /// What a user can do with one gallery item, wherever they are: the large view's menu and keys ("win.*", on
 /// the item shown) and a row's context menu ("row.*", on the item that row showed when the menu opened).
 ///
-/// - Save: the original file, byte for byte as the service sends it (never a re-encoded pixbuf), through
-///   `FileDownload`: a hidden partial file renamed once complete, with the same checks as `--download`.
+/// - Save: the original file, byte for byte as the service sends it (never a re-encoded pixbuf), through the
+///   pipeline's `saveFile`: a hidden partial file renamed once complete, with the same checks as `--download`
+///   (written from the bytes the large view holds, when it shows the item).
 /// - Copy Image: the image at full resolution on the clipboard (decoded from the bytes the large view holds,
-///   else downloaded again; the loader's limits apply).
+///   else downloaded again; the pipeline's limits apply).
 /// - Copy Link: the item's page on the service (what a person shares: it credits the author and works for
 ///   videos too), or the image's address when the item has no page.
 /// - Open in Browser: the item's page.
@@ -55,9 +56,9 @@ final class ItemActionRunner {
     private let services: GalleryServices
     private let notification: InAppNotification
     private let openInBrowser: @MainActor (String) -> Void
-    /// Saves in flight (each finishes on its own; the window closing cancels them).
-    private var saves: [FileDownload] = []
-    private var copying: (ticket: ImageTicket?, cancellable: Cancellable?)?
+    /// Saves in flight, by file (each finishes on its own; the window closing cancels them).
+    private var saves: [String: FileTask] = [:]
+    private var copying: CopyWork?
     /// Where the last image was saved: the chooser starts there next time.
     private(set) var lastSaveFolder: String?
 
@@ -86,9 +87,9 @@ final class ItemActionRunner {
     }
 
     func cancelAll() {
-        saves.forEach { $0.cancel() }
-        copying?.ticket?.cancel()
-        copying?.cancellable?.cancel()
+        saves.values.forEach { $0.cancel() }
+        saves = [:]
+        copying?.cancel()
         copying = nil
     }
 
@@ -113,26 +114,25 @@ final class ItemActionRunner {
         lastSaveFolder = directory
         // TRANSLATORS: {name} is a file name.
         notification.show(tr("Saving {name}…", ["name": name]))
-        // A partial file left by an earlier attempt at this name would be in FileDownload's way (it creates a
-        // new one); this save starts afresh.
+        // A partial file left by an earlier attempt at this name would be in the save's way (it creates a new
+        // one); this save starts afresh.
         File(path: directory + "/" + DownloadNames.partialName(of: name)).delete { [weak self] _ in
             self?.startSave(url, directory: directory, name: name)
         }
     }
 
     private func startSave(_ url: String, directory: String, name: String) {
-        let download = FileDownload(url: url, directory: directory, name: name, partialFileBytes: nil,
-                                    client: services.client, maxBytes: services.loader.limits.maxImageBytes)
-        saves.append(download)
-        download.start(onHead: { _, _ in }, onBytes: { _ in }) { [weak self, weak download] outcome in
+        let destination = FileDestination(directory: directory, name: name)
+        let request = ImageRequest(url: url, size: .original, priority: .interactive)
+        saves[destination.path] = services.pipeline.saveFile(request, to: destination) { [weak self] result in
             guard let self else { return }
-            self.saves.removeAll { $0 === download }
-            switch outcome {
-            case .saved: self.notification.show(tr("Saved {name}", ["name": name]))
-            case .failed(let reason):
+            self.saves[destination.path] = nil
+            switch result {
+            case .success: self.notification.show(tr("Saved {name}", ["name": name]))
+            case .failure(let error) where error.isCancelled: break
+            case .failure(let error):
                 self.notification.dismiss()
-                self.window.showMessage(tr("Could not save {name}", ["name": name]), secondary: reason)
-            case .cancelled: break
+                self.window.showMessage(tr("Could not save {name}", ["name": name]), secondary: error.message)
             }
         }
     }
@@ -143,36 +143,30 @@ final class ItemActionRunner {
     // MARK: Copy
 
     private func copyImage(_ item: GalleryItem, shownIn view: LargeImageView?) {
-        copying?.ticket?.cancel()
-        copying?.cancellable?.cancel()
+        copying?.cancel()
         copying = nil
         if let pixbuf = view?.fullResolutionPixbuf { return placeOnClipboard(pixbuf) }
-        guard let url = item.fullImageURL else { return }
-        let done: ImageLoader.Completion = { [weak self] result in
+        // The URL the large view shows (a rendition, when the original is too large to decode): the pipeline
+        // serves it from the bytes the view holds. Kept out of the memory cache, like the view's zoom.
+        guard let url = view?.requestedURL ?? item.fullImageURL else { return }
+        let request = ImageRequest(url: url, size: .original, cachePolicy: [.readMemory, .disk], priority: .interactive)
+        let task = services.pipeline.loadImage(request) { [weak self] result in
             guard let self else { return }
             self.copying = nil
             switch result {
-            case .success(let image): self.placeOnClipboard(image.pixbuf)
+            case .success(let response): self.placeOnClipboard(response.image.pixbuf)
             case .failure(let error) where error.isCancelled: break
             case .failure(let error): self.window.showMessage(tr("Could not copy the image"), secondary: error.message)
             }
         }
-        if let bytes = view?.originalBytes {
-            let cancellable = Cancellable()
-            copying = (nil, cancellable)
-            services.loader.decoder.decode(bytes, maxPixelSize: nil, cancellable: cancellable, completion: done)
-        } else {
-            let ticket = services.loader.load(url, maxPixelSize: nil, priority: .interactive, storeInCache: false,
-                                              completion: done)
-            if ticket.isPending { copying = (ticket, nil) }
-        }
+        if task.isPending { copying = .loading(task) }
     }
 
     /// Encodes the image as PNG on a worker, so that neither this nor a later paste into another application
     /// encodes on the main loop, and the clipboard keeps a file rather than the decoded pixels.
     private func placeOnClipboard(_ pixbuf: Pixbuf) {
         let cancellable = Cancellable()
-        copying = (nil, cancellable)
+        copying = .encoding(cancellable)
         WorkerTask.run(cancellable: cancellable, { () -> Result<Bytes, GLibError> in
             Result { () throws(GLibError) in try pixbuf.encoded(as: "png") }
         }, completion: { [weak self] encoded in
@@ -190,6 +184,19 @@ final class ItemActionRunner {
 
     /// A copy is being prepared (downloaded or decoded), for tests.
     var isCopying: Bool { copying != nil }
+
+    /// What Copy Image is waiting for: the image, then its PNG encoding.
+    private enum CopyWork {
+        case loading(ImageTask)
+        case encoding(Cancellable)
+
+        @MainActor func cancel() {
+            switch self {
+            case .loading(let task): task.cancel()
+            case .encoding(let cancellable): cancellable.cancel()
+            }
+        }
+    }
 }
 
 /// The menus of an item: the large view's (header bar button, right-click on the picture) and a row's.

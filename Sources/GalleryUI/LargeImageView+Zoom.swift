@@ -7,8 +7,8 @@ import GalleryCore
 extension LargeImageView {
     enum DetailState {
         case none
-        /// Decoding (or downloading again, when the original bytes are not at hand).
-        case loading(Cancellable?, ImageTicket?)
+        /// Decoding (from the original the view holds, else downloading it again).
+        case loading(ImageTask)
         case loaded(Pixbuf)
         case failed(String)
     }
@@ -53,24 +53,18 @@ extension LargeImageView {
         let longSide = max(size.width, size.height)
         let maxPixelSize = longSide <= Self.maxDetailPixelSize ? nil : Self.maxDetailPixelSize
         let generation = self.generation
-        let done: ImageLoader.Completion = { [weak self] result in
+        // Served from `original` while the view holds it; else (shown from the memory cache) downloaded again.
+        // Never written to the memory cache, where it would push out hundreds of thumbnails.
+        let request = ImageRequest(url: url, size: maxPixelSize.map { .fitting($0) } ?? .original,
+                                   cachePolicy: [.readMemory, .disk], priority: .interactive)
+        let task = pipeline.loadImage(request, progress: { [weak self] progress in self?.showProgress(progress) }) {
+            [weak self] result in
             guard let self, self.generation == generation else { return }
-            self.detailDecoded(result)
+            self.detailDecoded(result.map(\.image))
         }
-        if let originalBytes {
-            let cancellable = Cancellable()
-            detail = .loading(cancellable, nil)
-            loader.decoder.decode(originalBytes, maxPixelSize: maxPixelSize, cancellable: cancellable, completion: done)
-        } else {
-            // Shown from the memory cache: the original must be downloaded again. Kept out of the cache, where
-            // it would push out hundreds of thumbnails.
-            let ticket = loader.load(url, maxPixelSize: maxPixelSize, priority: .interactive, storeInCache: false,
-                                     completion: done)
-            guard ticket.isPending else { return }
-            detail = .loading(nil, ticket)
-            setLoading(true)
-            ticket.onProgress = { [weak self] progress in self?.showProgress(progress) }
-        }
+        guard task.isPending else { return }
+        detail = .loading(task)
+        if original == nil { setLoading(true) }
     }
 
     private func detailDecoded(_ result: Result<DecodedPixbuf, ImageLoadError>) {
@@ -98,10 +92,7 @@ extension LargeImageView {
     }
 
     func cancelDetail() {
-        if case .loading(let cancellable, let ticket) = detail {
-            cancellable?.cancel()
-            ticket?.cancel()
-        }
+        if case .loading(let task) = detail { task.cancel() }
         detail = .none
     }
 }

@@ -13,7 +13,7 @@ import GalleryCore
 @MainActor
 public final class LargeImageView {
     /// Originals are decoded at most this large on their longer side when zooming in (cairo's surfaces end at
-    /// 32767 px; the loader's pixel and memory limits apply first).
+    /// 32767 px; the pipeline's pixel and memory limits apply first).
     static let maxDetailPixelSize = 16384
 
     public let container = Overlay()
@@ -26,8 +26,8 @@ public final class LargeImageView {
     let messageLabel = Label()
     let retryButton = Button(label: tr("_Retry"))
     let openInBrowserButton = Button(label: tr("Open in _Browser"))
-    let loader: ImageLoader
-    private var ticket: ImageTicket?
+    let pipeline: ImagePipeline
+    private var task: ImageTask?
     /// The URL being loaded: the original, or a rendition the service offers when the original is too large.
     public private(set) var requestedURL: String?
     private var maxPixelSize = 0
@@ -39,9 +39,10 @@ public final class LargeImageView {
     public private(set) var isShowingFullImage = false
     public private(set) var fullImageSize: (width: Int, height: Int)?
     public private(set) var failure: String?
-    /// The downloaded original, kept while the item is shown, to decode it at full resolution without
-    /// downloading it again. Nil when the image came from the memory cache.
-    var originalBytes: Bytes?
+    /// The downloaded original, held while the item is shown: while it is, the pipeline serves the
+    /// full-resolution decode, Copy Image and Save Image As of this URL from it instead of downloading it again.
+    /// Nil when the image came from the memory cache.
+    var original: ImageOriginal?
     /// Bumped whenever the view moves on: completions of older work find it changed and do nothing.
     var generation = 0
     var detail = DetailState.none
@@ -53,8 +54,8 @@ public final class LargeImageView {
     /// A right-click on the picture: the window opens the image menu there.
     public var onContextMenu: (@MainActor (ButtonPress) -> Void)?
 
-    public init(loader: ImageLoader) {
-        self.loader = loader
+    public init(pipeline: ImagePipeline) {
+        self.pipeline = pipeline
         canvas.area.addStyleClass("large-view")
         container.setChild(canvas.area)
 
@@ -141,7 +142,7 @@ public final class LargeImageView {
             canvas.show(ImageSurface(thumbnail), imageWidth: thumbnail.width, imageHeight: thumbnail.height,
                         resolution: 1, isPlaceholder: true)
         }
-        if let url = item.largeImageURL(fitting: maxPixelSize, maxPixels: loader.limits.decode.maxPixels), !hidden {
+        if let url = item.largeImageURL(fitting: maxPixelSize, maxPixels: pipeline.limits.decode.maxPixels), !hidden {
             // Without a thumbnail the previous image stays until this one can be painted.
             load(url)
         } else {
@@ -162,10 +163,10 @@ public final class LargeImageView {
     /// Cancels the downloads and decodes in flight; called when the view closes or moves to another item.
     public func stop() {
         generation += 1
-        ticket?.cancel()
-        ticket = nil
+        task?.cancel()
+        task = nil
         cancelDetail()
-        originalBytes = nil
+        original = nil
         setLoading(false)
     }
 
@@ -197,14 +198,13 @@ public final class LargeImageView {
         requestedURL = url
         setLoading(true)
         let generation = self.generation
-        let ticket = loader.load(url, maxPixelSize: maxPixelSize, priority: .interactive) { [weak self] result in
+        let request = ImageRequest(url: url, size: .fitting(maxPixelSize), keepsOriginal: true, priority: .interactive)
+        let task = pipeline.loadImage(request, progress: { [weak self] progress in self?.showProgress(progress) }) {
+            [weak self] result in
             guard let self, self.generation == generation else { return }
             self.fullImageArrived(result)
         }
-        guard ticket.isPending else { return }  // a cached image completed at once
-        self.ticket = ticket
-        ticket.onProgress = { [weak self] progress in self?.showProgress(progress) }
-        ticket.onOriginalBytes = { [weak self] bytes in self?.originalBytes = bytes }
+        if task.isPending { self.task = task }  // else a cached image completed at once
     }
 
     func showProgress(_ progress: LoadProgress) {
@@ -213,15 +213,15 @@ public final class LargeImageView {
 
     /// Tries the download that failed again (the Retry button).
     public func retry() {
-        guard let url = requestedURL, failure != nil, ticket == nil else { return }
+        guard let url = requestedURL, failure != nil, task == nil else { return }
         failure = nil
         [messageLabel, retryButton].forEach { $0.hide() }
         load(url)
         onChange?()
     }
 
-    private func fullImageArrived(_ result: Result<DecodedPixbuf, ImageLoadError>) {
-        ticket = nil
+    private func fullImageArrived(_ result: Result<ImageResponse, ImageLoadError>) {
+        task = nil
         setLoading(false)
         // An original too large to decode, which its size in the feed did not give away: the service's own
         // scaled copy shows the same picture.
@@ -230,7 +230,9 @@ public final class LargeImageView {
             return load(rendition)
         }
         switch result {
-        case .success(let image):
+        case .success(let response):
+            original = response.original
+            let image = response.image
             fullImageSize = (image.originalWidth, image.originalHeight)
             let generation = self.generation
             ImageSurface.make(from: image.pixbuf) { [weak self] surface in

@@ -47,7 +47,7 @@ public final class MainWindow {
         self.services = services
         window = ApplicationWindow(application: application)
         header = HeaderControls(sources: services.sources)
-        largeView = LargeImageView(loader: services.loader)
+        largeView = LargeImageView(pipeline: services.pipeline)
 
         window.title = Self.appTitle
         window.setDefaultSize(width: 760, height: 720)
@@ -127,7 +127,7 @@ public final class MainWindow {
         onSearch?(source, trimmed)
         let options = Gallery.Options(thumbnailPixelSize: GalleryRow.thumbnailSize * max(1, window.scaleFactor),
                                       showSensitive: showSensitive, feedLimits: services.feedLimits)
-        let gallery = Gallery(source: gallerySource, client: services.client, loader: services.loader, options: options,
+        let gallery = Gallery(source: gallerySource, client: services.client, pipeline: services.pipeline, options: options,
                               snapshots: services.snapshots)
         self.gallery = gallery
         gallery.onStatusChange = { [weak self, weak gallery] in

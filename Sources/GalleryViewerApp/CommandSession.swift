@@ -14,7 +14,7 @@ final class CommandSession {
     static let interruptedStatus: Int32 = 130
 
     let options: Options
-    let client = HTTPClient()
+    let client: HTTPClient
     private let sources: SourceFactory
     private let loop = MainLoop()
     private var signalSources: [MainLoopSource] = []
@@ -22,8 +22,9 @@ final class CommandSession {
     private var stopWork: (@MainActor () -> Void)?
     private(set) var interrupted = false
 
-    init(options: Options) {
+    init(options: Options, client configuration: HTTPClient.Configuration = .init()) {
         self.options = options
+        client = HTTPClient(configuration: configuration)
         sources = SourceFactory(overriddenSource: options.source, endpointOverride: options.endpointOverride)
         for signal in [SIGINT, SIGTERM] {
             signalSources.append(MainLoopSource.unixSignal(signal) { [weak self] in
@@ -41,6 +42,18 @@ final class CommandSession {
     /// Runs the main loop until `quit()` (at once when interrupted already).
     func runLoop() {
         if !interrupted { loop.run() }
+    }
+
+    /// Runs the main loop until `done` holds, interrupted or not: what a Ctrl+C stopped may still have to
+    /// finish (a download closing its partial file).
+    func runLoop(until done: @escaping @MainActor () -> Bool) {
+        guard !done() else { return }
+        let check = MainLoopSource.every(milliseconds: 20) { [weak self] in
+            if done() { self?.quit() }
+            return true
+        }
+        loop.run()
+        check.cancel()
     }
 
     func quit() { loop.quit() }
@@ -126,12 +139,16 @@ final class CommandSession {
             if case .failed(let error) = state { outcome = error }
             self?.quit()
         })
-        stopWork = { feed.cancel() }
+        let alsoStop = stopWork
+        stopWork = {
+            feed.cancel()
+            alsoStop?()
+        }
         runLoop()
-        stopWork = nil
+        stopWork = alsoStop
         return interrupted ? nil : outcome
     }
 
-    /// After `readGallery`, for work that goes on in the loop (the downloads): what a Ctrl+C stops.
+    /// What a Ctrl+C stops beside the feed (the downloads, which go on while the pages are read).
     func onInterrupt(_ stop: @escaping @MainActor () -> Void) { stopWork = stop }
 }

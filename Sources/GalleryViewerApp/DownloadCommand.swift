@@ -5,8 +5,8 @@ import GObjectBindings
 import GalleryCore
 
 /// `gallery-viewer --download DIR [--source S] [--endpoint URL] USERNAME|LINK`: reads the whole gallery
-/// (every page, as `--list` does), then saves every image at full size into DIR/SOURCE/USERNAME/, without a
-/// window and without the session bus.
+/// (every page, as `--list` does) and saves every image at full size into DIR/SOURCE/USERNAME/ — each page's
+/// images download while the next pages are read —, without a window and without the session bus.
 ///
 /// Exit status: 0 when every image is saved (now or by an earlier run), 1 when something failed, 130 when
 /// stopped with Ctrl+C (or SIGTERM), which leaves only hidden partial files for the next run to resume.
@@ -19,7 +19,9 @@ final class DownloadCommand {
 
     init(options: Options) {
         self.options = options
-        session = CommandSession(options: options)
+        // Six image downloads at a time per host, as browsers and `curl --parallel-max 6` do, beside the
+        // connection the pipeline keeps for the feed's pages, which are read while the images download.
+        session = CommandSession(options: options, client: .init(maxConnectionsPerHost: 7))
     }
 
     func run() -> Int32 {
@@ -29,30 +31,9 @@ final class DownloadCommand {
         case .failure(let error): return fail(error)
         }
 
-        var items: [GalleryItem] = []
-        display.showStatus(tr("Reading {name}’s gallery…", ["name": source.username]))
-        let feedError = session.readGallery(source, pageDone: { [display] count in
-            display.showStatus(trn("Reading {name}’s gallery… {count} item", "Reading {name}’s gallery… {count} items",
-                                   count, ["name": source.username]))
-        }, item: { items.append($0) })
-        if session.interrupted {
-            display.finish()
-            Console.error(tr("Stopped while reading the gallery; nothing was saved."))
-            return CommandSession.interruptedStatus
-        }
-        if items.isEmpty { return fail(feedError ?? .emptyGallery(username: source.username)) }
-
         let user = source.username.hasPrefix("@") ? String(source.username.dropFirst()) : source.username
         let folder = options.download! + "/" + source.kind.rawValue + "/" + DownloadNames.safe(user, fallback: "user")
-        // Once, before any download: a few mkdir(2) calls on an otherwise idle loop.
-        do {
-            try File.makeDirectories(atPath: folder, mode: 0o755)
-        } catch {
-            Console.error(tr("Cannot create the folder {folder}: {reason}", ["folder": folder, "reason": error.message]))
-            return 1
-        }
-        let jobs = GalleryDownloader.jobs(for: items)
-        let downloader = GalleryDownloader(client: client, directory: folder)
+        let downloader = GalleryDownloader(pipeline: ImagePipeline(client: client), directory: folder)
         downloader.onProgress = { [display, weak downloader] in
             if let downloader { display.update(downloader.progress) }
         }
@@ -66,11 +47,57 @@ final class DownloadCommand {
                 display.log(tr("failed {name}: {reason}", ["name": failure.name, "reason": failure.reason]))
             }
         }
+
+        // Each page's images go to the downloader as the page arrives; the folder is made before the first.
+        var itemCount = 0
+        var page: [GalleryItem] = []
+        var started = false
+        var done = false
+        var folderFailure: String?
+        display.showStatus(tr("Reading {name}’s gallery…", ["name": source.username]))
         session.onInterrupt { [weak downloader] in downloader?.cancel() }
-        downloader.start(jobs) { [weak session] in session?.quit() }
-        session.runLoop()
+        let feedError = session.readGallery(source, pageDone: { [display, session] count in
+            itemCount = count
+            defer { page = [] }
+            if !started, folderFailure == nil, page.contains(where: { $0.kind == .image && $0.fullImageURL != nil }) {
+                // Once, before any download: a few mkdir(2) calls.
+                do throws(GLibError) {
+                    try File.makeDirectories(atPath: folder, mode: 0o755)
+                } catch {
+                    folderFailure = error.message
+                    return session.quit()
+                }
+                started = true
+                downloader.startStreaming {
+                    done = true
+                    session.quit()
+                }
+            }
+            if started { downloader.add(page) }
+            if downloader.progress.total == 0 {
+                display.showStatus(trn("Reading {name}’s gallery… {count} item", "Reading {name}’s gallery… {count} items",
+                                       count, ["name": source.username]))
+            }
+        }, item: { page.append($0) })
+        if let folderFailure {
+            display.finish()
+            Console.error(tr("Cannot create the folder {folder}: {reason}", ["folder": folder, "reason": folderFailure]))
+            return 1
+        }
+        if session.interrupted && !started {
+            display.finish()
+            Console.error(tr("Stopped while reading the gallery; nothing was saved."))
+            return CommandSession.interruptedStatus
+        }
+        if itemCount == 0 || !started {
+            display.finish()
+            if itemCount == 0 { return fail(feedError ?? .emptyGallery(username: source.username)) }
+        }
+        // The feed ended: the names are final. Stopped or not, the downloads end (closing their partial files).
+        if started && !session.interrupted { downloader.finishAdding() }
+        if started { session.runLoop(until: { done }) }
         display.finish()
-        return report(downloader, folder: folder, skippedItems: items.count - jobs.count, feedError: feedError)
+        return report(downloader, folder: folder, skippedItems: itemCount - downloader.progress.total, feedError: feedError)
     }
 
     private func report(_ downloader: GalleryDownloader, folder: String, skippedItems: Int,

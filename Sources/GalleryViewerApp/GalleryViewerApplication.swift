@@ -6,7 +6,7 @@ import GtkBindings
 import GalleryCore
 import GalleryUI
 
-/// The GtkApplication and its wiring: one HTTP client and image loader for the process (with the disk
+/// The GtkApplication and its wiring: one HTTP client and image pipeline for the process (with the disk
 /// cache), the main window, the app-wide actions, and what to show first.
 ///
 /// One instance per session: the first launch owns the app id on the session bus; a later launch (menu,
@@ -21,7 +21,7 @@ final class GalleryViewerApplication {
     private var diskCache: DiskCache?
     /// Made on first use, after startup opened the disk cache.
     private lazy var client = HTTPClient(cache: diskCache?.http)
-    private lazy var loader = ImageLoader(client: client)
+    private lazy var pipeline = ImagePipeline(client: client)
     private let sources = SourceFactory(overriddenSource: nil, endpointOverride: nil)
     /// The state file: saves each new search and the recent galleries; holds the last search of the previous
     /// launch and the cache's size, read once, at startup of the instance that shows the window (a launch
@@ -135,7 +135,7 @@ final class GalleryViewerApplication {
     }
 
     private func makeWindow() -> MainWindow {
-        let services = GalleryServices(client: client, loader: loader, snapshots: diskCache?.snapshots,
+        let services = GalleryServices(client: client, pipeline: pipeline, snapshots: diskCache?.snapshots,
                                        serverLookupOrigin: { [sources] in sources.serverLookupOrigin },
                                        stateFile: recentSearches) {
             [sources] kind, username throws(GalleryError) in

@@ -4,6 +4,8 @@ import Glibc
 import GalleryCore
 import GObjectBindings
 
+// Before any thread allocates (see WorkerTask.returnLargeBlocksWhenFreed).
+WorkerTask.returnLargeBlocksWhenFreed()
 // The user's language before any text is made, the command line's messages included.
 Translation.setUp(localeDirectory: Installation.localeDirectory)
 // Parse first (exits with usage on bad input), then run on the GLib main loop — the main thread's

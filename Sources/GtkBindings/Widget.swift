@@ -38,9 +38,14 @@ public class Widget {
         set { gtk_widget_set_sensitive(widget, newValue.gboolean) }
     }
 
+    /// Setting a tooltip makes GTK ask the X server where the pointer is (synchronously) on its next idle, so
+    /// an unchanged one is not set again (a row redrawn as its thumbnail arrives keeps its tooltip).
     public var tooltip: String? {
         get { takeString(gtk_widget_get_tooltip_text(widget)) }
-        set { gtk_widget_set_tooltip_text(widget, newValue) }
+        set {
+            guard newValue != tooltip else { return }
+            gtk_widget_set_tooltip_text(widget, newValue)
+        }
     }
 
     public func setSizeRequest(width: Int, height: Int) {

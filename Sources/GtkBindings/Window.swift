@@ -39,12 +39,19 @@ public final class ApplicationWindow: Bin, ActionMap {
         _ = try GLibError.check { error in gtk_show_uri_on_window(window, uri, guint32(GDK_CURRENT_TIME), error) }
     }
 
-    /// Size of the monitor the window is on, in device pixels (a bound for decoding large images).
+    /// Size of the monitor the window is on, in device pixels (a bound for decoding large images). Found from
+    /// the window's middle as GDK last heard of it (its configure events), not by asking the X server, which
+    /// `gdk_display_get_monitor_at_window` does twice, synchronously — waiting while the server draws.
     public var monitorPixelSize: (width: Int, height: Int) {
         let display = gtk_widget_get_display(widget)
         let gdkWindow = gtk_widget_get_window(widget)
-        let monitor = gdkWindow.flatMap { gdk_display_get_monitor_at_window(display, $0) }
-            ?? gdk_display_get_primary_monitor(display) ?? gdk_display_get_monitor(display, 0)
+        let monitor = gdkWindow.flatMap { window -> OpaquePointer? in
+            var x: Int32 = 0
+            var y: Int32 = 0
+            gdk_window_get_position(window, &x, &y)
+            return gdk_display_get_monitor_at_point(display, x + gdk_window_get_width(window) / 2,
+                                                    y + gdk_window_get_height(window) / 2)
+        } ?? gdk_display_get_primary_monitor(display) ?? gdk_display_get_monitor(display, 0)
         guard let monitor else { return (1920, 1080) }
         var geometry = GdkRectangle()
         gdk_monitor_get_geometry(monitor, &geometry)

@@ -29,7 +29,7 @@ enum BenchGTK {
 }
 
 /// The app as a user gets it — a real MainWindow (760×720, the app's default size) with its own HTTP client
-/// and image loader at the app's default configuration — talking to a demo server. A fresh one per run
+/// and image pipeline at the app's default configuration — talking to a demo server. A fresh one per run
 /// means cold caches and new connections, as at app start.
 @MainActor
 final class AppUnderTest {
@@ -37,7 +37,7 @@ final class AppUnderTest {
     /// The disk cache, when the run opts in (`cacheDirectory`): the numbers of every other scenario are of
     /// the network, and its request counts must not be answered from disk.
     let cache: HTTPCache?
-    let loader: ImageLoader
+    let pipeline: ImagePipeline
     let window: MainWindow
     private(set) var paints: FrameWatcher!
 
@@ -48,9 +48,9 @@ final class AppUnderTest {
         let application = try BenchGTK.shared()
         cache = cacheDirectory.map { HTTPCache(directory: $0 + "/http", maxBytes: CacheSettings().maxBytes) }
         client = HTTPClient(cache: cache)
-        loader = ImageLoader(client: client)
+        pipeline = ImagePipeline(client: client)
         let snapshots = cacheDirectory.map { FeedSnapshotStore(path: $0 + "/last-gallery.json") }
-        let services = GalleryServices(client: client, loader: loader, snapshots: snapshots) { kind, username throws(GalleryError) in
+        let services = GalleryServices(client: client, pipeline: pipeline, snapshots: snapshots) { kind, username throws(GalleryError) in
             try kind.makeSource(username: username, endpointOverride: serverURL)
         }
         window = MainWindow(application: application, services: services)

@@ -6,28 +6,37 @@ import GalleryCore
 import Glibc
 
 /// The two ways of loading thumbnails that the lazy-list lesson warns against, as drop-in replacements for
-/// the app's ImageLoader (see `ImageDownload.Context`), so the baselines scroll the very same list:
+/// the app's ImagePipeline (see `ImageDownload.Context`), so the baselines scroll the very same list:
 /// (a) download and decode on the main loop, synchronously; (b) a thread per image, each blocking on its
 /// own download and decode, handing the result back to the main loop.
+///
+/// Both keep their thumbnails in an `ImageCache` as the pipeline does, of the same capacity, so the race
+/// compares loaders: without one they would hold no decoded thumbnails at all (less memory, and rows
+/// scrolled back to would download again).
 @MainActor
 enum BaselineLoaders {
     /// (a) Every request blocks the main loop for a round trip and a decode.
-    static func synchronous(thumbnailPixelSize: Int) -> ImageDownload.Context {
+    static func synchronous(thumbnailPixelSize: Int, cache: ImageCache) -> ImageDownload.Context {
         let session = SyncSession()
         return ImageDownload.Context(thumbnailPixelSize: thumbnailPixelSize, load: { url, size, _, completion in
-            completion(session.fetchAndDecode(url, maxPixelSize: size))
+            let result = session.fetchAndDecode(url, maxPixelSize: size)
+            if case .success(let image) = result { cache.insert(image, for: ImageCache.Key(url: url, maxPixelSize: size)) }
+            completion(result)
             return FinishedRequest()
-        }, cached: { _, _ in nil })
+        }, cached: { url, size in cache.image(for: ImageCache.Key(url: url, maxPixelSize: size)) })
     }
 
     /// (b) Every request starts a thread; the result comes back through an idle callback.
-    static func threadPerImage(thumbnailPixelSize: Int) -> ImageDownload.Context {
+    static func threadPerImage(thumbnailPixelSize: Int, cache: ImageCache) -> ImageDownload.Context {
         ImageDownload.Context(thumbnailPixelSize: thumbnailPixelSize, load: { url, size, _, completion in
-            let request = ThreadRequest(completion: completion)
+            let request = ThreadRequest { result in
+                if case .success(let image) = result { cache.insert(image, for: ImageCache.Key(url: url, maxPixelSize: size)) }
+                completion(result)
+            }
             let job = ThreadJob(url: url, maxPixelSize: size, request: request)
             g_thread_unref(g_thread_new("thumbnail", threadMain, Unmanaged.passRetained(job).toOpaque()))
             return request
-        }, cached: { _, _ in nil })
+        }, cached: { url, size in cache.image(for: ImageCache.Key(url: url, maxPixelSize: size)) })
     }
 }
 
@@ -77,8 +86,8 @@ private final class FinishedRequest: ThumbnailRequest {
 @MainActor
 private final class ThreadRequest: ThumbnailRequest {
     var priority: LoadPriority = .visible
-    var completion: ImageLoader.Completion?
-    init(completion: @escaping ImageLoader.Completion) { self.completion = completion }
+    var completion: ImageDownload.Context.Completion?
+    init(completion: @escaping ImageDownload.Context.Completion) { self.completion = completion }
     var isWaitingForConnection: Bool { false }
     func cancel() { completion = nil }
 }

@@ -8,6 +8,14 @@
 enum Goals {
     // MARK: 1. Main loop never blocks
 
+    /// Issue 14's goal, checked in every scenario that watches the main loop while the app is in use: no piece
+    /// of the app's own work on the main thread — one callback, one frame's layout and paint — takes more than
+    /// a 60 Hz frame: the most main-thread CPU time between two of the probe's firings. The wall-clock gaps
+    /// beside it (the goals below) also hold whatever else the shared 2-core machine runs: time waiting for a
+    /// core, and for the X server or a lock a preempted thread holds (see MainLoopProbe and ARCHITECTURE's
+    /// "Swift 6 and the GLib main loop" for what was found and removed).
+    static let mainThreadWorkMilliseconds = 16.0
+
     /// 100 ms is where a delay stops feeling instant (a click, a key, a scroll step): one callback or frame
     /// taking that long is a visible freeze. Measured 38–48 ms while the large view filtered its image on every
     /// paint; 24–37 ms since it paints a scaled copy 1:1 (now ImageCanvas's rest render).
@@ -46,6 +54,10 @@ enum Goals {
     /// Thumbnails through the loader at 0 ms latency: measured medians 90–155 ms for 100 and 320–530 ms
     /// for 360 (700–1000 images/s: HTTP, decoding at 96 px on two cores, completions). 2.3× headroom.
     static let throughputWallMilliseconds: [Int: Double] = [100: 350, 360: 1200]
+    /// The issue's goal: the pipeline (scheduler, tasks, memory cache) costs at most 30% over the bare client
+    /// and decoder doing the same fetches and decodes in the same run — although the pipeline keeps one of
+    /// libsoup's six connections per host free for page requests.
+    static let throughputOverFloor = 1.3
 
     // MARK: 4. Memory (MiB of VmRSS; baseline with the window open ≈ 90 MiB)
 
@@ -106,6 +118,14 @@ enum Goals {
     static let zoomPanWorstFrameMilliseconds = 33.0
     /// The full-resolution decode and its surface are made on worker threads; the main loop keeps up.
     static let zoomPanWorstGapMilliseconds = 50.0
+
+    // MARK: 7b. Keeping a gallery (`--download`, DownloadScenario)
+
+    /// The issue's goal: saving a gallery goes at least at 0.9× the rate of `curl --parallel --parallel-max 6`
+    /// on the same image URLs on loopback, although the app also reads the gallery's feed pages (curl is
+    /// handed the URLs): the next page is read while the images of the last ones download, and the file writes
+    /// go through GIO's threads, one chunk per download in memory.
+    static let downloadRateVersusCurl = 0.9
 
     // MARK: 8. Hostile input
 

@@ -22,7 +22,7 @@ enum JumpScenario {
         let server = try DemoServerProcess()
         let app = try AppUnderTest(serverURL: server.baseURL)
         try app.searchAndLoadAllPages(user, expected: items, timeout: 120)
-        try Loop.run(until: { app.visibleRowsAreSettled && app.loader.unfinishedJobCount == 0 }, timeout: 30,
+        try Loop.run(until: { app.visibleRowsAreSettled && app.pipeline.unfinishedTaskCount == 0 }, timeout: 30,
                      "the first rows' thumbnails")
         let list = app.list
         let lastMove = Box(Loop.now())

@@ -86,11 +86,13 @@ final class KeyTaps {
     /// keep it down and later presses of it would go nowhere.
     func stop() {
         guard isRunning else { return }
-        g_subprocess_force_exit(process)
-        g_subprocess_wait(process, nil, nil)
-        if let release = try? ChildProcess.spawn(["xdotool", "keyup", key]) {
-            g_subprocess_wait(release, nil, nil)
-            g_object_unref(UnsafeMutableRawPointer(release))
+        MainLoopProbe.pausing {
+            g_subprocess_force_exit(process)
+            g_subprocess_wait(process, nil, nil)
+            if let release = try? ChildProcess.spawn(["xdotool", "keyup", key]) {
+                g_subprocess_wait(release, nil, nil)
+                g_object_unref(UnsafeMutableRawPointer(release))
+            }
         }
     }
 }

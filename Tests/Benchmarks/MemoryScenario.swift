@@ -21,12 +21,12 @@ enum MemoryScenario {
     static func run(_ report: Report) throws(BenchmarkError) {
         let server = try DemoServerProcess()
         let app = try AppUnderTest(serverURL: server.baseURL)
-        let capacity = Double(app.loader.cache.capacityBytes) / 1_048_576
+        let capacity = Double(app.pipeline.cache.capacityBytes) / 1_048_576
         let baseline = reading()
 
         // A. 360 models and thumbnails, no widgets.
         let atlas = Gallery(source: try MainLoopScenario.demoSource("atlas", server.baseURL),
-                            client: app.client, loader: app.loader)
+                            client: app.client, pipeline: app.pipeline)
         atlas.onDownloadsAppended = { downloads in downloads.forEach { $0.setVisible(true) } }
         atlas.start()
         try Loop.run(until: {
@@ -158,6 +158,6 @@ enum MemoryScenario {
     }
 
     private static func cacheMegabytes(_ app: AppUnderTest) -> Double {
-        Double(app.loader.cache.totalBytes) / 1_048_576
+        Double(app.pipeline.cache.totalBytes) / 1_048_576
     }
 }

@@ -39,6 +39,13 @@ final class Report {
                           limit: "≤ " + Format.number(limit, digits: digits) + " " + unit))
     }
 
+    /// A goal on a value that must reach at least `limit` (a rate, a ratio).
+    func goal(_ name: String, measured: Double, atLeast limit: Double, unit: String, digits: Int = 1) {
+        goals.append(Goal(name: "\(scenario).\(name)", passed: measured >= limit,
+                          measured: Format.number(measured, digits: digits) + " " + unit,
+                          limit: "≥ " + Format.number(limit, digits: digits) + " " + unit))
+    }
+
     /// A goal on an exact count (requests made twice, requests for rows never shown).
     func goal(_ name: String, count: Int, equals expected: Int, what: String) {
         goals.append(Goal(name: "\(scenario).\(name)", passed: count == expected,

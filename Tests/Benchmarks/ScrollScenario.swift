@@ -18,7 +18,7 @@ enum ScrollScenario {
         let server = try DemoServerProcess(latencyMilliseconds: latencyMilliseconds)
         let app = try AppUnderTest(serverURL: server.baseURL)
         try app.searchAndLoadAllPages("atlas", expected: 360)
-        try Loop.run(until: { app.visibleRowsAreSettled && app.loader.unfinishedJobCount == 0 }, timeout: 30,
+        try Loop.run(until: { app.visibleRowsAreSettled && app.pipeline.unfinishedTaskCount == 0 }, timeout: 30,
                      "the first rows' thumbnails")
         let adjustment = app.list.adjustment
         guard let downloads = app.window.gallery?.downloads else { throw BenchmarkError(description: "no gallery") }
@@ -53,8 +53,8 @@ enum ScrollScenario {
         let gaps = probe.stop()
         let frames = app.paints.summary
         scroller.cancel()
-        // What the loader still does for rows that were flown past, once the user has stopped.
-        try Loop.run(until: { app.loader.unfinishedJobCount == 0 }, timeout: 120, "the remaining fetches", afterEach: observe)
+        // What the pipeline still does for rows that were flown past, once the user has stopped.
+        try Loop.run(until: { app.pipeline.unfinishedTaskCount == 0 }, timeout: 120, "the remaining fetches", afterEach: observe)
         let drained = Loop.now()
         withExtendedLifetime(observer) {}
         app.close()
@@ -86,5 +86,6 @@ enum ScrollScenario {
         report.goal("duplicate-requests", count: duplicates, equals: 0, what: "paths")
         report.goal("settle", measured: settleMs, atMost: Goals.scrollSettleMilliseconds, unit: "ms")
         report.goal("worst-gap", measured: gaps.worstMilliseconds, atMost: Goals.scrollWorstGapMilliseconds, unit: "ms")
+        report.mainThreadWorkGoal(worst: gaps.worstBusyMilliseconds)
     }
 }

@@ -1,7 +1,7 @@
 import GalleryCore
 
 /// Sees each request the app's HTTPClient starts, at the moment it starts it (`HTTPClient.onRequestStarted`,
-/// called when the FetchScheduler gives a fetch its slot). So a handler can look at the app's state (which
+/// called when the HostScheduler gives a download its slot). So a handler can look at the app's state (which
 /// rows are visible, which still wait) exactly as the scheduler saw it when it chose — no clocks compared
 /// across processes.
 @MainActor

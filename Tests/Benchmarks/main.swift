@@ -1,23 +1,27 @@
 import Glibc
+import GObjectBindings
 
 // gallery-benchmarks SCENARIO — one scenario per process, so that memory and main-loop numbers of one
 // never include the leftovers of another. Tests/Benchmarks/run.sh runs them all under Xvfb (`make bench`).
 //
 //   mainloop    main-loop gaps while big images decode and hundreds of thumbnails load
 //   thumbnails  time from search to every visible row showing its thumbnail, at 0 and 100 ms latency
-//   throughput  100 and 360 thumbnails through the ImageLoader: wall time, connections, requests
+//   throughput  100 and 360 thumbnails through the ImagePipeline: wall time, connections, requests
 //   memory      resident memory: 360 thumbnails, 360 rows, a dozen large images, then many more
 //   scroll      a 360-row list scrolled top to bottom: stale fetches, overtaking, settle time, gaps
 //   end10k      End held through a 10,000-item gallery: peak memory, threads, gaps
 //   end100k     the same through 100,000 items, then a new search: its stall
 //   jump        End and scrollbar drags across 10,000 items: time to thumbnails, requests for rows flown past
 //   baselines   10,000 items four ways: ours, sync downloads, a thread per image, one row per item
+//   download    `gallery-viewer --download` of 360 originals, feed included, against curl --parallel on the same URLs
 //   variant     (internal) one baseline run, in a process of its own
 //   zoom        the large view's frame times while a 4000 px photo is zoomed and panned with real input
 //   hostile     the hostile server's gallery and feeds: peak memory, worst gap, every row and feed ending
 //   relaunch    the disk cache: a relaunch's first screen with the server up and gone, requests, the index
 //   fullcache   a full 256 MB cache: the index file's size, writing it at quit, reading it at start
 //   serve       (internal) the demo server child process
+// As the app does first thing: the benchmarks measure its process (see WorkerTask.returnLargeBlocksWhenFreed).
+WorkerTask.returnLargeBlocksWhenFreed()
 let arguments = CommandLine.arguments.dropFirst()
 let status: Int32 = MainActor.assumeIsolated {
     guard let name = arguments.first else {
@@ -42,6 +46,7 @@ enum Bench {
         ("end100k", LongGalleryScenario.run100k),
         ("jump", JumpScenario.run),
         ("baselines", BaselineScenario.run),
+        ("download", DownloadScenario.run),
         ("hostile", HostileScenario.run),
         ("relaunch", CacheScenario.runRelaunch),
         ("fullcache", CacheScenario.runFullCache),

@@ -16,7 +16,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 
 scenarios=("$@")
-[ ${#scenarios[@]} -gt 0 ] || scenarios=(mainloop thumbnails throughput memory scroll zoom hostile relaunch fullcache end10k end100k jump baselines)
+[ ${#scenarios[@]} -gt 0 ] || scenarios=(mainloop thumbnails throughput memory scroll zoom hostile relaunch fullcache end10k end100k jump baselines download)
 
 if [ -z "${GALLERY_BENCH_INSIDE:-}" ]; then
   swift=${SWIFT:-$(command -v swift || echo /opt/swift/usr/bin/swift)}
@@ -32,8 +32,48 @@ if [ -z "${GALLERY_BENCH_INSIDE:-}" ]; then
   GALLERY_BENCH_INSIDE=1 exec .ci/headless bash "$0" "${scenarios[@]}"
 fi
 
+# A desktop always has a window manager; a bare Xvfb has none, and then GTK 3 looks for one again on every frame
+# (gdk_x11_screen_supports_net_wm_hint: a synchronous XGetWindowProperty, which waits for the X server, busy
+# drawing the last frame, and which a desktop never makes because GDK keeps the window manager it found). So
+# the root window names itself as an EWMH window manager that supports nothing, and GTK behaves as without one.
+# The helper stays connected while the scenarios run: Xvfb resets (and forgets the properties) when its last
+# client leaves.
+read -r -d '' wm_stand_in_script <<'EOF' || true
+import ctypes, signal, sys
+x11 = ctypes.cdll.LoadLibrary("libX11.so.6")
+x11.XOpenDisplay.argtypes = [ctypes.c_char_p]
+x11.XOpenDisplay.restype = ctypes.c_void_p
+x11.XDefaultRootWindow.argtypes = [ctypes.c_void_p]
+x11.XDefaultRootWindow.restype = ctypes.c_ulong
+x11.XInternAtom.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int]
+x11.XInternAtom.restype = ctypes.c_ulong
+x11.XChangeProperty.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_int,
+                                ctypes.c_int, ctypes.c_void_p, ctypes.c_int]
+x11.XSync.argtypes = [ctypes.c_void_p, ctypes.c_int]
+x11.XCreateSimpleWindow.argtypes = [ctypes.c_void_p, ctypes.c_ulong] + [ctypes.c_int] * 4 + [ctypes.c_uint,
+                                    ctypes.c_ulong, ctypes.c_ulong]
+x11.XCreateSimpleWindow.restype = ctypes.c_ulong
+display = x11.XOpenDisplay(None)
+if not display:
+    sys.exit("bench: no X display for the window-manager stand-in")
+root = x11.XDefaultRootWindow(display)
+window = x11.XCreateSimpleWindow(display, root, -10, -10, 1, 1, 0, 0, 0)  # never mapped
+check = x11.XInternAtom(display, b"_NET_SUPPORTING_WM_CHECK", 0)
+supported = x11.XInternAtom(display, b"_NET_SUPPORTED", 0)
+XA_ATOM, XA_WINDOW, REPLACE = 4, 33, 0
+for target in (window, root):
+    x11.XChangeProperty(display, target, check, XA_WINDOW, 32, REPLACE, (ctypes.c_ulong * 1)(window), 1)
+x11.XChangeProperty(display, root, supported, XA_ATOM, 32, REPLACE, (ctypes.c_ulong * 1)(check), 1)
+x11.XSync(display, 0)
+signal.pause()
+EOF
+python3 -c "$wm_stand_in_script" </dev/null &
+wm_stand_in=$!
+trap 'kill "$wm_stand_in" 2>/dev/null || true' EXIT
+sleep 0.5
+
 log=$(mktemp "${TMPDIR:-/tmp}/gallery-bench.XXXXXX")
-trap 'rm -f "$log"' EXIT
+trap 'rm -f "$log"; kill "$wm_stand_in" 2>/dev/null || true' EXIT
 failed=0
 for scenario in "${scenarios[@]}"; do
   start=$SECONDS

@@ -1,5 +1,5 @@
 # Sourced by the scripts that drive the real binaries (EndToEnd/run.sh, offline.sh and screenshots.sh,
-# Accessibility/run.sh, Translation/run.sh, DownloadBenchmark/vs-curl.sh): a scratch folder with its clean-up,
+# Accessibility/run.sh, Translation/run.sh): a scratch folder with its clean-up,
 # fail, the demo server, the app's window, quitting the app and its log. Call scratch_and_cleanup first.
 
 # scratch_and_cleanup NAME: $work, a scratch folder removed on exit once the processes in $app_pid,

@@ -35,6 +35,20 @@ final class GalleryFeedTests: GLibTestCase {
         }
     }
 
+    /// `end` comes after the last page's items, not between the feed's last state change and them: a caller
+    /// that acts on `end` (`--download` naming its files) must have every item by then.
+    func testLoadAllPagesEndsAfterTheLastPagesItems() throws {
+        try MainActor.assumeIsolated {
+            let server = try startDemoServer()
+            let feed = GalleryFeed(source: try DeviantArtSource(username: "aurora", endpointOverride: server.baseURL, kind: .demo),
+                                   client: HTTPClient())
+            var events: [String] = []
+            feed.loadAllPages(page: { events.append("page \($0.count)") }, end: { _ in events.append("end") })
+            XCTAssertTrue(iterateMainLoop(until: { events.last == "end" }, timeout: 10))
+            XCTAssertEqual(events, ["page 24", "page 24", "page 12", "end"])
+        }
+    }
+
     func testMissingEmptyAndBrokenGalleriesGetTheirMessage() throws {
         try MainActor.assumeIsolated {
             let server = try startDemoServer()

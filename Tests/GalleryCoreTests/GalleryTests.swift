@@ -29,7 +29,7 @@ final class GalleryTests: GLibTestCase {
             server.route("/rss.xml") { _ in .text(feed, contentType: "application/rss+xml") }
             let client = HTTPClient()
             let gallery = Gallery(source: try DeviantArtSource(username: "x", endpointOverride: server.baseURL),
-                                  client: client, loader: ImageLoader(client: client))
+                                  client: client, pipeline: ImagePipeline(client: client))
             gallery.start()
             XCTAssertTrue(iterateMainLoop(until: { gallery.feed.state == .finished }, timeout: 10))
             XCTAssertEqual(gallery.downloads.map(\.item.id), ["a", "c", "d", "e"],

@@ -12,16 +12,16 @@ final class HostileImageTests: GLibTestCase {
     /// A client with the knobs turned down so that slow failures come fast: 1 s without data, a 4 KB/s floor
     /// over 2 s windows (longer than the silence timeout, so a stall is told from a drip).
     @MainActor
-    private static func loader(maxImageBytes: Int = 50 * 1_048_576, decode: ImageDecodeLimits = .init()) -> ImageLoader {
+    private static func pipeline(maxImageBytes: Int = 50 * 1_048_576, decode: ImageDecodeLimits = .init()) -> ImagePipeline {
         let client = HTTPClient(configuration: .init(ioTimeoutSeconds: 1, minimumBytesPerSecond: 4096, throughputWindowSeconds: 2))
-        return ImageLoader(client: client, limits: .init(maxImageBytes: maxImageBytes, decode: decode))
+        return ImagePipeline(client: client, limits: .init(maxImageBytes: maxImageBytes, decode: decode))
     }
 
     func testDecompressionBombsAreRefusedFromTheirHeaders() throws {
         try MainActor.assumeIsolated {
             let server = HostileServer()
             try server.start()
-            let loader = Self.loader()
+            let pipeline = Self.pipeline()
             let expected: [(HostileImage, ImageLoadError, String)] = [
                 (.pngBomb, .tooLarge(width: 30000, height: 30000, frames: 1), "Image too large (30000 × 30000)"),
                 (.jpegBomb, .tooLarge(width: 60000, height: 60000, frames: 1), "Image too large (60000 × 60000)"),
@@ -33,13 +33,13 @@ final class HostileImageTests: GLibTestCase {
             ]
             for (image, error, message) in expected {
                 for size in [96, 4096] as [Int?] {  // thumbnails and the large view
-                    let failure = loadImage(server.imageURL(image), with: loader, maxPixelSize: size).failureValue()
+                    let failure = loadImage(server.imageURL(image), with: pipeline, maxPixelSize: size).failureValue()
                     XCTAssertEqual(failure, error, "\(image) at \(String(describing: size))")
                     XCTAssertEqual(failure?.message, message)
                 }
             }
-            XCTAssertEqual(loader.decoder.bytesInUse, 0)
-            XCTAssertNotNil(try loadImage(server.imageURL(.octetStream), with: loader)?.get(),
+            XCTAssertEqual(pipeline.decoder.bytesInUse, 0)
+            XCTAssertNotNil(try loadImage(server.imageURL(.octetStream), with: pipeline)?.get(),
                             "a valid image sent as octet-stream loads: the bytes decide")
         }
     }
@@ -74,12 +74,14 @@ final class HostileImageTests: GLibTestCase {
             let png = try Pixbuf.filled(width: 1000, height: 1000, rgba: 0x336699ff).encoded(as: "png").array
             server.route("/img/*") { _ in .bytes(png, contentType: "image/png") }
             // Room for one 4 MB decode at a time.
-            let loader = Self.loader(decode: .init(maxDecodeBytes: 5 * 1_048_576, concurrentDecodeBytes: 5 * 1_048_576))
+            let pipeline = Self.pipeline(decode: .init(maxDecodeBytes: 5 * 1_048_576, concurrentDecodeBytes: 5 * 1_048_576))
             var done = 0
             var most = 0
-            for index in 0..<6 { loader.load(server.url("/img/\(index).png"), maxPixelSize: 96, priority: .visible) { _ in done += 1 } }
+            for index in 0..<6 {
+                pipeline.loadImage(ImageRequest(url: server.url("/img/\(index).png"), size: .fitting(96))) { _ in done += 1 }
+            }
             iterateMainLoop(until: {
-                most = max(most, loader.decoder.bytesInUse)
+                most = max(most, pipeline.decoder.bytesInUse)
                 return done == 6
             }, timeout: 20)
             XCTAssertEqual(done, 6)
@@ -90,19 +92,19 @@ final class HostileImageTests: GLibTestCase {
 
     func testOddURLsFailAtOnceButNeverBeforeLoadReturns() {
         MainActor.assumeIsolated {
-            let loader = Self.loader()
+            let pipeline = Self.pipeline()
             for url in ["/img/a.jpg", "data:image/png;base64,AA", "javascript:alert(1)", "ftp://127.0.0.1/a.png",
                         "http://[::1", "", "file:///etc/passwd"] {
-                var result: Result<DecodedPixbuf, ImageLoadError>?
-                let ticket = loader.load(url, maxPixelSize: 96, priority: .visible) { result = $0 }
-                XCTAssertNil(result, "\(url): completed inside load, before its caller could look")
-                XCTAssertTrue(ticket.isPending)
+                var result: Result<ImageResponse, ImageLoadError>?
+                let task = pipeline.loadImage(ImageRequest(url: url, size: .fitting(96))) { result = $0 }
+                XCTAssertNil(result, "\(url): completed inside loadImage, before its caller could look")
+                XCTAssertTrue(task.isPending)
                 XCTAssertTrue(iterateMainLoop(until: { result != nil }, timeout: 5), "\(url) never completed")
                 XCTAssertEqual(result.failureValue(), .http(.notAWebAddress), url)
                 XCTAssertEqual(result.failureValue()?.message, "Not a web address")
             }
-            XCTAssertEqual(loader.unfinishedJobCount, 0, "no job left behind")
-            XCTAssertEqual(loader.activeFetchCount, 0, "no connection slot held")
+            XCTAssertEqual(pipeline.unfinishedTaskCount, 0, "no job left behind")
+            XCTAssertEqual(pipeline.activeFetchCount, 0, "no connection slot held")
         }
     }
 
@@ -110,7 +112,7 @@ final class HostileImageTests: GLibTestCase {
         try MainActor.assumeIsolated {
             let server = HostileServer()
             try server.start()
-            let loader = Self.loader()
+            let pipeline = Self.pipeline()
             let expected: [(HostileImage, ImageLoadError)] = [
                 (.notFound, .http(.status(404, "Not Found"))),
                 (.serverError, .http(.status(500, "Internal Server Error"))),
@@ -127,17 +129,17 @@ final class HostileImageTests: GLibTestCase {
             ]
             for (image, error) in expected {
                 let started = g_get_monotonic_time()
-                XCTAssertEqual(loadImage(server.imageURL(image), with: loader).failureValue(), error, "\(image)")
+                XCTAssertEqual(loadImage(server.imageURL(image), with: pipeline).failureValue(), error, "\(image)")
                 let seconds = Double(g_get_monotonic_time() - started) / 1_000_000
                 XCTAssertLessThan(seconds, 15, "\(image) ended only after \(seconds) s")
             }
             for image in [HostileImage.corrupt, .empty, .redirectLoop, .redirectToFile, .reset] {
-                let failure = loadImage(server.imageURL(image), with: loader).failureValue()
+                let failure = loadImage(server.imageURL(image), with: pipeline).failureValue()
                 XCTAssertNotNil(failure, "\(image) loaded")
                 XCTAssertFalse(failure?.message.isEmpty ?? true)
             }
-            XCTAssertEqual(loader.unfinishedJobCount, 0)
-            XCTAssertEqual(loader.activeFetchCount, 0, "every slot was freed")
+            XCTAssertEqual(pipeline.unfinishedTaskCount, 0)
+            XCTAssertEqual(pipeline.activeFetchCount, 0, "every slot was freed")
             XCTAssertTrue(iterateMainLoop(until: { server.responsesInFlight == 0 }, timeout: 5),
                           "the client hung up on every endless body")
         }

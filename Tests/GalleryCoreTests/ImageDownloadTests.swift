@@ -8,13 +8,13 @@ import TestSupport
 /// when scrolled away before anything was sent, go on when already downloading.
 final class ImageDownloadTests: GLibTestCase {
     @MainActor
-    private static func downloads(_ count: Int, server: DemoServer, loader: ImageLoader) -> [ImageDownload] {
+    private static func downloads(_ count: Int, server: DemoServer, pipeline: ImagePipeline) -> [ImageDownload] {
         server.catalog.user(named: "atlas")!.items.prefix(count).enumerated().map { index, item in
             let galleryItem = GalleryItem(
                 id: "\(item.id)", title: item.title,
                 thumbnails: [.init(url: server.baseURL + item.imagePath(thumbnailLongSide: 150), width: 150, height: 150)],
                 fullImageURL: server.baseURL + item.imagePath())
-            return ImageDownload(item: galleryItem, index: index, loader: loader, thumbnailPixelSize: 96,
+            return ImageDownload(item: galleryItem, index: index, pipeline: pipeline, thumbnailPixelSize: 96,
                                  showSensitive: false)
         }
     }
@@ -22,18 +22,18 @@ final class ImageDownloadTests: GLibTestCase {
     func testRowsScrolledPastBeforeTheirTurnAreNotDownloaded() throws {
         try MainActor.assumeIsolated {
             let server = try startDemoServer(.init(latencyMilliseconds: 300))
-            let loader = ImageLoader(client: HTTPClient())
-            let rows = Self.downloads(20, server: server, loader: loader)
+            let pipeline = ImagePipeline(client: HTTPClient())
+            let rows = Self.downloads(20, server: server, pipeline: pipeline)
             XCTAssertTrue(rows.allSatisfy { $0.state == .notStarted }, "created, never shown: nothing requested")
 
             rows.forEach { $0.setVisible(true) }  // a fling shows every row for a moment…
             XCTAssertTrue(rows.allSatisfy { $0.state == .loading })
-            let running = loader.activeFetchCount
+            let running = pipeline.activeFetchCount
             XCTAssertEqual(running, 5, "one host: six connections, one kept for pages")
-            XCTAssertEqual(loader.waitingFetchCount, 15)
+            XCTAssertEqual(pipeline.waitingFetchCount, 15)
             rows.prefix(15).forEach { $0.setVisible(false) }  // …and stops on the last five.
 
-            XCTAssertEqual(loader.waitingFetchCount, 5, "only the rows on screen still wait")
+            XCTAssertEqual(pipeline.waitingFetchCount, 5, "only the rows on screen still wait")
             let passed = rows.prefix(15).filter { $0.state == .notStarted }
             XCTAssertEqual(passed.count, 15 - running, "rows scrolled past gave their place up")
             XCTAssertTrue(rows.prefix(running).allSatisfy { $0.state == .loading }, "downloads under way go on")
@@ -52,8 +52,8 @@ final class ImageDownloadTests: GLibTestCase {
         try MainActor.assumeIsolated {
             let server = try startDemoServer()
             // Room for one 96 px thumbnail.
-            let loader = ImageLoader(client: HTTPClient(), cache: ImageCache(capacityBytes: 30_000))
-            let rows = Self.downloads(4, server: server, loader: loader)
+            let pipeline = ImagePipeline(client: HTTPClient(), cache: ImageCache(capacityBytes: 30_000))
+            let rows = Self.downloads(4, server: server, pipeline: pipeline)
             var changes = 0
             rows[0].bind { _ in changes += 1 }
             rows[0].setVisible(true)
@@ -84,23 +84,56 @@ final class ImageDownloadTests: GLibTestCase {
         }
     }
 
+    /// Every change a row shows reaches the bound row through one channel, the same that keeps the gallery's
+    /// counts: a download cancelled while loading (a new search) stops the bound row's spinner too.
+    func testEveryStateChangeReachesTheBoundRowAndTheGallery() throws {
+        try MainActor.assumeIsolated {
+            let server = try startDemoServer(.init(latencyMilliseconds: 300))
+            let pipeline = ImagePipeline(client: HTTPClient())
+            let context = ImageDownload.Context(pipeline: pipeline, thumbnailPixelSize: 96)
+            var galleryHeard: [ImageDownload.State] = []
+            context.onStateChange = { download, _ in galleryHeard.append(download.state) }
+            let item = server.catalog.user(named: "atlas")!.items[0]
+            let download = ImageDownload(
+                item: GalleryItem(id: "1", title: "one",
+                                  thumbnails: [.init(url: server.baseURL + item.imagePath(thumbnailLongSide: 150), width: 150, height: 150)],
+                                  fullImageURL: server.baseURL + item.imagePath()),
+                index: 0, context: context, showSensitive: false)
+            var rowSaw: [ImageDownload.State] = []
+            download.bind { rowSaw.append($0.state) }
+            download.setVisible(true)
+            XCTAssertEqual(download.state, .loading)
+            download.cancel()
+            XCTAssertEqual(download.state, .notStarted)
+            XCTAssertEqual(rowSaw, [.loading, .notStarted], "the bound row hears the cancel")
+            XCTAssertEqual(galleryHeard, [.loading, .notStarted], "and so do the gallery's counts")
+            XCTAssertEqual(pipeline.unfinishedTaskCount, 0)
+
+            download.setVisible(false)
+            download.setVisible(true)
+            XCTAssertTrue(iterateMainLoop(until: { download.state == .loaded }, timeout: 10))
+            XCTAssertEqual(rowSaw, [.loading, .notStarted, .loading, .loaded])
+            XCTAssertEqual(galleryHeard, rowSaw)
+        }
+    }
+
     func testPrefetchLoadsBehindTheRowsOnScreen() throws {
         try MainActor.assumeIsolated {
             let server = try startDemoServer(.init(latencyMilliseconds: 100))
             let client = HTTPClient()
             var started: [String] = []
             client.onRequestStarted = { started.append($0) }
-            let loader = ImageLoader(client: client)
-            let rows = Self.downloads(12, server: server, loader: loader)
+            let pipeline = ImagePipeline(client: client)
+            let rows = Self.downloads(12, server: server, pipeline: pipeline)
             for row in rows.suffix(6) { row.setInterest(.prefetch) }
             for row in rows.prefix(6) { row.setInterest(.visible) }
-            XCTAssertEqual(loader.activeFetchCount, 5, "the first five prefetches took the free connections")
+            XCTAssertEqual(pipeline.activeFetchCount, 5, "the first five prefetches took the free connections")
             XCTAssertTrue(iterateMainLoop(until: { rows.allSatisfy { $0.state == .loaded } }, timeout: 10))
             let order = rows.map { started.firstIndex(of: $0.thumbnailURL!)! }
             XCTAssertLessThan(order.prefix(6).max()!, order[11], "every row on screen before the last prefetch: \(order)")
 
-            let fresh = ImageLoader(client: HTTPClient())
-            let others = Self.downloads(11, server: server, loader: fresh)
+            let fresh = ImagePipeline(client: HTTPClient())
+            let others = Self.downloads(11, server: server, pipeline: fresh)
             others.prefix(5).forEach { $0.setVisible(true) }
             others.suffix(6).forEach { $0.setInterest(.prefetch) }
             XCTAssertEqual(fresh.waitingFetchCount, 6)

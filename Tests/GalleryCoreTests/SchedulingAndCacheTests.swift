@@ -3,43 +3,62 @@ import TestSupport
 import GObjectBindings
 @testable import GalleryCore
 
-final class FetchSchedulerTests: GLibTestCase {
+final class HostSchedulerTests: GLibTestCase {
+    /// A task's stand-in: records when the scheduler admits it.
+    @MainActor
+    private final class Holder: SlotHolder {
+        let name: String
+        var priority: LoadPriority
+        private let started: Box<[String]>
+        init(_ name: String, _ priority: LoadPriority, _ started: Box<[String]>) {
+            self.name = name
+            self.priority = priority
+            self.started = started
+        }
+        func admit() { started.value.append(name) }
+    }
+
+    @MainActor
+    private final class Box<Value> {
+        var value: Value
+        init(_ value: Value) { self.value = value }
+    }
+
     func testNoMoreThanTheCapRunPerHost() {
         MainActor.assumeIsolated {
-            let scheduler = FetchScheduler(maxPerHost: 2)
-            var started: [String] = []
-            var tickets: [FetchScheduler.Ticket] = []
-            for index in 0..<5 {
-                tickets.append(scheduler.submit(host: "a", priority: .visible) { _ in started.append("a\(index)") })
-            }
-            _ = scheduler.submit(host: "b", priority: .offscreen) { _ in started.append("b0") }
-            XCTAssertEqual(started, ["a0", "a1", "b0"], "two per host; other hosts are not held up")
+            let scheduler = HostScheduler(maxPerHost: 2)
+            let started = Box<[String]>([])
+            let a = (0..<5).map { Holder("a\($0)", .visible, started) }
+            for holder in a { scheduler.enqueue(holder, host: "a") }
+            scheduler.enqueue(Holder("b0", .offscreen, started), host: "b")
+            XCTAssertEqual(started.value, ["a0", "a1", "b0"], "two per host; other hosts are not held up")
             XCTAssertEqual(scheduler.runningCount, 3)
             XCTAssertEqual(scheduler.waitingCount, 3)
-            scheduler.finish(tickets[0])
-            XCTAssertEqual(started.last, "a2", "a freed slot starts the next one")
-            scheduler.cancel(tickets[3])
-            scheduler.finish(tickets[1])
-            XCTAssertEqual(started.last, "a4", "a cancelled waiting fetch never starts")
-            XCTAssertFalse(started.contains("a3"))
+            scheduler.leave(a[0], host: "a", wasRunning: true)
+            XCTAssertEqual(started.value.last, "a2", "a freed slot starts the next one")
+            scheduler.leave(a[3], host: "a", wasRunning: false)
+            scheduler.leave(a[1], host: "a", wasRunning: true)
+            XCTAssertEqual(started.value.last, "a4", "a cancelled waiting fetch never starts")
+            XCTAssertFalse(started.value.contains("a3"))
         }
     }
 
     func testHigherPriorityGoesFirstAndPrioritiesCanChangeWhileWaiting() {
         MainActor.assumeIsolated {
-            let scheduler = FetchScheduler(maxPerHost: 1)
-            var started: [String] = []
-            let blocker = scheduler.submit(host: "h", priority: .visible) { _ in started.append("blocker") }
-            let old = scheduler.submit(host: "h", priority: .visible) { _ in started.append("scrolled away") }
-            _ = scheduler.submit(host: "h", priority: .visible) { _ in started.append("on screen") }
-            _ = scheduler.submit(host: "h", priority: .interactive) { _ in started.append("large view") }
-            scheduler.setPriority(.offscreen, of: old)
-            scheduler.finish(blocker)
-            XCTAssertEqual(started, ["blocker", "large view"])
-            scheduler.finish(scheduler.running[0])
-            XCTAssertEqual(started.last, "on screen")
-            scheduler.finish(scheduler.running[0])
-            XCTAssertEqual(started.last, "scrolled away")
+            let scheduler = HostScheduler(maxPerHost: 1)
+            let started = Box<[String]>([])
+            let blocker = Holder("blocker", .visible, started)
+            let old = Holder("scrolled away", .visible, started)
+            let onScreen = Holder("on screen", .visible, started)
+            let large = Holder("large view", .interactive, started)
+            for holder in [blocker, old, onScreen, large] { scheduler.enqueue(holder, host: "h") }
+            old.priority = .offscreen
+            scheduler.leave(blocker, host: "h", wasRunning: true)
+            XCTAssertEqual(started.value, ["blocker", "large view"])
+            scheduler.leave(large, host: "h", wasRunning: true)
+            XCTAssertEqual(started.value.last, "on screen")
+            scheduler.leave(onScreen, host: "h", wasRunning: true)
+            XCTAssertEqual(started.value.last, "scrolled away")
         }
     }
 }

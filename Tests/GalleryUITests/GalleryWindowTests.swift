@@ -154,7 +154,7 @@ final class GalleryWindowTests: GLibTestCase {
             ui.search("atlas")
             XCTAssertTrue(old.isCancelled)
             XCTAssertEqual(oldDownloads.filter { $0.state == .loading }.count, 0, "no old download is left running")
-            XCTAssertEqual(ui.loader.unfinishedJobCount, 0, "the old gallery's fetches are gone")
+            XCTAssertEqual(ui.pipeline.unfinishedTaskCount, 0, "the old gallery's fetches are gone")
             XCTAssertTrue(ui.waitForRows(24))
             XCTAssertEqual(ui.download(0).item.author, "atlas")
             iterateMainLoop(until: { ui.window.gallery?.loadingCount == 0 }, timeout: 20)
@@ -217,17 +217,17 @@ final class GalleryWindowTests: GLibTestCase {
             let ui = try UIHarness(server: .init(latencyMilliseconds: 100, bandwidthBytesPerSecond: 20_000))
             ui.search("aurora")
             XCTAssertTrue(ui.waitForRows(24))
-            XCTAssertGreaterThan(ui.loader.activeFetchCount, 0, "downloads are in flight when the window closes")
+            XCTAssertGreaterThan(ui.pipeline.activeFetchCount, 0, "downloads are in flight when the window closes")
             let downloads = try XCTUnwrap(ui.window.gallery).downloads
             ui.window.window.close()  // what the title bar's close button and Ctrl+W do
             XCTAssertTrue(iterateMainLoop(until: { ui.window.isDestroyed }, timeout: 5))
-            XCTAssertEqual(ui.loader.unfinishedJobCount, 0, "every fetch and decode was cancelled with the window")
-            XCTAssertEqual(ui.loader.activeFetchCount, 0)
+            XCTAssertEqual(ui.pipeline.unfinishedTaskCount, 0, "every fetch and decode was cancelled with the window")
+            XCTAssertEqual(ui.pipeline.activeFetchCount, 0)
             let states = downloads.map(\.state)
             XCTAssertFalse(states.contains(.loading))
             iterateMainLoop(for: 1.0)
             XCTAssertEqual(downloads.map(\.state), states, "no callback arrived after the window was gone")
-            XCTAssertEqual(ui.loader.cache.count, downloads.count { $0.state == .loaded }, "nothing decoded late")
+            XCTAssertEqual(ui.pipeline.cache.count, downloads.count { $0.state == .loaded }, "nothing decoded late")
             ui.close()
         }
     }

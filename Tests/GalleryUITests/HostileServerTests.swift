@@ -98,7 +98,7 @@ final class HostileServerTests: GLibTestCase {
             iterateMainLoop(for: 0.1)
             XCTAssertFalse(ui.window.header.bar.subtitle?.contains("still loading") ?? true,
                            ui.window.header.bar.subtitle ?? "")
-            XCTAssertEqual(ui.loader.activeFetchCount, 0, "every connection slot was given back")
+            XCTAssertEqual(ui.pipeline.activeFetchCount, 0, "every connection slot was given back")
         }
     }
 

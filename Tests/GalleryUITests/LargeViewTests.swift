@@ -84,7 +84,7 @@ final class LargeViewTests: GLibTestCase {
             XCTAssertTrue(view.spinner.isSpinning)
             ui.activateAction("back")
             XCTAssertFalse(view.spinner.isSpinning)
-            XCTAssertEqual(ui.loader.unfinishedJobCount, 0, "the full image's fetch is cancelled")
+            XCTAssertEqual(ui.pipeline.unfinishedTaskCount, 0, "the full image's fetch is cancelled")
             iterateMainLoop(for: 1.0)
             XCTAssertFalse(view.isShowingFullImage, "nothing arrives after the view closed")
             XCTAssertNil(view.fullImageSize)

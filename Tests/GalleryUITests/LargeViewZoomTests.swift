@@ -37,7 +37,7 @@ final class LargeViewZoomTests: GLibTestCase {
             XCTAssertTrue(iterateMainLoop(until: { view.fullResolutionPixbuf != nil }, timeout: 20),
                           "zooming past the screen-sized decode decodes the original at full resolution")
             XCTAssertEqual(view.fullResolutionPixbuf?.width, 4000)
-            XCTAssertLessThan(ui.loader.cache.totalBytes, 4000 * 2667 * 3, "the full-resolution image stays out of the cache")
+            XCTAssertLessThan(ui.pipeline.cache.totalBytes, 4000 * 2667 * 3, "the full-resolution image stays out of the cache")
 
             let before = view.imageOffset
             ui.press(GDK_KEY_Right)

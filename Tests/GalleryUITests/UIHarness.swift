@@ -16,7 +16,7 @@ final class UIHarness {
     let application: Application
     let client: HTTPClient
     let diskCache: HTTPCache?
-    let loader: ImageLoader
+    let pipeline: ImagePipeline
     let window: MainWindow
     /// The state file's store, when the harness was given one (`stateFile`).
     let stateFile: RecentSearchStore?
@@ -37,12 +37,12 @@ final class UIHarness {
         application = try Self.sharedApplication()
         diskCache = cacheDirectory.map { HTTPCache(directory: $0 + "/http", maxBytes: 50_000_000) }
         client = HTTPClient(configuration: configuration, cache: diskCache)
-        loader = ImageLoader(client: client)
+        pipeline = ImagePipeline(client: client)
         let baseURL = server.baseURL
         let snapshots = cacheDirectory.map { FeedSnapshotStore(path: $0 + "/last-gallery.json") }
         let stateStore = stateFile.map { RecentSearchStore(path: $0) }
         self.stateFile = stateStore
-        let services = GalleryServices(client: client, loader: loader, feedLimits: fastFeedLimits, snapshots: snapshots,
+        let services = GalleryServices(client: client, pipeline: pipeline, feedLimits: fastFeedLimits, snapshots: snapshots,
                                        serverLookupOrigin: { serverLookupOrigin }, stateFile: stateStore) {
             kind, username throws(GalleryError) in
             let endpoint = endpoints[kind].map { $0 == Self.demoServerEndpoint ? baseURL : $0 }

@@ -1,12 +1,12 @@
 import GObjectBindings
 import GalleryCore
 
-/// Loads `url` through `loader` and drives the main loop until it completes (nil when `timeout` passes first).
+/// Loads `url` through `pipeline` and drives the main loop until it completes (nil when `timeout` passes first).
 @MainActor
-public func loadImage(_ url: String, with loader: ImageLoader, maxPixelSize: Int? = 96,
+public func loadImage(_ url: String, with pipeline: ImagePipeline, maxPixelSize: Int? = 96,
                       timeout: Double = 20) -> Result<DecodedPixbuf, ImageLoadError>? {
     var result: Result<DecodedPixbuf, ImageLoadError>?
-    loader.load(url, maxPixelSize: maxPixelSize, priority: .visible) { result = $0 }
+    pipeline.loadImage(ImageRequest(url: url, size: maxPixelSize.map { .fitting($0) } ?? .original)) { result = $0.map(\.image) }
     iterateMainLoop(until: { result != nil }, timeout: timeout)
     return result
 }

@@ -7,7 +7,13 @@ import GObjectBindings
 public final class ImageCache {
     public struct Key: Hashable, Sendable {
         public var url: String
+        /// nil: the original size.
         public var maxPixelSize: Int?
+
+        public init(url: String, maxPixelSize: Int?) {
+            self.url = url
+            self.maxPixelSize = maxPixelSize
+        }
     }
 
     public let capacityBytes: Int

@@ -4,7 +4,7 @@ import GObjectBindings
 /// Turns downloaded bytes into a pixbuf no larger than needed, on GTask worker threads, so decoding a 4000 px
 /// photo never stalls the main loop — and refuses what would cost too much before any decoder sees it.
 ///
-/// Each image goes through two worker steps with a decision on the main loop between them:
+/// Each image goes through three steps, two on worker threads and a decision on the main loop between them:
 /// 1. its header is read (`ImageHeader.probe`): the format from the bytes, the declared size, frames;
 /// 2. an image over `ImageDecodeLimits` is refused as `.tooLarge`; the others wait until the memory their
 ///    decode needs (estimated from the header) fits beside the decodes already running;

@@ -1,9 +1,14 @@
 import CGLib
+import Collections
 import GObjectBindings
 
 /// Saves a whole gallery into one folder (`gallery-viewer --download`). Files already there are skipped
-/// without a request; partial files from an earlier run are resumed. Downloads share the app's HTTP client
-/// and go through the same per-host scheduler as the window's images, with the same cap per host.
+/// without a request; partial files from an earlier run are resumed. Downloads go through the pipeline's
+/// `saveFile`: the app's HTTP client and the same per-host scheduler as the window's images.
+///
+/// Two ways in: `start(_:)` with every job named, or `startStreaming` and then each page's items as the feed
+/// delivers them (`add`) and `finishAdding` when it ended — the images download while later pages are read,
+/// under provisional names (`StreamedNames`) that become final, by a rename, once the feed has ended.
 @MainActor
 public final class GalleryDownloader {
     /// One image to save: its file name in the folder and its full-size URL.
@@ -43,49 +48,79 @@ public final class GalleryDownloader {
     }
 
     public let directory: String
-    public private(set) var progress = Progress()
+    public internal(set) var progress = Progress()
     public private(set) var failures: [Failure] = []
     public private(set) var isCancelled = false
     public var onProgress: (@MainActor () -> Void)?
     public var onEvent: (@MainActor (Event) -> Void)?
 
-    private let client: HTTPClient
-    private let maxBytes: Int
-    private let scheduler: FetchScheduler
-    /// Jobs handed to the scheduler at a time. Its queue is scanned on every start, so it is kept short
-    /// instead of holding the whole gallery; a gallery's images usually live on one or two hosts.
+    let pipeline: ImagePipeline
+    /// Jobs handed to the pipeline at a time: enough to keep every connection slot busy, few enough that the
+    /// scheduler's queue is not the whole gallery (a gallery's images usually live on one or two hosts).
     private let window: Int
-    private var queue: [Job] = []
-    private var nextIndex = 0
-    private var partialSizes: [String: Int] = [:]
-    /// Jobs handed to the scheduler: waiting for a connection slot or downloading.
-    private var slots: [Slot] = []
-    private var completion: (@MainActor () -> Void)?
+    var queue = Deque<Queued>()
+    /// Jobs handed to the pipeline: waiting for a connection slot or downloading.
+    var slots: [Slot] = []
+    var completion: (@MainActor () -> Void)?
+    /// What the folder held when it was listed, and what this run put there since.
+    var existing: Set<String> = []
+    var partialSizes: [String: Int] = [:]
+    var phase = Phase.listing
 
-    /// One job in the scheduler. `submit` may start it at once; the start closure gets the ticket then.
-    @MainActor private final class Slot {
-        let job: Job
-        var ticket: FetchScheduler.Ticket?
-        var download: FileDownload?
-        /// Bytes the running download still expects, where the server said.
-        var remaining = 0
-        init(job: Job) { self.job = job }
+    // Streaming (see GalleryDownloader+Streaming.swift)
+    var names = StreamedNames()
+    /// Images that arrive while the folder is still being listed.
+    var arrivedWhileListing: [GalleryItem] = []
+    var urls: [String] = []
+    /// Streamed images (by their place in `names`) and where they stand.
+    var streamed: [Int: Streamed] = [:]
+    var feedEnded = false
+    /// Every image's final name, once the feed ended.
+    var resolvedNames: [String]?
+    /// Renames and deletes under way (the run is not over before they are).
+    var fileOperations = 0
+
+    enum Phase {
+        case listing
+        /// Jobs run as they come (all of them given at once, or page by page while the feed is read).
+        case running
+        /// The feed ended: streamed files get their final names before the images that waited for them run.
+        case resolvingNames
+        /// Every job is queued or done.
+        case draining
     }
 
-    public init(client: HTTPClient, directory: String, limits: ImageLoader.Limits = .init()) {
-        self.client = client
+    struct Queued {
+        var job: Job
+        /// The streamed image this job downloads (its rename waits for the final names), nil for a named job.
+        var streamedIndex: Int?
+    }
+
+    /// One job in the pipeline.
+    @MainActor final class Slot {
+        let queued: Queued
+        var task: FileTask?
+        /// The file is left as its partial file, for a rename once the names are final.
+        var defersRename = false
+        /// This attempt's bytes so far, and what the running download still expects, where the server said.
+        var received = 0
+        var remaining = 0
+        var isRunning = false
+        init(_ queued: Queued) { self.queued = queued }
+    }
+
+    /// Saves through `pipeline` (its client, its per-host scheduler and limits).
+    public init(pipeline: ImagePipeline, directory: String) {
+        self.pipeline = pipeline
         self.directory = directory
-        maxBytes = limits.maxImageBytes
-        // The window's cap: libsoup's per-host limit less the connection kept for page requests.
-        scheduler = FetchScheduler(maxPerHost: max(1, client.configuration.maxConnectionsPerHost - 1))
-        window = scheduler.maxPerHost * 4
+        window = pipeline.maxConnectionsPerHost * 4
     }
 
     /// The images among `items` (feed order, newest first) with safe, unique file names. Names are given
     /// oldest first, so a file keeps its name when the gallery gains newer items. Items that are not images
     /// (videos, pages) have nothing to save here.
     public nonisolated static func jobs(for items: [GalleryItem]) -> [Job] {
-        let images = items.filter { $0.kind == .image && $0.fullImageURL != nil }
+        let images = items.filter(\.isSavedImage)
         let names = DownloadNames.unique(images.reversed().map { ($0.id, $0.fileName) }).reversed()
         return zip(images, names).map { Job(name: $1, url: $0.fullImageURL!) }
     }
@@ -94,29 +129,12 @@ public final class GalleryDownloader {
     /// job ended or after `cancel()` once every running download closed its partial file.
     public func start(_ jobs: [Job], completion: @escaping @MainActor () -> Void) {
         self.completion = completion
-        queue = jobs
+        feedEnded = true
         progress.total = jobs.count
-        File(path: directory).listDirectory { [weak self] result in
-            guard let self, !self.isCancelled else { return }
-            switch result {
-            case .success(let entries):
-                let files = entries.filter(\.isRegularFile)
-                let complete = Set(files.map(\.name))
-                self.partialSizes = Dictionary(files.map { ($0.name, $0.size) }, uniquingKeysWith: { first, _ in first })
-                // A file under its final name was renamed there complete: no request for it.
-                let before = self.queue.count
-                self.queue.removeAll { complete.contains($0.name) }
-                self.progress.skipped = before - self.queue.count
-            case .failure(let error) where error.matches(G_IO_ERROR_NOT_FOUND):
-                break
-            case .failure(let error):
-                let reason = tr("Cannot read {folder}: {reason}", ["folder": self.directory, "reason": error.message])
-                for job in self.queue { self.recordFailure(job.name, reason) }
-                self.queue.removeAll()
-            }
-            self.onProgress?()
-            self.fillWindow()
-            self.finishIfDone()
+        listFolder { [weak self] in
+            guard let self else { return }
+            self.phase = .draining
+            self.enqueueNamed(jobs)
         }
     }
 
@@ -124,79 +142,120 @@ public final class GalleryDownloader {
     public func cancel() {
         guard !isCancelled else { return }
         isCancelled = true
-        for slot in slots where slot.download == nil {
-            if let ticket = slot.ticket { scheduler.cancel(ticket) }
-        }
-        slots.removeAll { $0.download == nil }
-        for slot in slots { slot.download?.cancel() }
+        queue.removeAll()
+        // Each save ends with `.cancelled`: one waiting for a slot at once, a running one once its partial
+        // file is closed.
+        for slot in slots { slot.task?.interrupt() }
         finishIfDone()
     }
 
-    private func fillWindow() {
-        while !isCancelled, slots.count < window, nextIndex < queue.count {
-            let job = queue[nextIndex]
-            nextIndex += 1
-            guard let host = URLText.origin(of: job.url) else {
-                recordFailure(job.name, tr("Not an http(s) address: {address}", ["address": job.url]))
-                continue
+    // MARK: The folder
+
+    /// Lists the folder once, before any job runs: what is there decides what is skipped and resumed.
+    func listFolder(then: @escaping @MainActor () -> Void) {
+        File(path: directory).listDirectory { [weak self] result in
+            guard let self, !self.isCancelled else { return }
+            switch result {
+            case .success(let entries):
+                let files = entries.filter(\.isRegularFile)
+                self.existing = Set(files.map(\.name))
+                self.partialSizes = Dictionary(files.map { ($0.name, $0.size) }, uniquingKeysWith: { first, _ in first })
+            case .failure(let error) where error.matches(G_IO_ERROR_NOT_FOUND):
+                self.existing = []
+                self.partialSizes = [:]
+            case .failure(let error):
+                self.existing = []
+                self.partialSizes = [:]
+                self.listingFailure = tr("Cannot read {folder}: {reason}", ["folder": self.directory, "reason": error.message])
             }
-            let slot = Slot(job: job)
-            slots.append(slot)
-            // The slot weakly: the ticket keeps this closure for good, and the slot keeps the ticket (`slots`
-            // keeps the slot while it is queued or running).
-            slot.ticket = scheduler.submit(host: host, priority: .visible) { [weak self, weak slot] ticket in
-                guard let slot else { return }
-                slot.ticket = ticket
-                self?.begin(slot)
-            }
+            then()
+            self.onProgress?()
+            self.finishIfDone()
         }
     }
 
-    private func begin(_ slot: Slot) {
-        let name = slot.job.name
-        let download = FileDownload(url: slot.job.url, directory: directory, name: name,
-                                    partialFileBytes: partialSizes[DownloadNames.partialName(of: name)],
-                                    client: client, maxBytes: maxBytes)
-        slot.download = download
-        progress.running += 1
-        download.start(onHead: { [weak self, slot] total, alreadySaved in
-            guard let self, let total else { return }
-            slot.remaining = total - alreadySaved
-            self.progress.activeRemainingBytes += slot.remaining
-        }, onBytes: { [weak self, slot] count in
-            guard let self else { return }
-            self.progress.bytesReceived += count
-            let step = min(count, slot.remaining)
-            slot.remaining -= step
-            self.progress.activeRemainingBytes -= step
-            self.onProgress?()
-        }, completion: { [weak self, slot] outcome in
-            self?.end(slot, outcome)
-        })
+    /// Why the folder could not be listed; every job fails with it.
+    var listingFailure: String?
+
+    /// Queues jobs whose names are final: a file already under its name was renamed there complete, so it
+    /// needs no request.
+    func enqueueNamed(_ jobs: [Job]) {
+        for job in jobs {
+            if let listingFailure {
+                recordFailure(job.name, listingFailure)
+            } else if existing.contains(job.name) {
+                progress.skipped += 1
+            } else {
+                queue.append(Queued(job: job))
+            }
+        }
+        fillWindow()
     }
 
-    private func end(_ slot: Slot, _ outcome: FileDownload.Outcome) {
-        progress.running -= 1
+    // MARK: Jobs
+
+    func fillWindow() {
+        while !isCancelled, slots.count < window, let queued = queue.popFirst() {
+            let job = queued.job
+            guard URLText.origin(of: job.url) != nil else {
+                recordFailure(job.name, tr("Not an http(s) address: {address}", ["address": job.url]))
+                continue
+            }
+            let slot = Slot(queued)
+            slot.defersRename = queued.streamedIndex != nil && phase != .draining
+            slots.append(slot)
+            if let index = queued.streamedIndex { streamed[index]?.state = .running }
+            let destination = FileDestination(directory: directory, name: job.name,
+                                              partialFileBytes: partialSizes[DownloadNames.partialName(of: job.name)],
+                                              renamesWhenComplete: !slot.defersRename)
+            slot.task = pipeline.saveFile(ImageRequest(url: job.url, size: .original, priority: .visible), to: destination,
+                                          progress: { [weak self, slot] progress in self?.advance(slot, progress) },
+                                          completion: { [weak self, slot] result in self?.end(slot, result) })
+        }
+    }
+
+    private func advance(_ slot: Slot, _ update: LoadProgress) {
+        if !slot.isRunning {
+            slot.isRunning = true
+            progress.running += 1
+        }
+        let delta = max(0, update.receivedBytes - slot.received)
+        slot.received = update.receivedBytes
+        progress.bytesReceived += delta
+        let remaining = max(0, (update.expectedBytes ?? update.receivedBytes) - update.receivedBytes)
+        progress.activeRemainingBytes += remaining - slot.remaining
+        slot.remaining = remaining
+        if delta > 0 { onProgress?() }
+    }
+
+    private func end(_ slot: Slot, _ result: Result<SavedFile, ImageLoadError>) {
+        if slot.isRunning { progress.running -= 1 }
         progress.activeRemainingBytes -= slot.remaining
         slot.remaining = 0
         slots.removeAll { $0 === slot }
-        if let ticket = slot.ticket { scheduler.finish(ticket) }
-        switch outcome {
-        case .saved(let resumed):
-            progress.saved += 1
-            if resumed { progress.resumed += 1 }
-            onProgress?()
-            onEvent?(.saved(name: slot.job.name, resumed: resumed))
-        case .failed(let reason):
-            recordFailure(slot.job.name, reason)
-        case .cancelled:
-            onProgress?()
+        let name = slot.queued.job.name
+        if let index = slot.queued.streamedIndex {
+            streamedEnded(index, slot: slot, result)
+        } else {
+            switch result {
+            case .success(let saved): recordSaved(name, resumed: saved.resumed)
+            case .failure(let error) where error.isCancelled: onProgress?()
+            case .failure(let error): recordFailure(name, error.message)
+            }
         }
         fillWindow()
         finishIfDone()
     }
 
-    private func recordFailure(_ name: String, _ reason: String) {
+    func recordSaved(_ name: String, resumed: Bool) {
+        existing.insert(name)
+        progress.saved += 1
+        if resumed { progress.resumed += 1 }
+        onProgress?()
+        onEvent?(.saved(name: name, resumed: resumed))
+    }
+
+    func recordFailure(_ name: String, _ reason: String) {
         let failure = Failure(name: name, reason: reason)
         failures.append(failure)
         progress.failed += 1
@@ -204,10 +263,15 @@ public final class GalleryDownloader {
         onEvent?(.failed(failure))
     }
 
-    private func finishIfDone() {
-        guard slots.isEmpty, isCancelled || nextIndex >= queue.count,
+    func finishIfDone() {
+        guard slots.isEmpty, fileOperations == 0, isCancelled || (phase == .draining && queue.isEmpty),
               let completion else { return }
         self.completion = nil
         completion()
     }
+}
+
+extension GalleryItem {
+    /// An image `--download` saves: not a video or a page, and with a full-size URL.
+    var isSavedImage: Bool { kind == .image && fullImageURL != nil }
 }

@@ -109,7 +109,8 @@ public final class GalleryFeed {
             guard let self else { return }
             switch state {
             case .idle: loadNextPage(deliver: page)
-            case .finished, .failed: end(state)
+            // The state ends just before the last page's items are handed over: `end` comes after them.
+            case .finished, .failed: MainLoopSource.idle { [state] in end(state) }
             case .loading, .waiting: break
             }
         }

@@ -19,7 +19,7 @@ public final class Gallery {
     }
 
     public let feed: GalleryFeed
-    public let loader: ImageLoader
+    public let pipeline: ImagePipeline
     public let options: Options
     public private(set) var downloads: [ImageDownload] = []
     public private(set) var isCancelled = false
@@ -43,14 +43,14 @@ public final class Gallery {
     private var inFlight: [Int: ImageDownload] = [:]
     private var hiddenSensitive: [Int: ImageDownload] = [:]
 
-    /// `thumbnails` replaces how thumbnails are loaded (the benchmarks' baselines); by default `loader`.
+    /// `thumbnails` replaces how thumbnails are loaded (the benchmarks' baselines); by default `pipeline`.
     /// `snapshots` keeps the first page for a launch without network (see `GalleryFeed`).
-    public init(source: any GallerySource, client: HTTPClient, loader: ImageLoader, options: Options = .init(),
+    public init(source: any GallerySource, client: HTTPClient, pipeline: ImagePipeline, options: Options = .init(),
                 snapshots: FeedSnapshotStore? = nil, thumbnails: ImageDownload.Context? = nil) {
         feed = GalleryFeed(source: source, client: client, limits: options.feedLimits, snapshots: snapshots)
-        self.loader = loader
+        self.pipeline = pipeline
         self.options = options
-        downloadContext = thumbnails ?? ImageDownload.Context(loader: loader, thumbnailPixelSize: options.thumbnailPixelSize)
+        downloadContext = thumbnails ?? ImageDownload.Context(pipeline: pipeline, thumbnailPixelSize: options.thumbnailPixelSize)
         feed.onStateChange = { [weak self] in self?.onStatusChange?() }
         downloadContext.onStateChange = { [weak self] download, old in self?.stateChanged(download, from: old) }
     }

@@ -29,11 +29,12 @@ public final class ImageDownload {
     }
 
     /// What every download of one gallery shares, held once instead of once per item: how thumbnails are
-    /// loaded (the app's ImageLoader; the benchmarks' baselines load them other ways) and at what size.
+    /// loaded (the app's ImagePipeline; the benchmarks' baselines load them other ways) and at what size.
     @MainActor
     public final class Context {
+        public typealias Completion = @MainActor (Result<DecodedPixbuf, ImageLoadError>) -> Void
         public typealias Load = @MainActor (_ url: String, _ maxPixelSize: Int, _ priority: LoadPriority,
-                                             _ completion: @escaping ImageLoader.Completion) -> any ThumbnailRequest
+                                             _ completion: @escaping Completion) -> any ThumbnailRequest
         let thumbnailPixelSize: Int
         let load: Load
         /// An image already decoded at that size, without loading anything.
@@ -48,10 +49,12 @@ public final class ImageDownload {
             self.cached = cached
         }
 
-        public convenience init(loader: ImageLoader, thumbnailPixelSize: Int) {
+        public convenience init(pipeline: ImagePipeline, thumbnailPixelSize: Int) {
             self.init(thumbnailPixelSize: thumbnailPixelSize, load: { url, size, priority, completion in
-                loader.load(url, maxPixelSize: size, priority: priority, completion: completion)
-            }, cached: { url, size in loader.cache.image(for: ImageCache.Key(url: url, maxPixelSize: size)) })
+                pipeline.loadImage(ImageRequest(url: url, size: .fitting(size), priority: priority)) { result in
+                    completion(result.map(\.image))
+                }
+            }, cached: { url, size in pipeline.cache.image(for: ImageCache.Key(url: url, maxPixelSize: size)) })
         }
     }
 
@@ -59,20 +62,19 @@ public final class ImageDownload {
     private let packedItem: PackedGalleryItem
     /// Position in the gallery, from 0.
     public let index: Int
-    public private(set) var state: State {
-        didSet { if state != oldValue { context.onStateChange?(self, oldValue) } }
-    }
-    /// The decoded thumbnail, only while a row shows it (see `bind`); the loader's cache keeps recent ones.
+    /// Changed only through `publish`, which tells the gallery and the bound row.
+    public private(set) var state: State
+    /// The decoded thumbnail, only while a row shows it (see `bind`); the pipeline's cache keeps recent ones.
     public private(set) var thumbnail: DecodedPixbuf?
     public private(set) var interest: Interest = .none
-    /// How many times the thumbnail was requested from the loader (first load plus retries).
+    /// How many times the thumbnail was requested (first load plus retries).
     public private(set) var attempts = 0
     /// The image's own size, known once its thumbnail was decoded.
     private var decodedWidth: Int32 = 0
     private var decodedHeight: Int32 = 0
 
     private let context: Context
-    private var ticket: (any ThumbnailRequest)?
+    private var request: (any ThumbnailRequest)?
     /// The bound row's change handler.
     private var binding: (@MainActor (ImageDownload) -> Void)?
 
@@ -88,9 +90,9 @@ public final class ImageDownload {
         }
     }
 
-    public convenience init(item: GalleryItem, index: Int, loader: ImageLoader, thumbnailPixelSize: Int,
+    public convenience init(item: GalleryItem, index: Int, pipeline: ImagePipeline, thumbnailPixelSize: Int,
                             showSensitive: Bool) {
-        self.init(item: item, index: index, context: Context(loader: loader, thumbnailPixelSize: thumbnailPixelSize),
+        self.init(item: item, index: index, context: Context(pipeline: pipeline, thumbnailPixelSize: thumbnailPixelSize),
                   showSensitive: showSensitive)
     }
 
@@ -106,7 +108,7 @@ public final class ImageDownload {
         decodedWidth > 0 ? (Int(decodedWidth), Int(decodedHeight)) : nil
     }
 
-    /// The thumbnail if a row shows it, else the loader's cached copy, without loading anything (the large
+    /// The thumbnail if a row shows it, else the pipeline's cached copy, without loading anything (the large
     /// view shows it while the full image loads).
     public var cachedThumbnail: DecodedPixbuf? {
         if let thumbnail { return thumbnail }
@@ -117,13 +119,13 @@ public final class ImageDownload {
     // MARK: Binding
 
     /// A row shows this item from now on: `onChange` runs on every change until `unbind`. A thumbnail that
-    /// was loaded before comes back from the loader's cache; if the cache let it go, it loads again once
+    /// was loaded before comes back from the pipeline's cache; if the cache let it go, it loads again once
     /// the row is at rest on screen.
     public func bind(_ onChange: @escaping @MainActor (ImageDownload) -> Void) {
         binding = onChange
         guard state == .loaded, thumbnail == nil else { return }
         thumbnail = cachedThumbnail
-        if thumbnail == nil { state = .notStarted }
+        if thumbnail == nil { publish(.notStarted) }
     }
 
     /// The row moved on to another item: it hears nothing more from this one, and the pixels go.
@@ -143,13 +145,12 @@ public final class ImageDownload {
         self.interest = interest
         if interest != .none && state == .notStarted {
             start()
-        } else if interest == .none, let ticket, ticket.isWaitingForConnection {
-            ticket.cancel()
-            self.ticket = nil
-            state = .notStarted
-            changed()
+        } else if interest == .none, let request, request.isWaitingForConnection {
+            request.cancel()
+            self.request = nil
+            publish(.notStarted)
         } else {
-            ticket?.priority = priority
+            request?.priority = priority
         }
     }
 
@@ -167,43 +168,48 @@ public final class ImageDownload {
     /// Shows a hidden sensitive item: its thumbnail starts loading if the row is on screen.
     public func revealSensitive() {
         guard state == .sensitiveHidden else { return }
-        state = .notStarted
-        if isVisible { start() } else { changed() }
+        publish(.notStarted)
+        if isVisible { start() }
     }
 
     /// Stops any download in flight; used when the gallery is replaced or the window closes.
     public func cancel() {
-        ticket?.cancel()
-        ticket = nil
-        if state == .loading { state = .notStarted }
+        request?.cancel()
+        request = nil
+        if state == .loading { publish(.notStarted) }
     }
 
-    private func changed() { binding?(self) }
+    /// The one way anything a row shows changes: the state (old state to the gallery's counts, when it
+    /// changed), then the bound row, which reads everything else (thumbnail, size) as it redraws.
+    private func publish(_ newState: State) {
+        let old = state
+        state = newState
+        if newState != old { context.onStateChange?(self, old) }
+        binding?(self)
+    }
 
     private func start() {
         guard let url = thumbnailURL else { return }
         attempts += 1
-        state = .loading
-        changed()
-        let ticket = context.load(url, context.thumbnailPixelSize, priority) { [weak self] result in
+        publish(.loading)
+        let request = context.load(url, context.thumbnailPixelSize, priority) { [weak self] result in
             guard let self else { return }
-            self.ticket = nil
+            self.request = nil
             switch result {
             case .success(let image):
                 self.decodedWidth = Int32(clamping: image.originalWidth)
                 self.decodedHeight = Int32(clamping: image.originalHeight)
                 // Rows off screen keep no pixels: the cache has them.
                 self.thumbnail = self.isBound ? image : nil
-                self.state = .loaded
+                self.publish(.loaded)
             case .failure(let error) where error.isCancelled:
-                self.state = .notStarted
+                self.publish(.notStarted)
             case .failure(let error):
-                self.state = .failed(reason: error.message)
+                self.publish(.failed(reason: error.message))
             }
-            self.changed()
         }
         // A cached image completed before `load` returned.
-        if state == .loading { self.ticket = ticket }
+        if state == .loading { self.request = request }
     }
 }
 
@@ -216,4 +222,4 @@ public protocol ThumbnailRequest: AnyObject {
     func cancel()
 }
 
-extension ImageTicket: ThumbnailRequest {}
+extension TaskSubscription: ThumbnailRequest {}

@@ -27,10 +27,14 @@ extension HTTPClient {
             return
         }
         onRequestStarted?(request.url)
-        whenCacheReady { [weak self] in
+        // libsoup's first connection would load GIO's modules and the certificate store on the main loop.
+        Soup.NetworkSetup.whenLoaded { [weak self] in
             guard let self else { return completion(.failure(.cancelled)) }
-            self.send(message, of: request, cancellable: cancellable, watchdog: self.watchdog(cancelling: cancellable),
-                      retrying: nil, completion: completion)
+            self.whenCacheReady { [weak self] in
+                guard let self else { return completion(.failure(.cancelled)) }
+                self.send(message, of: request, cancellable: cancellable, watchdog: self.watchdog(cancelling: cancellable),
+                          retrying: nil, completion: completion)
+            }
         }
     }
 
@@ -46,6 +50,7 @@ extension HTTPClient {
             let contentType = request.headers.first { $0.key.lowercased() == "content-type" }?.value ?? "application/json"
             message.setRequestBody(Array(body.utf8), contentType: contentType)
         }
+        if !request.usesDiskCache { message.bypassDiskCache() }
         return message
     }
 
@@ -73,7 +78,8 @@ extension HTTPClient {
                     return completion(.failure(mapped == .cancelled ? .cancelled : firstError))
                 }
                 // Only a GET can have a stored copy (libsoup caches nothing else): a POST is not sent twice.
-                if self.cache != nil, request.method == "GET", mapped.isUnreachable, !cancellable.isCancelled,
+                if self.cache != nil, request.method == "GET", request.usesDiskCache, mapped.isUnreachable,
+                   !cancellable.isCancelled,
                    let stale = Self.message(for: Self.staleCopyRequest(request)) {
                     return self.send(stale, of: request, cancellable: cancellable,
                                      watchdog: self.watchdog(cancelling: cancellable), retrying: mapped,

@@ -4,8 +4,9 @@ import GObjectBindings
 /// The app's one HTTP client: a single libsoup session shared by feeds and images, so connections are kept
 /// alive and capped per host across everything the app downloads. Callbacks run on the GLib main loop.
 ///
-/// This file, its extensions in HTTPClient+*.swift and GObjectBindings' Soup*.swift are the only places that
-/// know about libsoup.
+/// Of the app's own code, this file and its extensions in HTTPClient+*.swift are all that use libsoup as a
+/// client (through GObjectBindings' Soup*.swift, the only bindings that call it); the rest of the core sees
+/// `HTTPRequest`, `HTTPResponseHead`, `HTTPBody` and `HTTPError`. libsoup's server side is the demo server's.
 @MainActor
 public final class HTTPClient {
     public struct Configuration: Sendable {
@@ -55,6 +56,8 @@ public final class HTTPClient {
         session = Self.makeSession(configuration)
         self.cache = cache
         attachCacheWhenReady()
+        // Loaded off the main loop now, so that the first request does not wait for it (see `open`).
+        Soup.NetworkSetup.whenLoaded {}
     }
 
     static func makeSession(_ configuration: Configuration) -> Soup.Session {
@@ -85,10 +88,20 @@ public final class HTTPClient {
                     response.body.close()
                     return completion(.failure(rejection))
                 }
-                let reader = BodyReader(body: response.body, head: head, limit: request.maxBodyBytes,
-                                        chunkBytes: readChunkBytes, cancellable: cancellable, completion: completion)
-                reader.progress = progress
-                reader.readNext()
+                let reader = BodyReader(body: response.body, limit: request.maxBodyBytes, chunkBytes: readChunkBytes,
+                                        cancellable: cancellable)
+                if let progress {
+                    // A Content-Length that the body outgrows (gzip decoded, or a lie) says nothing about the total.
+                    reader.progress = { received in progress(received, head.contentLength.flatMap { $0 >= received ? $0 : nil }) }
+                }
+                let sink = MemorySink()
+                reader.read(into: sink) { result in
+                    switch result {
+                    case .success: completion(.success(HTTPResponse(head: head, body: sink.joined())))
+                    case .failure(.http(let error)): completion(.failure(error))
+                    case .failure(let error): completion(.failure(.network(error.message)))
+                    }
+                }
             }
         }
     }
@@ -120,53 +133,5 @@ public final class HTTPClient {
             return .network(tr("Could not find the server: {reason}", ["reason": error.message]))
         }
         return .network(error.message)
-    }
-}
-
-/// Reads a response body chunk by chunk on the main loop into memory, enforcing the size limit as bytes
-/// arrive (Content-Length can be absent or lie).
-@MainActor
-private final class BodyReader {
-    let body: HTTPBody
-    let head: HTTPResponseHead
-    let limit: Int
-    let chunkBytes: Int
-    let cancellable: Cancellable
-    let completion: @MainActor (Result<HTTPResponse, HTTPError>) -> Void
-    var chunks: [Bytes] = []
-    var received = 0
-    var progress: (@MainActor (_ received: Int, _ expected: Int?) -> Void)?
-
-    init(body: HTTPBody, head: HTTPResponseHead, limit: Int, chunkBytes: Int, cancellable: Cancellable,
-         completion: @escaping @MainActor (Result<HTTPResponse, HTTPError>) -> Void) {
-        self.body = body
-        self.head = head
-        self.limit = limit
-        self.chunkBytes = chunkBytes
-        self.cancellable = cancellable
-        self.completion = completion
-    }
-
-    /// Each read's callback keeps the reader alive until the next read is issued or the body is complete.
-    func readNext() {
-        body.read(maxBytes: chunkBytes, cancellable: cancellable) { result in
-            switch result {
-            case .failure(let error):
-                self.completion(.failure(error))
-            case .success(let chunk) where chunk.count == 0:
-                self.body.close()
-                self.completion(.success(HTTPResponse(head: self.head, body: Bytes.joined(self.chunks))))
-            case .success(let chunk):
-                self.received += chunk.count
-                guard self.received <= self.limit else {
-                    self.body.close()
-                    return self.completion(.failure(.tooLarge(limitBytes: self.limit)))
-                }
-                self.chunks.append(chunk)
-                // A Content-Length that the body outgrows (gzip decoded, or a lie) says nothing about the total.
-                self.progress?(self.received, self.head.contentLength.flatMap { $0 >= self.received ? $0 : nil })
-                self.readNext()
-            }
-        }
     }
 }

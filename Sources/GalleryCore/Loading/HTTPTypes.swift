@@ -9,14 +9,17 @@ public struct HTTPRequest: Sendable {
     public var method: String
     /// What is sent (a POST's JSON), with the Content-Type in `headers` (JSON when none is given).
     public var body: String?
+    /// False: the client's disk cache neither answers nor stores this request.
+    public var usesDiskCache: Bool
 
     public init(url: String, headers: [String: String] = [:], maxBodyBytes: Int, method: String = "GET",
-                body: String? = nil) {
+                body: String? = nil, usesDiskCache: Bool = true) {
         self.url = url
         self.headers = headers
         self.maxBodyBytes = maxBodyBytes
         self.method = method
         self.body = body
+        self.usesDiskCache = usesDiskCache
     }
 }
 

@@ -1,6 +1,6 @@
 import GObjectBindings
 
-/// Why an image could not be shown. `message` is the reason an error row shows.
+/// Why an image could not be shown or saved. `message` is the reason an error row (or a save's failure) shows.
 public enum ImageLoadError: Error, Equatable, Sendable {
     case http(HTTPError)
     /// Its header declares more pixels (or frames) than the app decodes; refused before decoding.
@@ -8,6 +8,9 @@ public enum ImageLoadError: Error, Equatable, Sendable {
     /// A format the app does not decode ("TIFF"), or one without an installed loader ("WebP").
     case unsupportedFormat(String)
     case decode(String)
+    /// A file could not be saved: it could not be written, or what the server sent cannot become the file
+    /// (`message` says which).
+    case file(String)
 
     public var message: String {
         switch self {
@@ -22,6 +25,7 @@ public enum ImageLoadError: Error, Equatable, Sendable {
         case .unsupportedFormat(let name): tr("Unsupported image format ({format})", ["format": name])
         // TRANSLATORS: {reason} says what is wrong with the file, such as "JPEG cut off".
         case .decode(let detail): tr("Not a readable image ({reason})", ["reason": detail])
+        case .file(let sentence): sentence
         }
     }
 

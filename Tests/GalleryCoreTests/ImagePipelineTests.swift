@@ -5,7 +5,7 @@ import TestSupport
 @testable import GalleryCore
 
 /// The image pipeline against the real demo server on 127.0.0.1: real HTTP, real bytes, real decoding.
-final class ImageLoaderTests: GLibTestCase {
+final class ImagePipelineTests: GLibTestCase {
     @MainActor
     private static func item(_ server: DemoServer, _ user: String, _ index: Int) -> DemoItem {
         server.catalog.user(named: user)!.items[index - 1]
@@ -14,31 +14,37 @@ final class ImageLoaderTests: GLibTestCase {
     func testDecodesAtThumbnailSizeAndReportsTheOriginalSize() throws {
         try MainActor.assumeIsolated {
             let server = try startDemoServer()
-            let loader = ImageLoader(client: HTTPClient())
+            let pipeline = ImagePipeline(client: HTTPClient())
             let big = Self.item(server, "aurora", 1)
-            let image = try XCTUnwrap(loadImage(server.baseURL + big.imagePath(), with: loader)).get()
+            let image = try XCTUnwrap(loadImage(server.baseURL + big.imagePath(), with: pipeline)).get()
             XCTAssertEqual(max(image.pixbuf.width, image.pixbuf.height), 96, "downsampled while decoding")
             XCTAssertEqual(image.originalWidth, big.width)
             XCTAssertEqual(image.originalHeight, big.height)
-            XCTAssertNotNil(loader.cache.image(for: .init(url: server.baseURL + big.imagePath(), maxPixelSize: 96)))
+            XCTAssertNotNil(pipeline.cache.image(for: .init(url: server.baseURL + big.imagePath(), maxPixelSize: 96)))
         }
     }
 
-    /// Fetches are coalesced per URL, so every ticket waiting for it hears the download's progress; a ticket
+    /// Fetches are coalesced per URL, so every request waiting for it hears the download's progress; a request
     /// may keep the original bytes, and keep its result out of the memory cache.
-    func testEveryTicketOfACoalescedFetchHearsItsProgressAndMayKeepTheOriginal() throws {
+    func testEveryRequestOfACoalescedFetchHearsItsProgressAndMayKeepTheOriginal() throws {
         try MainActor.assumeIsolated {
             let server = try startDemoServer(.init(bandwidthBytesPerSecond: 4_000_000))
-            let loader = ImageLoader(client: HTTPClient())
+            let pipeline = ImagePipeline(client: HTTPClient())
             let url = server.baseURL + Self.item(server, "aurora", 1).imagePath()
             var progress: [[LoadProgress]] = [[], []]
             var originals: [Int] = []
             var done = 0
-            let thumbnail = loader.load(url, maxPixelSize: 96, priority: .visible) { _ in done += 1 }
-            let large = loader.load(url, maxPixelSize: 640, priority: .interactive, storeInCache: false) { _ in done += 1 }
-            thumbnail.onProgress = { progress[0].append($0) }
-            large.onProgress = { progress[1].append($0) }
-            large.onOriginalBytes = { originals.append($0.count) }
+            var thumbnailOriginal: ImageOriginal?
+            pipeline.loadImage(ImageRequest(url: url, size: .fitting(96)), progress: { progress[0].append($0) }) {
+                thumbnailOriginal = try? $0.get().original
+                done += 1
+            }
+            let large = ImageRequest(url: url, size: .fitting(640), cachePolicy: [.readMemory, .disk], keepsOriginal: true,
+                                     priority: .interactive)
+            pipeline.loadImage(large, progress: { progress[1].append($0) }) { result in
+                if let original = try? result.get().original { originals.append(original.byteCount) }
+                done += 1
+            }
             XCTAssertTrue(iterateMainLoop(until: { done == 2 }, timeout: 30))
             XCTAssertEqual(server.requestLog.filter { $0.contains("/images/") }.count, 1, "one download for both")
             for heard in progress {
@@ -49,15 +55,16 @@ final class ImageLoaderTests: GLibTestCase {
                 XCTAssertEqual(last.fraction, 1)
             }
             XCTAssertEqual(originals, [progress[1].last?.receivedBytes ?? -1], "the original, once")
-            XCTAssertNotNil(loader.cache.image(for: .init(url: url, maxPixelSize: 96)))
-            XCTAssertNil(loader.cache.image(for: .init(url: url, maxPixelSize: 640)), "kept out of the cache")
+            XCTAssertNil(thumbnailOriginal, "only for the request that keeps it")
+            XCTAssertNotNil(pipeline.cache.image(for: .init(url: url, maxPixelSize: 96)))
+            XCTAssertNil(pipeline.cache.image(for: .init(url: url, maxPixelSize: 640)), "kept out of the cache")
         }
     }
 
     func testFailuresCarryTheirReason() throws {
         try MainActor.assumeIsolated {
             let server = try startDemoServer()
-            let loader = ImageLoader(client: HTTPClient())
+            let pipeline = ImagePipeline(client: HTTPClient())
             let path = server.baseURL + Self.item(server, "aurora", 2).imagePath()
             let expectations: [(String, (ImageLoadError) -> Bool, String)] = [
                 ("404", { $0 == .http(.status(404, "Not Found")) }, "HTTP 404 Not Found"),
@@ -67,7 +74,7 @@ final class ImageLoaderTests: GLibTestCase {
                 ("corrupt", { if case .decode = $0 { true } else { false } }, "Not a readable image"),
             ]
             for (fault, matches, message) in expectations {
-                let result = loadImage("\(path)?fault=\(fault)", with: loader)
+                let result = loadImage("\(path)?fault=\(fault)", with: pipeline)
                 guard case .failure(let error)? = result else { XCTFail("\(fault): \(String(describing: result))"); continue }
                 XCTAssertTrue(matches(error), "\(fault): \(error)")
                 XCTAssertTrue(error.message.hasPrefix(message), "\(fault): \(error.message)")
@@ -78,9 +85,9 @@ final class ImageLoaderTests: GLibTestCase {
     func testARedirectDeliversTheImageNotTheRedirectBody() throws {
         try MainActor.assumeIsolated {
             let server = try startDemoServer()
-            let loader = ImageLoader(client: HTTPClient())
+            let pipeline = ImagePipeline(client: HTTPClient())
             let target = Self.item(server, "aurora", 2)
-            let image = try XCTUnwrap(loadImage(server.baseURL + target.imagePath() + "?fault=redirect", with: loader,
+            let image = try XCTUnwrap(loadImage(server.baseURL + target.imagePath() + "?fault=redirect", with: pipeline,
                                            maxPixelSize: nil)).get()
             XCTAssertEqual(image.pixbuf.width, target.width)
             XCTAssertEqual(image.pixbuf.height, target.height)
@@ -91,8 +98,8 @@ final class ImageLoaderTests: GLibTestCase {
     func testAStalledResponseTimesOut() throws {
         try MainActor.assumeIsolated {
             let server = try startDemoServer()
-            let loader = ImageLoader(client: HTTPClient(configuration: .init(ioTimeoutSeconds: 1)))
-            let result = loadImage(server.baseURL + Self.item(server, "aurora", 2).imagePath() + "?fault=stall", with: loader)
+            let pipeline = ImagePipeline(client: HTTPClient(configuration: .init(ioTimeoutSeconds: 1)))
+            let result = loadImage(server.baseURL + Self.item(server, "aurora", 2).imagePath() + "?fault=stall", with: pipeline)
             XCTAssertEqual(result.failureValue(), .http(.timedOut(seconds: 1)))
             XCTAssertEqual(result.failureValue()?.message, "Timed out (no data for 1 s)")
         }
@@ -101,12 +108,12 @@ final class ImageLoaderTests: GLibTestCase {
     func testBodiesOverTheLimitAreAbandoned() throws {
         try MainActor.assumeIsolated {
             let server = try startDemoServer()
-            let loader = ImageLoader(client: HTTPClient(), limits: .init(maxImageBytes: 20_000))
+            let pipeline = ImagePipeline(client: HTTPClient(), limits: .init(maxImageBytes: 20_000))
             let big = server.baseURL + Self.item(server, "aurora", 1).imagePath()
-            XCTAssertEqual(loadImage(big, with: loader).failureValue(), .http(.tooLarge(limitBytes: 20_000)),
+            XCTAssertEqual(loadImage(big, with: pipeline).failureValue(), .http(.tooLarge(limitBytes: 20_000)),
                            "declared by Content-Length")
             // A throttled body is sent chunked, without Content-Length: the limit holds while reading.
-            XCTAssertEqual(loadImage(big + "?bandwidth=4000000", with: loader).failureValue(),
+            XCTAssertEqual(loadImage(big + "?bandwidth=4000000", with: pipeline).failureValue(),
                            .http(.tooLarge(limitBytes: 20_000)), "counted while reading")
         }
     }
@@ -114,32 +121,33 @@ final class ImageLoaderTests: GLibTestCase {
     func testCancellingMidFlightLeavesNothingRunningAndNoLateCallback() throws {
         try MainActor.assumeIsolated {
             let server = try startDemoServer()
-            let loader = ImageLoader(client: HTTPClient())
+            let pipeline = ImagePipeline(client: HTTPClient())
             var calls = 0
             let url = server.baseURL + Self.item(server, "aurora", 1).imagePath() + "?latency=300&bandwidth=200000"
-            let ticket = loader.load(url, maxPixelSize: 96, priority: .visible) { _ in calls += 1 }
+            let task = pipeline.loadImage(ImageRequest(url: url, size: .fitting(96))) { _ in calls += 1 }
             iterateMainLoop(until: { server.requestCount == 1 }, timeout: 5)
-            XCTAssertEqual(loader.activeFetchCount, 1)
-            ticket.cancel()
-            XCTAssertEqual(loader.unfinishedJobCount, 0, "the job is dropped at once")
+            XCTAssertEqual(pipeline.activeFetchCount, 1)
+            task.cancel()
+            XCTAssertEqual(pipeline.unfinishedTaskCount, 0, "the job is dropped at once")
             iterateMainLoop(for: 1.0)
-            XCTAssertEqual(calls, 0, "a cancelled ticket is never called back")
-            XCTAssertEqual(loader.activeFetchCount, 0)
-            XCTAssertEqual(loader.waitingFetchCount, 0)
-            XCTAssertFalse(ticket.isPending)
+            XCTAssertEqual(calls, 0, "a cancelled task is never called back")
+            XCTAssertEqual(pipeline.activeFetchCount, 0)
+            XCTAssertEqual(pipeline.waitingFetchCount, 0)
+            XCTAssertFalse(task.isPending)
         }
     }
 
     func testTheSameURLIsFetchedOnceForEveryoneWhoAsks() throws {
         try MainActor.assumeIsolated {
             let server = try startDemoServer()
-            let loader = ImageLoader(client: HTTPClient())
+            let pipeline = ImagePipeline(client: HTTPClient())
             let url = server.baseURL + Self.item(server, "aurora", 7).imagePath() + "?latency=200"
             var results: [Int] = []
-            loader.load(url, maxPixelSize: 96, priority: .visible) { if case .success(let i) = $0 { results.append(i.pixbuf.height) } }
-            loader.load(url, maxPixelSize: 96, priority: .offscreen) { if case .success(let i) = $0 { results.append(i.pixbuf.height) } }
-            loader.load(url, maxPixelSize: 400, priority: .interactive) { if case .success(let i) = $0 { results.append(i.pixbuf.height) } }
-            let dropped = loader.load(url, maxPixelSize: 96, priority: .visible) { _ in XCTFail("cancelled") }
+            let record: ImagePipeline.Completion = { if case .success(let r) = $0 { results.append(r.image.pixbuf.height) } }
+            pipeline.loadImage(ImageRequest(url: url, size: .fitting(96), priority: .visible), completion: record)
+            pipeline.loadImage(ImageRequest(url: url, size: .fitting(96), priority: .offscreen), completion: record)
+            pipeline.loadImage(ImageRequest(url: url, size: .fitting(400), priority: .interactive), completion: record)
+            let dropped = pipeline.loadImage(ImageRequest(url: url, size: .fitting(96))) { _ in XCTFail("cancelled") }
             dropped.cancel()
             iterateMainLoop(until: { results.count == 3 }, timeout: 20)
             XCTAssertEqual(results.sorted(), [96, 96, 400])
@@ -151,16 +159,16 @@ final class ImageLoaderTests: GLibTestCase {
         try MainActor.assumeIsolated {
             let server = try startDemoServer()
             let client = HTTPClient()
-            let loader = ImageLoader(client: client)
+            let pipeline = ImagePipeline(client: client)
             let items = server.catalog.user(named: "atlas")!.items.prefix(50)
             var done = 0
             var failures: [String] = []
             for item in items {
-                loader.load(server.baseURL + item.imagePath(thumbnailLongSide: 150), maxPixelSize: 96, priority: .visible) {
+                pipeline.loadImage(ImageRequest(url: server.baseURL + item.imagePath(thumbnailLongSide: 150), size: .fitting(96))) {
                     if case .failure(let error) = $0 { failures.append(error.message) }
                     done += 1
                 }
-                XCTAssertLessThanOrEqual(loader.activeFetchCount, client.configuration.maxConnectionsPerHost)
+                XCTAssertLessThanOrEqual(pipeline.activeFetchCount, client.configuration.maxConnectionsPerHost)
             }
             iterateMainLoop(until: { done == 50 }, timeout: 60)
             XCTAssertEqual(done, 50)

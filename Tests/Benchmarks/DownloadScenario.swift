@@ -1,0 +1,116 @@
+import CGLib
+import GObjectBindings
+import Glibc
+
+/// `gallery-viewer --download` of atlas (360 originals) against `curl --parallel --parallel-max 6` fetching
+/// the same image URLs from the same demo server on loopback. The app's time includes reading the gallery's
+/// 15 feed pages (which curl is spared: it is handed the URLs); the feed alone (`--list`) is timed too. Rounds
+/// alternate which goes first, each into a fresh folder; medians are compared, so the ratio is of one run on
+/// one machine, whatever else the machine is doing.
+@MainActor
+enum DownloadScenario {
+    static let user = "atlas"
+    static let rounds = 5
+    static let curlParallel = 6
+
+    static func run(_ report: Report) throws(BenchmarkError) {
+        // On bare loopback the race is of CPU per image (client and server share two cores); at 20 ms a
+        // request it is of the network, as for a real server.
+        for latency in [0, 20] { try run(report, latency: latency) }
+    }
+
+    private static func run(_ report: Report, latency: Int) throws(BenchmarkError) {
+        guard let items = try DemoData.catalog().user(named: user)?.items else {
+            throw BenchmarkError(description: "no demo user \(user)")
+        }
+        let viewer = siblingExecutable("gallery-viewer")
+        guard g_file_test(viewer, G_FILE_TEST_IS_EXECUTABLE) != 0 else {
+            throw BenchmarkError(description: "\(viewer) is missing (make bench builds it with `make release`)")
+        }
+        guard let curl = takeString(g_find_program_in_path("curl")) else {
+            throw BenchmarkError(description: "curl is not installed (make test-deps installs it)")
+        }
+        let server = try DemoServerProcess(latencyMilliseconds: latency)
+        let scratch = takeString(g_dir_make_tmp("gallery-bench-download-XXXXXX", nil)) ?? "/tmp"
+        defer {
+            clear(scratch)
+            unlink(scratch + "/curl.config")
+            rmdir(scratch)
+        }
+        let config = scratch + "/curl.config"
+        let lines = items.enumerated().map { index, item in
+            "url = \"\(server.baseURL + item.imagePath())\"\noutput = \"\(scratch)/curl/\(index)\"\n"
+        }
+        guard g_file_set_contents(config, lines.joined(), -1, nil) != 0 else {
+            throw BenchmarkError(description: "could not write \(config)")
+        }
+        let download = [viewer, "--download", scratch + "/app", "--source", "demo", "--endpoint", server.baseURL, user]
+        let fetch = [curl, "--silent", "--fail", "--parallel", "--parallel-max", String(curlParallel), "--config", config]
+        let list = [viewer, "--list", "--source", "demo", "--endpoint", server.baseURL, user]
+
+        var app: [Double] = []
+        var curled: [Double] = []
+        var feed: [Double] = []
+        var appBytes = 0
+        var curlBytes = 0
+        for round in 0..<rounds {
+            clear(scratch)
+            g_mkdir_with_parents(scratch + "/curl", 0o755)
+            let order = round % 2 == 0 ? [download, fetch] : [fetch, download]
+            for command in order {
+                let milliseconds = try time(command)
+                if command == download { app.append(milliseconds) } else { curled.append(milliseconds) }
+            }
+            feed.append(try time(list))
+            let saved = DirectoryScan.names(in: scratch + "/app/demo/" + user).count
+            let fetched = DirectoryScan.names(in: scratch + "/curl").count
+            guard saved == items.count, fetched == items.count else {
+                throw BenchmarkError(description: "round \(round + 1): the app saved \(saved) and curl \(fetched) of \(items.count) images")
+            }
+            appBytes = DirectoryScan.totalFileBytes(in: scratch + "/app/demo/" + user)
+            curlBytes = DirectoryScan.totalFileBytes(in: scratch + "/curl")
+        }
+        _ = try server.stop()
+
+        let appMedian = Stats(app).median
+        let curlMedian = Stats(curled).median
+        let rate = { (bytes: Int, milliseconds: Double) in Format.number(Double(bytes) / 1_000_000 / (milliseconds / 1000)) }
+        report.section("\(user): \(items.count) originals, \(appBytes / 1000) kB, \(latency) ms latency, \(rounds) rounds (order alternating)")
+        report.row("gallery-viewer --download", Format.spread(app), "\(rate(appBytes, appMedian)) MB/s, feed pages included")
+        report.row("  the feed alone (--list)", Format.spread(feed), "read while the images download")
+        report.row("curl --parallel-max \(curlParallel)", Format.spread(curled), "\(rate(curlBytes, curlMedian)) MB/s, URLs handed to it")
+        let ratio = curlMedian / appMedian
+        report.row("rate, app ÷ curl", Format.number(ratio, digits: 2), "same bytes: \(appBytes == curlBytes ? "yes" : "no")")
+        report.goal("bytes-\(latency)ms", count: appBytes, equals: curlBytes, what: "bytes saved (curl's)")
+        report.goal("rate-vs-curl-\(latency)ms", measured: ratio, atLeast: Goals.downloadRateVersusCurl, unit: "× curl's rate",
+                    digits: 2)
+    }
+
+    /// Runs `command` to its end and returns its wall time; a failure ends the scenario.
+    private static func time(_ command: [String]) throws(BenchmarkError) -> Double {
+        let start = Loop.now()
+        let process = try ChildProcess.spawn(command, flags: GSubprocessFlags(
+            rawValue: G_SUBPROCESS_FLAGS_STDOUT_SILENCE.rawValue | G_SUBPROCESS_FLAGS_STDERR_SILENCE.rawValue))
+        defer { g_object_unref(UnsafeMutableRawPointer(process)) }
+        g_subprocess_wait(process, nil, nil)
+        let milliseconds = Loop.milliseconds(since: start)
+        guard g_subprocess_get_successful(process) != 0 else {
+            throw BenchmarkError(description: "\(command[0]) \(command[1]) failed (exit status \(g_subprocess_get_exit_status(process)))")
+        }
+        return milliseconds
+    }
+
+    /// Removes what a round left in `scratch`: the app's folder tree and curl's files.
+    private static func clear(_ scratch: String) {
+        DirectoryScan.removeFlatDirectory(scratch + "/app/demo/" + user)
+        rmdir(scratch + "/app/demo")
+        rmdir(scratch + "/app")
+        DirectoryScan.removeFlatDirectory(scratch + "/curl")
+    }
+
+    /// A program built beside this benchmark binary.
+    static func siblingExecutable(_ name: String) -> String {
+        let directory = takeString(g_path_get_dirname(ChildProcess.selfPath)) ?? "."
+        return directory + "/" + name
+    }
+}
