@@ -29,6 +29,14 @@ public final class MenuButton: Widget {
     /// Pressed in: its menu or popover is open. Setting it opens or closes them, as a click does.
     public var isActive: Bool {
         get { gtk_toggle_button_get_active(widget.raw.as(GtkToggleButton.self)) != 0 }
-        set { gtk_toggle_button_set_active(widget.raw.as(GtkToggleButton.self), newValue.gboolean) }
+        set {
+            // Opened while its popover still fades out from a close a moment ago (330 ms), GTK 3 lets the fade
+            // finish and leaves the popover closed under a pressed button: the fade ends at once first.
+            if newValue, !isActive, let popover = gtk_menu_button_get_popover(button),
+               gtk_widget_get_visible(popover.raw.as(GtkWidget.self)) != 0 {
+                gtk_widget_hide(popover.raw.as(GtkWidget.self))
+            }
+            gtk_toggle_button_set_active(widget.raw.as(GtkToggleButton.self), newValue.gboolean)
+        }
     }
 }

@@ -12,12 +12,13 @@ public final class Popover: Bin {
 
     private var popover: UnsafeMutablePointer<GtkPopover> { widget.raw.as(GtkPopover.self) }
 
+    /// Shown, or still fading out after `popDown` (its "closed" signal has come by then).
     public var isOpen: Bool { isVisible }
 
     /// Opens it with its transition (when the desktop has animations on).
     public func popUp() { gtk_popover_popup(popover) }
 
-    /// Closes it with its transition; `isOpen` is false at once.
+    /// Closes it with its transition: `isOpen` turns false when that ends (330 ms), `onClosed` runs at once.
     public func popDown() { gtk_popover_popdown(popover) }
 
     /// Closed by the user (Escape, a click outside) or by `popDown`.

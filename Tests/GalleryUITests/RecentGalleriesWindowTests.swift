@@ -166,6 +166,42 @@ final class RecentGalleriesWindowTests: GLibTestCase {
         }
     }
 
+    /// GTK 3's popover fades out for 330 ms after it closes; opened again meanwhile, it let the fade finish and
+    /// stayed closed under a pressed button (testEntriesAreRemovedOneByOneOrAllAtOnce failed so under ASan:
+    /// Clear History, then Ctrl+H).
+    func testCtrlHRightAfterTheListClosedOpensItAgain() throws {
+        try MainActor.assumeIsolated {
+            let folder = TemporaryFolder()
+            defer { withExtendedLifetime(folder) {} }
+            folder.write(Array("[recent-galleries]\ngalleries=demo:atlas;demo:aurora;\n".utf8), to: "state.ini")
+            let ui = try UIHarness(stateFile: folder.path + "/state.ini")
+            defer { ui.close() }
+            let menu = ui.window.header.recentGalleries
+            let popover = menu.popover.widget
+            ui.press(GDK_KEY_h, GDK_CONTROL_MASK)
+            XCTAssertTrue(iterateMainLoop(until: { menu.popover.isOpen && menu.rows.first?.isMapped == true }, timeout: 5))
+            XCTAssertTrue(Self.waitForTransition(of: menu.popover), "faded in")
+            // Closed as choosing a gallery or Clear History closes it, then Ctrl+H at once.
+            menu.popover.popDown()
+            XCTAssertFalse(menu.button.isActive, "closing")
+            ui.press(GDK_KEY_h, GDK_CONTROL_MASK)
+            XCTAssertTrue(menu.button.isActive)
+            XCTAssertTrue(Self.waitForTransition(of: menu.popover))
+            XCTAssertTrue(menu.popover.isOpen, "Ctrl+H during the fade opened the list again")
+            XCTAssertEqual(gtk_widget_get_opacity(popover), 1)
+            XCTAssertTrue(menu.rows.first?.isMapped == true)
+        }
+    }
+
+    /// Waits until the popover's transition under way is over: a fade out ends closed, a fade in at full
+    /// opacity. The fade shows first as an opacity below 1 — unless a stalled main loop ran it in one frame,
+    /// or animations are off: hence the first wait's short, unchecked timeout.
+    @MainActor
+    static func waitForTransition(of popover: Popover) -> Bool {
+        iterateMainLoop(until: { !popover.isOpen || gtk_widget_get_opacity(popover.widget) < 1 }, timeout: 2)
+        return iterateMainLoop(until: { !popover.isOpen || gtk_widget_get_opacity(popover.widget) >= 1 }, timeout: 10)
+    }
+
     func testAPastedLinkIsRememberedAsTheSourceAndUserItLedTo() throws {
         try MainActor.assumeIsolated {
             let folder = TemporaryFolder()
