@@ -33,4 +33,21 @@ static inline void gv_command_line_printerr(GApplicationCommandLine *command_lin
     g_application_command_line_printerr(command_line, "%s", text);
 }
 
+// gdk-pixbuf's animation iterators take a GTimeVal, deprecated since GLib 2.62 with no replacement in gdk-pixbuf
+// 2.42: times go in here as milliseconds on the animation's own clock (which starts at 0), and the deprecation
+// stays inside these two functions.
+static inline GdkPixbufAnimationIter *gv_pixbuf_animation_get_iter_at_start(GdkPixbufAnimation *animation) {
+    G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+    GTimeVal start = { 0, 0 };
+    return gdk_pixbuf_animation_get_iter(animation, &start);
+    G_GNUC_END_IGNORE_DEPRECATIONS
+}
+
+static inline gboolean gv_pixbuf_animation_iter_advance_to(GdkPixbufAnimationIter *iter, gint64 milliseconds) {
+    G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+    GTimeVal time = { (glong)(milliseconds / 1000), (glong)(milliseconds % 1000) * 1000 };
+    return gdk_pixbuf_animation_iter_advance(iter, &time);
+    G_GNUC_END_IGNORE_DEPRECATIONS
+}
+
 #endif

@@ -21,6 +21,11 @@ public final class Pixbuf: @unchecked Sendable {
     public var width: Int { Int(gdk_pixbuf_get_width(pointer)) }
     public var height: Int { Int(gdk_pixbuf_get_height(pointer)) }
 
+    /// Lets `body` read the pixel data: rows `rowStride` bytes apart, `channels` bytes a pixel (RGB or RGBA).
+    public func withUnsafePixels<R>(_ body: (UnsafePointer<UInt8>, _ rowStride: Int, _ channels: Int) -> R) -> R {
+        body(gdk_pixbuf_read_pixels(pointer), Int(gdk_pixbuf_get_rowstride(pointer)), Int(gdk_pixbuf_get_n_channels(pointer)))
+    }
+
     /// Approximate memory held by the pixel data.
     public var byteCount: Int { Int(gdk_pixbuf_get_rowstride(pointer)) * height }
 

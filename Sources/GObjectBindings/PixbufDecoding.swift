@@ -5,12 +5,19 @@ public struct DecodedPixbuf: Sendable {
     public let pixbuf: Pixbuf
     public let originalWidth: Int
     public let originalHeight: Int
+    /// Frames in the file: more than one for an animation (GIF, WebP), of which `pixbuf` is the first. Set by
+    /// whoever read the file's header (GalleryCore's ImageDecoder), not by the loader.
+    public var frameCount = 1
+    /// An animation too costly to decode whole: `pixbuf` is its first frame, decoded alone.
+    public var isFirstFrameOnly = false
 
     public init(pixbuf: Pixbuf, originalWidth: Int, originalHeight: Int) {
         self.pixbuf = pixbuf
         self.originalWidth = originalWidth
         self.originalHeight = originalHeight
     }
+
+    public var isAnimated: Bool { frameCount > 1 }
 }
 
 /// Why `PixbufDecoding.decode` gave no image.
@@ -44,6 +51,17 @@ public enum PixbufDecoding {
     public static func decode(_ bytes: Bytes, loaderType: String? = nil, maxPixelSize: Int?,
                               expectedSize: (width: Int, height: Int)? = nil, maxPixels: Int? = nil,
                               cancellable: Cancellable?) -> Result<DecodedPixbuf, PixbufDecodingError> {
+        decodeKeepingAnimation(bytes, loaderType: loaderType, maxPixelSize: maxPixelSize, expectedSize: expectedSize,
+                               maxPixels: maxPixels, keepsAnimation: false, cancellable: cancellable).map(\.image)
+    }
+
+    /// `decode`, and with `keepsAnimation` the loader's animation too when the file is one (nil for a still
+    /// image): the frames to play, scaled as the first one was. The first frame is then a copy, because GIF's
+    /// loader hands out its compositing canvas as the first frame, which playing the animation overwrites.
+    public static func decodeKeepingAnimation(
+        _ bytes: Bytes, loaderType: String? = nil, maxPixelSize: Int?, expectedSize: (width: Int, height: Int)? = nil,
+        maxPixels: Int? = nil, keepsAnimation: Bool, cancellable: Cancellable?
+    ) -> Result<(image: DecodedPixbuf, animation: PixbufAnimation?), PixbufDecodingError> {
         let sizing = Sizing(maxPixelSize: maxPixelSize, expectedSize: expectedSize, maxPixels: maxPixels)
         var failure: UnsafeMutablePointer<GError>?
         guard let loader = loaderType.map({ gdk_pixbuf_loader_new_with_type($0, &failure) }) ?? gdk_pixbuf_loader_new() else {
@@ -97,12 +115,19 @@ public enum PixbufDecoding {
         if let failure { return .failure(.failed(GLibError(consuming: failure))) }
 
         guard let decoded = gdk_pixbuf_loader_get_pixbuf(loader) else { return .failure(.failed(unreadable)) }
+        if keepsAnimation, let animation = gdk_pixbuf_loader_get_animation(loader),
+           gdk_pixbuf_animation_is_static_image(animation) == 0 {
+            guard let first = gdk_pixbuf_copy(decoded) else { return .failure(.failed(unreadable)) }
+            return .success((DecodedPixbuf(pixbuf: Pixbuf(owning: first), originalWidth: sizing.width,
+                                           originalHeight: sizing.height),
+                             PixbufAnimation(retaining: animation)))
+        }
         // Photos often store their rotation in EXIF; apply it so they are shown upright.
         let oriented = Pixbuf(owning: gdk_pixbuf_apply_embedded_orientation(decoded))
         let rotated = (oriented.width > oriented.height) != (sizing.width > sizing.height)
-        return .success(DecodedPixbuf(pixbuf: oriented,
-                                      originalWidth: rotated ? sizing.height : sizing.width,
-                                      originalHeight: rotated ? sizing.width : sizing.height))
+        return .success((DecodedPixbuf(pixbuf: oriented,
+                                       originalWidth: rotated ? sizing.height : sizing.width,
+                                       originalHeight: rotated ? sizing.width : sizing.height), nil))
     }
 
     private static var unreadable: GLibError {

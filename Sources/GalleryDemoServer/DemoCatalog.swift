@@ -82,12 +82,14 @@ public struct DemoCatalog: Sendable {
         let format = special?.format ?? (pngDraw < (user.pngShare ?? 0.25) && longSide <= 1600 ? .png : .jpeg)
         let slug = makeSlug(title)
         let id = 100_000_000 + Int(user.seed % 10_000) * 10_000 + index
-        return DemoItem(
+        var item = DemoItem(
             user: user.name, index: index, id: id, title: title, slug: slug,
             fileName: "\(user.name)-\(zeroPadded(index, digits: 3))-\(slug).\(format.fileExtension)",
             width: width, height: height, format: format, fault: special?.fault,
             rating: special?.rating ?? .nonadult, categoryLabel: category.label, categoryPath: category.path,
             published: newestDate - (index - 1) * 30 * 3600 - ageJitter, artSeed: artSeed)
+        item.frames = special?.frames ?? 1
+        return item
     }
 
     private static func pickShape(_ random: inout SeededRandom) -> DemoShape {
@@ -191,6 +193,8 @@ struct SpecialSpec: Codable {
     let longSide: Int?
     let shape: DemoShape?
     let format: DemoImageFormat?
+    /// More than 1: an animation of that many frames (GIF or WebP).
+    let frames: Int?
     let rating: DemoRating?
     let fault: DemoFault?
 }
@@ -232,6 +236,9 @@ struct CatalogSpec: Codable {
                 if let side = special.longSide, !(16...8000).contains(side) {
                     throw DemoCatalogError.invalid("\(user.name): special item \(special.index) longSide outside 16...8000")
                 }
+                if let frames = special.frames, !(1...120).contains(frames) || (frames > 1 && ![.gif, .webp].contains(special.format)) {
+                    throw DemoCatalogError.invalid("\(user.name): special item \(special.index) has 1...120 frames, more than 1 only as gif or webp")
+                }
             }
         }
         guard names.contains(defaultUser) else { throw DemoCatalogError.invalid("defaultUser \(defaultUser) is not a user") }
@@ -244,7 +251,7 @@ extension DemoCatalog {
     public var fingerprint: String {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         for item in allItems {
-            for byte in "\(item.fileName)|\(item.width)|\(item.height)|\(item.format.rawValue)|\(item.artSeed)\n".utf8 {
+            for byte in "\(item.fileName)|\(item.width)|\(item.height)|\(item.format.rawValue)|\(item.frames)|\(item.artSeed)\n".utf8 {
                 hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
             }
         }

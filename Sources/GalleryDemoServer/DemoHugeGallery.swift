@@ -49,7 +49,8 @@ public struct DemoHugeGallery: Sendable {
         return DemoItem(
             user: name, index: index, id: Self.idBase + index, title: "\(source.title) #\(index)", slug: source.slug,
             fileName: Self.filePrefix + DemoCatalog.zeroPadded(index, digits: Self.indexDigits) + "-" + source.fileName,
-            width: source.width, height: source.height, format: source.format, fault: nil, rating: source.rating,
+            width: source.width, height: source.height, format: source.format, frames: source.frames, fault: nil,
+            rating: source.rating,
             categoryLabel: source.categoryLabel, categoryPath: source.categoryPath,
             published: DemoCatalog.newestDate - index * 600, artSeed: source.artSeed)
     }

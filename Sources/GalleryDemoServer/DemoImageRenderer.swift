@@ -7,10 +7,12 @@ import Glibc
 /// The same item always gives the same pixels. Thread-safe: each call uses its own surface.
 public enum DemoImageRenderer {
     /// Bumped whenever the drawing changes, so gallery-demo-images knows its old files are stale.
-    public static let version = 1
+    public static let version = 2
 
-    /// The encoded image (JPEG, PNG, WebP or AVIF as the item says) at `width` × `height`.
+    /// The encoded image (JPEG, PNG, WebP, AVIF or GIF as the item says) at `width` × `height`: an animation
+    /// when the item has frames.
     public static func encodedImage(of item: DemoItem, width: Int, height: Int) throws(GLibError) -> Bytes {
+        if item.frames > 1 || item.format == .gif { return try encodedAnimation(of: item, width: width, height: height) }
         let pixbuf = render(width: width, height: height) { cairo in
             draw(item, cairo: cairo, width: Double(width), height: Double(height))
             // Photos carry sensor noise, and their JPEGs are correspondingly big; flat art compresses to a
@@ -23,6 +25,35 @@ public enum DemoImageRenderer {
         // Qualities that give files of about the JPEG's size, as services that re-encode uploads do.
         case .webp: return try pixbuf.encoded(as: "webp", options: [("quality", "85")])
         case .avif: return try pixbuf.encoded(as: "avif", options: [("quality", "60")])
+        case .gif: return DemoAnimationEncoder.gif([pixbuf])
+        }
+    }
+
+    /// The item's picture with a light circling over it, one turn in `item.frames` frames, as a looping GIF
+    /// or animated WebP.
+    private static func encodedAnimation(of item: DemoItem, width: Int, height: Int) throws(GLibError) -> Bytes {
+        let frames = (0..<max(1, item.frames)).map { frame in
+            render(width: width, height: height) { cairo in
+                draw(item, cairo: cairo, width: Double(width), height: Double(height))
+                drawCirclingLight(cairo, turn: Double(frame) / Double(max(1, item.frames)), width: Double(width),
+                                  height: Double(height), seed: item.artSeed)
+            }
+        }
+        return item.format == .gif ? DemoAnimationEncoder.gif(frames) : try DemoAnimationEncoder.webp(frames, quality: 80)
+    }
+
+    /// A glowing disc `turn` (0…1) of the way round a circle in the sky, with a fading trail behind it.
+    private static func drawCirclingLight(_ cairo: OpaquePointer, turn: Double, width: Double, height: Double,
+                                          seed: UInt64) {
+        let unit = min(width, height)
+        let hue = Double(seed % 360)
+        for step in 0..<6 {
+            let angle = 2 * Double.pi * (turn - Double(step) * 0.025) - Double.pi / 2
+            let x = width / 2 + unit * 0.28 * cos(angle)
+            let y = height * 0.38 + unit * 0.2 * sin(angle)
+            setColor(cairo, hue: hue + 180, saturation: 0.25, value: 1, alpha: step == 0 ? 0.95 : 0.5 / Double(step + 1))
+            cairo_arc(cairo, x, y, unit * (step == 0 ? 0.07 : 0.06 - 0.006 * Double(step)), 0, 2 * Double.pi)
+            cairo_fill(cairo)
         }
     }
 

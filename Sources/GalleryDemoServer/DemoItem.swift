@@ -1,10 +1,12 @@
 /// The file formats of demo images.
-/// WebP and AVIF are written through the same gdk-pixbuf loaders the app decodes them with (both can save).
+/// WebP and AVIF are written through the same gdk-pixbuf loaders the app decodes them with (both can save);
+/// GIF (gdk-pixbuf cannot write it) and animated WebP are put together by `DemoAnimationEncoder`.
 public enum DemoImageFormat: String, Codable, Sendable, CaseIterable {
     case jpeg
     case png
     case webp
     case avif
+    case gif
 
     public var fileExtension: String { self == .jpeg ? "jpg" : rawValue }
     public var mediaType: String { "image/" + rawValue }
@@ -57,6 +59,8 @@ public struct DemoItem: Sendable, Hashable {
     public let width: Int
     public let height: Int
     public let format: DemoImageFormat
+    /// Frames of an animation (GIF or WebP); 1 for a still image.
+    public var frames = 1
     public let fault: DemoFault?
     public let rating: DemoRating
     public let categoryLabel: String

@@ -20,6 +20,9 @@ public final class GalleryRow {
     let detailLabel = Label()
     let spinner = Spinner()
     let badge = Image()
+    /// The badge the row shows now, so an unchanged one is not set again (a new tooltip makes GTK ask the X
+    /// server where the pointer is).
+    private(set) var shownBadge: ItemBadge?
     private let scale: Int
 
     public init(scale: Int) {
@@ -36,13 +39,6 @@ public final class GalleryRow {
         }
         let item = download.item
         titleLabel.text = item.displayTitle
-        if let badgeIcon = Self.badgeIcon(for: item.kind) {
-            badge.setIcon(badgeIcon, pixelSize: 16)
-            badge.tooltip = item.kind == .audio ? tr("Audio") : item.kind == .video ? tr("Video") : tr("Opens in the browser")
-            badge.show()
-        } else {
-            badge.hide()
-        }
         row.accessibleName = item.displayTitle
         describePosition(total: total)
         update()
@@ -116,6 +112,7 @@ public final class GalleryRow {
         guard let download else { return }
         let item = download.item
         spinner.isSpinning = download.state == .loading
+        showBadge(ItemBadge.of(download))
         removeErrorStyle()
         switch download.state {
         case .notStarted, .loading:
@@ -174,12 +171,13 @@ public final class GalleryRow {
         return parts.joined(separator: " · ")
     }
 
-    private static func badgeIcon(for kind: GalleryItem.Kind) -> String? {
-        switch kind {
-        case .image: nil
-        case .video: "media-playback-start-symbolic"
-        case .audio: "audio-x-generic-symbolic"
-        case .other: "web-browser-symbolic"
-        }
+    private func showBadge(_ wanted: ItemBadge?) {
+        guard wanted != shownBadge else { return }
+        shownBadge = wanted
+        guard let wanted else { return badge.hide() }
+        badge.setIcon(wanted.iconName, pixelSize: 16)
+        badge.tooltip = wanted.text
+        badge.accessibleName = wanted.text
+        badge.show()
     }
 }

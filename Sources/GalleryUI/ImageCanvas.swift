@@ -100,6 +100,14 @@ final class ImageCanvas {
         area.queueDraw()
     }
 
+    /// Replaces the picture by another of the same image (an animation's next frame) where it is: same zoom,
+    /// same place, whatever the view is doing.
+    func replacePicture(_ surface: ImageSurface, resolution: Double) {
+        pictures = [(surface, resolution)]
+        restRender = nil
+        area.queueDraw()
+    }
+
     /// Lets go of every surface (the view closed).
     func clear() {
         stopMoving()

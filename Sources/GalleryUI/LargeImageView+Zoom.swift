@@ -48,7 +48,7 @@ extension LargeImageView {
 
     /// Starts the full-resolution decode when the zoom asks for more detail than the screen-sized decode has.
     func loadDetailIfNeeded() {
-        guard isShowingFullImage, canvas.needsSharperPicture, case .none = detail,
+        guard isShowingFullImage, canvas.needsSharperPicture, case .none = detail, animationPlayer == nil,
               let size = fullImageSize, let url = requestedURL else { return }
         let longSide = max(size.width, size.height)
         let maxPixelSize = longSide <= Self.maxDetailPixelSize ? nil : Self.maxDetailPixelSize

@@ -33,7 +33,7 @@ public final class LargeImageView {
     private var maxPixelSize = 0
     public private(set) var download: ImageDownload?
     /// The pixbuf behind the picture shown: the thumbnail until the full image arrives.
-    public private(set) var shownPixbuf: Pixbuf?
+    public internal(set) var shownPixbuf: Pixbuf?
     /// The canvas shows this item (its thumbnail or image), not the previous one kept until it could be replaced.
     private var showsCurrentItem = false
     public private(set) var isShowingFullImage = false
@@ -46,6 +46,7 @@ public final class LargeImageView {
     /// Bumped whenever the view moves on: completions of older work find it changed and do nothing.
     var generation = 0
     var detail = DetailState.none
+    let animation = LargeViewAnimation()
 
     /// The title or the size line changed (the header bar shows both).
     public var onChange: (@MainActor () -> Void)?
@@ -90,6 +91,7 @@ public final class LargeImageView {
         canvas.onZoomSettled = { [weak self] in self?.onChange?() }
         canvas.onZoomRequested = { [weak self] in self?.loadDetailIfNeeded() }
         canvas.onContextMenu = { [weak self] press in self?.onContextMenu?(press) }
+        installAnimationControls()
     }
 
     public var title: String { download?.item.displayTitle ?? "" }
@@ -166,6 +168,7 @@ public final class LargeImageView {
         task?.cancel()
         task = nil
         cancelDetail()
+        stopAnimation()
         original = nil
         setLoading(false)
     }
@@ -198,7 +201,8 @@ public final class LargeImageView {
         requestedURL = url
         setLoading(true)
         let generation = self.generation
-        let request = ImageRequest(url: url, size: .fitting(maxPixelSize), keepsOriginal: true, priority: .interactive)
+        let request = ImageRequest(url: url, size: .fitting(maxPixelSize), keepsOriginal: true, playsAnimation: true,
+                                   priority: .interactive)
         let task = pipeline.loadImage(request, progress: { [weak self] progress in self?.showProgress(progress) }) {
             [weak self] result in
             guard let self, self.generation == generation else { return }
@@ -238,6 +242,7 @@ public final class LargeImageView {
             ImageSurface.make(from: image.pixbuf) { [weak self] surface in
                 guard let self, self.generation == generation else { return }
                 self.fullImagePainted(image, surface: surface)
+                self.animationArrived(response.animation, image: image)
             }
         case .failure(let error) where error.isCancelled:
             return

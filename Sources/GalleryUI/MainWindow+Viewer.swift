@@ -18,6 +18,7 @@ extension MainWindow {
         add("zoom-real-size") { $0.largeView.zoomToRealSize() }
         add("zoom-fit") { $0.largeView.zoomToFit() }
         add("fullscreen") { $0.setFullscreen(!$0.isFullscreen) }
+        add("play-pause") { $0.largeView.togglePlayback() }
         viewerActions.append(SimpleAction.add(to: map, name: "pan", stringParameter: { [weak self] direction in
             self?.pan(direction)
         }))
@@ -30,6 +31,7 @@ extension MainWindow {
         viewerActions.forEach { $0.isEnabled = false }
         viewerItemActions.values.forEach { $0.isEnabled = false }
         window.onFullscreenChanged { [weak self] fullscreen in self?.isFullscreen = fullscreen }
+        window.onMinimizedChanged { [weak self] minimized in self?.largeView.setWindowMinimized(minimized) }
     }
 
     /// The arrow keys: pan a zoomed-in image; when it fits, ← and → show the previous and next image.

@@ -65,6 +65,7 @@ public enum Shortcuts {
         .init(.largeView, tr("Original size, 100 % (or double-click)"), action: "win.zoom-real-size", "<Primary>0", "1"),
         .init(.largeView, tr("Best fit (or double-click again)"), action: "win.zoom-fit", "f"),
         .init(.largeView, tr("Full screen"), action: "win.fullscreen", "F11"),
+        .init(.largeView, tr("Play or pause an animation"), action: "win.play-pause", "space"),
         .init(.largeView, tr("Save the original image"), action: "win.save-image", "<Primary>s"),
         .init(.largeView, tr("Copy the image"), action: "win.copy-image", "<Primary>c"),
         .init(.largeView, tr("Copy the link to the item's page"), action: "win.copy-link", "<Primary><Shift>c"),
@@ -107,7 +108,7 @@ public enum Shortcuts {
     private nonisolated static func keyLabel(_ name: String) -> String {
         let labels = ["Left": "←", "Right": "→", "Up": "↑", "Down": "↓", "Return": "Enter", "question": "?",
                       "plus": "+", "minus": "-", "equal": "=", "KP_Add": "+ (keypad)",
-                      "KP_Subtract": "- (keypad)", "Page_Up": "Page Up", "Page_Down": "Page Down"]
+                      "KP_Subtract": "- (keypad)", "Page_Up": "Page Up", "Page_Down": "Page Down", "space": "Space"]
         if let label = labels[name] { return label }
         return name.count == 1 ? name.uppercased() : String(name.map { $0 == "_" ? " " : $0 })
     }

@@ -17,6 +17,11 @@ public final class Button: Bin {
 
     private var button: UnsafeMutablePointer<GtkButton> { widget.raw.as(GtkButton.self) }
 
+    /// Replaces the button's icon (a play button turning into a pause button).
+    public func setIcon(_ iconName: String) {
+        gtk_button_set_image(button, gtk_image_new_from_icon_name(iconName, GTK_ICON_SIZE_BUTTON))
+    }
+
     /// Flat: no frame until hovered, as for buttons inside rows and header bars.
     public var isFlat: Bool {
         get { gtk_button_get_relief(button) == GTK_RELIEF_NONE }

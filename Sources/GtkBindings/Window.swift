@@ -95,4 +95,15 @@ extension ApplicationWindow {
             return false
         }
     }
+
+    /// Calls `handler` when the window is minimized (iconified) or brought back. Its widgets stay mapped
+    /// meanwhile, so what only the user sees (an animation) has to follow this too.
+    public func onMinimizedChanged(_ handler: @escaping @MainActor (Bool) -> Void) {
+        ref.connectEvent("window-state-event") { event in
+            guard let state = event?.as(GdkEventWindowState.self).pointee,
+                  state.changed_mask.rawValue & GDK_WINDOW_STATE_ICONIFIED.rawValue != 0 else { return false }
+            handler(state.new_window_state.rawValue & GDK_WINDOW_STATE_ICONIFIED.rawValue != 0)
+            return false
+        }
+    }
 }

@@ -135,7 +135,7 @@ final class DemoFeedTests: XCTestCase {
                 for declared in item.thumbnails + [try XCTUnwrap(item.content)] {
                     let image = try fetchOrFail(declared.url, session: session)
                     XCTAssertEqual(image.status, 200, declared.url)
-                    let types = [".png": "image/png", ".webp": "image/webp", ".avif": "image/avif"]
+                    let types = [".png": "image/png", ".webp": "image/webp", ".avif": "image/avif", ".gif": "image/gif"]
                     let expectedType = types.first { declared.url.hasSuffix($0.key) }?.value ?? "image/jpeg"
                     XCTAssertEqual(image.mediaType, expectedType, declared.url)
                     let size = try decodeImage(image.body).get()

@@ -28,7 +28,7 @@ final class UIHarness {
     /// With `stateFile`, the window keeps its recent galleries in that state.ini, as the app's window does.
     init(server options: DemoServer.Options = .init(), client configuration: HTTPClient.Configuration = .init(),
          endpoints: [SourceKind: String] = [:], cacheDirectory: String? = nil, serverLookupOrigin: String? = nil,
-         stateFile: String? = nil) throws {
+         stateFile: String? = nil, decodeLimits: ImageDecodeLimits = .init()) throws {
         guard gtk_init_check(nil, nil) != 0 else {
             XCTFail("GTK could not open a display (DISPLAY=\(String(cString: getenv("DISPLAY") ?? strdup("")))); run the UI tests through `make test`")
             throw XCTSkip("no display")
@@ -37,7 +37,7 @@ final class UIHarness {
         application = try Self.sharedApplication()
         diskCache = cacheDirectory.map { HTTPCache(directory: $0 + "/http", maxBytes: 50_000_000) }
         client = HTTPClient(configuration: configuration, cache: diskCache)
-        pipeline = ImagePipeline(client: client)
+        pipeline = ImagePipeline(client: client, limits: .init(decode: decodeLimits))
         let baseURL = server.baseURL
         let snapshots = cacheDirectory.map { FeedSnapshotStore(path: $0 + "/last-gallery.json") }
         let stateStore = stateFile.map { RecentSearchStore(path: $0) }

@@ -22,27 +22,49 @@ public final class ImageDecoder {
         self.limits = limits
     }
 
-    public typealias Completion = @MainActor (Result<DecodedPixbuf, ImageLoadError>) -> Void
+    /// A decode's result: the image (an animation's first frame), and with `keepsAnimation` the animation.
+    public struct Output: Sendable {
+        public var image: DecodedPixbuf
+        public var animation: ImageAnimation?
+    }
+
+    public typealias Completion = @MainActor (Result<Output, ImageLoadError>) -> Void
 
     /// Decodes `bytes` so the longer side is at most `maxPixelSize` (nil: original size). `completion` runs
     /// once on the main loop, with `.http(.cancelled)` when `cancellable` was cancelled first.
-    public func decode(_ bytes: Bytes, maxPixelSize: Int?, cancellable: Cancellable,
+    ///
+    /// An animation over the limits (its frames together, or more than `maxAnimationFrames` of them) is not
+    /// refused while its first frame alone fits: that frame is decoded from the file cut after it, and the
+    /// image says so (`DecodedPixbuf.isFirstFrameOnly`). With `keepsAnimation`, an animation that fits comes
+    /// with its frames to play (`Output.animation`).
+    public func decode(_ bytes: Bytes, maxPixelSize: Int?, keepsAnimation: Bool = false, cancellable: Cancellable,
                        completion: @escaping Completion) {
+        let maxFrames = limits.maxAnimationFrames
         WorkerTask.run(cancellable: cancellable, {
-            bytes.withUnsafeBytes { ImageHeader.probe($0) }
+            bytes.withUnsafeBytes { buffer in
+                ImageHeader.probe(buffer).map { header in
+                    (header, header.frames > 1 ? AnimationLayout.read(buffer, format: header.format, maxFrames: maxFrames) : nil)
+                }
+            }
         }, completion: { [weak self] probed in
             guard let self, !cancellable.isCancelled else { return completion(.failure(.http(.cancelled))) }
             switch probed {
             case .failure(.unsupported(let name)): completion(.failure(.unsupportedFormat(name)))
             case .failure(.unknown): completion(.failure(.decode(tr("not an image format the app knows"))))
             case .failure(.malformed(let detail)): completion(.failure(.decode(detail)))
-            case .success(let header):
-                guard header.fits(self.limits, maxPixelSize: maxPixelSize) else {
-                    return completion(.failure(.tooLarge(width: header.width, height: header.height, frames: header.frames)))
-                }
-                let pending = Pending(bytes: bytes, header: header, maxPixelSize: maxPixelSize,
-                                      cost: header.decodeBytes(maxPixelSize: maxPixelSize),
+            case .success(let (header, layout)):
+                var pending = Pending(bytes: bytes, header: header, layout: layout, maxPixelSize: maxPixelSize,
+                                      cost: header.decodeBytes(maxPixelSize: maxPixelSize), firstFrameOnly: false,
+                                      keepsAnimation: keepsAnimation && layout != nil,
                                       cancellable: cancellable, completion: completion)
+                if !header.fits(self.limits, maxPixelSize: maxPixelSize) {
+                    guard let layout, header.firstFrame(of: layout).fits(self.limits, maxPixelSize: maxPixelSize) else {
+                        return completion(.failure(.tooLarge(width: header.width, height: header.height, frames: header.frames)))
+                    }
+                    pending.cost = header.firstFrame(of: layout).decodeBytes(maxPixelSize: maxPixelSize)
+                    pending.firstFrameOnly = true
+                    pending.keepsAnimation = false
+                }
                 self.waiting.append(pending)
                 self.startWaiting()
             }
@@ -52,8 +74,12 @@ public final class ImageDecoder {
     private struct Pending {
         let bytes: Bytes
         let header: ImageHeader
+        let layout: AnimationLayout?
         let maxPixelSize: Int?
-        let cost: Int
+        var cost: Int
+        /// The animation is over the limits: only its first frame is decoded.
+        var firstFrameOnly: Bool
+        var keepsAnimation: Bool
         let cancellable: Cancellable
         let completion: Completion
     }
@@ -75,13 +101,27 @@ public final class ImageDecoder {
         let cancellable = pending.cancellable
         let maxPixelSize = isVector ? pending.maxPixelSize ?? ImageDecodeLimits.vectorPixelSize : pending.maxPixelSize
         let maxPixels = limits.maxPixels
+        let firstFrame = pending.firstFrameOnly ? pending.layout : nil
+        let keepsAnimation = pending.keepsAnimation
         WorkerTask.run(cancellable: cancellable, {
-            PixbufDecoding.decode(bytes, loaderType: header.format.loaderName, maxPixelSize: maxPixelSize,
-                                  expectedSize: header.format.reportsDeclaredSize ? (header.width, header.height) : nil,
-                                  maxPixels: isVector ? nil : maxPixels, cancellable: cancellable)
+            let source = firstFrame.map { layout in
+                Bytes(bytes.withUnsafeBytes { layout.firstFrameFile(of: $0, format: header.format) })
+            } ?? bytes
+            return PixbufDecoding.decodeKeepingAnimation(
+                source, loaderType: header.format.loaderName, maxPixelSize: maxPixelSize,
+                expectedSize: header.format.reportsDeclaredSize ? (header.width, header.height) : nil,
+                maxPixels: isVector ? nil : maxPixels, keepsAnimation: keepsAnimation, cancellable: cancellable)
         }, completion: { [weak self] result in
             self?.bytesInUse -= pending.cost
-            pending.completion(result.mapError { error in
+            pending.completion(result.map { decoded in
+                var image = decoded.image
+                image.frameCount = header.frames
+                image.isFirstFrameOnly = pending.firstFrameOnly
+                let animation = zip(decoded.animation, pending.layout).map { frames, layout in
+                    ImageAnimation(frames: frames, frameCount: header.frames, layout: layout)
+                }
+                return Output(image: image, animation: animation)
+            }.mapError { error in
                 switch error {
                 case .refused(let width, let height): .tooLarge(width: width, height: height, frames: 1)
                 case .failed(let error) where error.isCancelled: .http(.cancelled)
@@ -92,6 +132,12 @@ public final class ImageDecoder {
             self?.startWaiting()
         })
     }
+}
+
+/// `Optional` pairs: both values, or nil.
+private func zip<A, B>(_ a: A?, _ b: B?) -> (A, B)? {
+    guard let a, let b else { return nil }
+    return (a, b)
 }
 
 /// Work waiting its turn, in arrival order, whose cancelled entries can leave from anywhere in the queue: a

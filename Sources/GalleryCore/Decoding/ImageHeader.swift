@@ -129,12 +129,18 @@ public struct ImageDecodeLimits: Sendable {
     /// Memory all decodes running at once may need together; the rest wait. At least `maxDecodeBytes`, so
     /// any image that passes alone can run.
     public var concurrentDecodeBytes: Int
+    /// An animation with more frames is not decoded whole, whatever their size: gdk-pixbuf's GIF loader keeps
+    /// a record of ~100 bytes per frame, which `decodeBytes` does not count, and walks the list of frames for
+    /// every frame it shows. A 50 MB GIF of 1 × 1 frames holds two million of them; real animations have a
+    /// few hundred.
+    public var maxAnimationFrames: Int
 
     public init(maxPixels: Int = 100_000_000, maxDecodeBytes: Int = 160 * 1_048_576,
-                concurrentDecodeBytes: Int = 160 * 1_048_576) {
+                concurrentDecodeBytes: Int = 160 * 1_048_576, maxAnimationFrames: Int = 10_000) {
         self.maxPixels = maxPixels
         self.maxDecodeBytes = maxDecodeBytes
         self.concurrentDecodeBytes = max(concurrentDecodeBytes, maxDecodeBytes)
+        self.maxAnimationFrames = maxAnimationFrames
     }
 
     /// The size a vector image is rendered at when the caller asked for its original size.
@@ -144,7 +150,7 @@ public struct ImageDecodeLimits: Sendable {
 extension ImageHeader {
     /// Whether `limits` allow decoding this image to fit `maxPixelSize` (nil: original size).
     public func fits(_ limits: ImageDecodeLimits, maxPixelSize: Int?) -> Bool {
-        pixels <= limits.maxPixels && framePixels <= limits.maxPixels
+        pixels <= limits.maxPixels && framePixels <= limits.maxPixels && frames <= limits.maxAnimationFrames
             && decodeBytes(maxPixelSize: maxPixelSize) <= limits.maxDecodeBytes
     }
 
@@ -182,6 +188,11 @@ extension ImageHeader {
         }
         let total = decoded.addingReportingOverflow(output)
         return total.overflow || total.partialValue < 0 ? Int.max : total.partialValue
+    }
+
+    /// The header of the animation's first frame alone, as the file cut after it declares it.
+    func firstFrame(of layout: AnimationLayout) -> ImageHeader {
+        ImageHeader(format: format, width: width, height: height, frames: 1, framePixels: layout.firstFramePixels)
     }
 
     /// The size the decoder is asked for: the declared size scaled down to fit `maxPixelSize`, never up.

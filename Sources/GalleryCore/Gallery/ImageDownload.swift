@@ -72,6 +72,10 @@ public final class ImageDownload {
     /// The image's own size, known once its thumbnail was decoded.
     private var decodedWidth: Int32 = 0
     private var decodedHeight: Int32 = 0
+    /// The thumbnail's file is an animation (GIF, WebP), known once it was decoded; the row shows a badge.
+    public private(set) var isAnimated = false
+    /// An animation over the decode limits: the large view shows its first frame only.
+    public private(set) var isAnimationTooLarge = false
 
     private let context: Context
     private var request: (any ThumbnailRequest)?
@@ -199,6 +203,8 @@ public final class ImageDownload {
             case .success(let image):
                 self.decodedWidth = Int32(clamping: image.originalWidth)
                 self.decodedHeight = Int32(clamping: image.originalHeight)
+                self.isAnimated = image.isAnimated
+                self.isAnimationTooLarge = image.isFirstFrameOnly
                 // Rows off screen keep no pixels: the cache has them.
                 self.thumbnail = self.isBound ? image : nil
                 self.publish(.loaded)

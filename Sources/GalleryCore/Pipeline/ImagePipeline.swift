@@ -43,7 +43,7 @@ public final class ImagePipeline {
     let scheduler: HostScheduler
     let decoder: ImageDecoder
     private var downloads: [String: PipelineTask<ImageOriginal>] = [:]
-    private var decodes: [ImageCache.Key: DecodeEntry] = [:]
+    private var decodes: [DecodeKey: DecodeEntry] = [:]
     private var saves: [String: PipelineTask<SavedFile>] = [:]
     private var heldOriginals: [String: HeldOriginal] = [:]
 
@@ -75,8 +75,10 @@ public final class ImagePipeline {
     @discardableResult
     public func loadImage(_ request: ImageRequest, progress: (@MainActor (LoadProgress) -> Void)? = nil,
                           completion: @escaping Completion) -> ImageTask {
-        let key = request.cacheKey
-        if request.cachePolicy.contains(.readMemory), let cached = cache.image(for: key) {
+        let key = DecodeKey(image: request.cacheKey, keepsAnimation: request.playsAnimation)
+        // The cache holds an animation's first frame only: a request to play it is decoded again.
+        if request.cachePolicy.contains(.readMemory), let cached = cache.image(for: key.image),
+           !(request.playsAnimation && cached.isAnimated && !cached.isFirstFrameOnly) {
             let held = request.keepsOriginal ? heldOriginal(for: request.url) : nil
             completion(.success(ImageResponse(image: cached, original: held)))
             return ImageTask(completed: request.priority)
@@ -89,12 +91,20 @@ public final class ImagePipeline {
                 progress?(value)
             case .completed(let outcome):
                 completion(outcome.map { response in
-                    guard request.keepsOriginal, let original = response.original else { return ImageResponse(image: response.image) }
+                    guard request.keepsOriginal, let original = response.original else {
+                        return ImageResponse(image: response.image, animation: response.animation)
+                    }
                     self?.hold(original)
                     return response
                 })
             }
         }
+    }
+
+    /// What one decode task is for: a URL at a size, and whether it keeps an animation's frames.
+    struct DecodeKey: Hashable {
+        var image: ImageCache.Key
+        var keepsAnimation: Bool
     }
 
     /// One decode per URL and size. `storesInCache`: one of its requests writes to the memory cache.
@@ -104,11 +114,11 @@ public final class ImagePipeline {
         init(task: PipelineTask<ImageResponse>) { self.task = task }
     }
 
-    private func makeDecodeTask(_ key: ImageCache.Key, usesDiskCache: Bool) -> DecodeEntry {
+    private func makeDecodeTask(_ key: DecodeKey, usesDiskCache: Bool) -> DecodeEntry {
         let task = PipelineTask<ImageResponse> { [weak self] task in
             guard let self else { return }
-            if let held = heldOriginal(for: key.url) { return decode(held, key, task) }
-            task.dependOn(download(key.url, usesDiskCache: usesDiskCache)) { [weak self] event in
+            if let held = heldOriginal(for: key.image.url) { return decode(held, key, task) }
+            task.dependOn(download(key.image.url, usesDiskCache: usesDiskCache)) { [weak self] event in
                 switch event {
                 case .progress(let value): task.send(value)
                 case .completed(.success(let original)): self?.decode(original, key, task)
@@ -124,17 +134,18 @@ public final class ImagePipeline {
         return entry
     }
 
-    private func decode(_ original: ImageOriginal, _ key: ImageCache.Key, _ task: PipelineTask<ImageResponse>) {
+    private func decode(_ original: ImageOriginal, _ key: DecodeKey, _ task: PipelineTask<ImageResponse>) {
         let cancellable = Cancellable()
         task.onCancel = { cancellable.cancel() }
-        decoder.decode(original.bytes, maxPixelSize: key.maxPixelSize, cancellable: cancellable) { [weak self] result in
+        decoder.decode(original.bytes, maxPixelSize: key.image.maxPixelSize, keepsAnimation: key.keepsAnimation,
+                       cancellable: cancellable) { [weak self] result in
             guard !task.isEnded else { return }
             // Read now: a request that writes to the cache may have joined while the decode ran.
-            if case .success(let image) = result, let self, let entry = decodes[key], entry.task === task,
+            if case .success(let output) = result, let self, let entry = decodes[key], entry.task === task,
                entry.storesInCache {
-                cache.insert(image, for: key)
+                cache.insert(output.image, for: key.image)
             }
-            task.finish(result.map { ImageResponse(image: $0, original: original) })
+            task.finish(result.map { ImageResponse(image: $0.image, original: original, animation: $0.animation) })
         }
     }
 

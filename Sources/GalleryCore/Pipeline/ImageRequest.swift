@@ -48,14 +48,19 @@ public struct ImageRequest: Sendable {
     /// decoded again at another size, copied or saved without a second download: while the caller holds them,
     /// every request for the same URL is served from them.
     public var keepsOriginal: Bool
+    /// An animation comes back with its frames (`ImageResponse.animation`), for the large view to play. Such
+    /// a request is decoded apart from still ones of the same size (its decode keeps the loader's frames), and
+    /// the memory cache, which holds first frames only, answers it only with an image that has nothing more.
+    public var playsAnimation: Bool
     public var priority: LoadPriority
 
     public init(url: String, size: Size, cachePolicy: CachePolicy = .all, keepsOriginal: Bool = false,
-                priority: LoadPriority = .visible) {
+                playsAnimation: Bool = false, priority: LoadPriority = .visible) {
         self.url = url
         self.size = size
         self.cachePolicy = cachePolicy
         self.keepsOriginal = keepsOriginal
+        self.playsAnimation = playsAnimation
         self.priority = priority
     }
 
@@ -68,10 +73,13 @@ public struct ImageResponse: Sendable {
     /// Only for a request that `keepsOriginal`, and only when the image was downloaded or decoded for it (an
     /// image from the memory cache comes without).
     public var original: ImageOriginal?
+    /// Only for a request that `playsAnimation`, when the image is an animation within the decode limits.
+    public var animation: ImageAnimation?
 
-    public init(image: DecodedPixbuf, original: ImageOriginal? = nil) {
+    public init(image: DecodedPixbuf, original: ImageOriginal? = nil, animation: ImageAnimation? = nil) {
         self.image = image
         self.original = original
+        self.animation = animation
     }
 }
 

@@ -1,0 +1,159 @@
+import GObjectBindings
+import TestSupport
+import XCTest
+@testable import GalleryCore
+@testable import GalleryDemoServer
+
+/// Animated GIF and WebP through the decoder and the pipeline: the layout read beside the header (delays,
+/// loops, where the first frame ends), the first frame alone when the whole is over the limits, and the
+/// frames a request that plays animations gets, made one at a time by the iterator.
+final class AnimationDecodeTests: GLibTestCase {
+    /// Solid frames of 64 × 48, each its own colour, so a frame is told by any of its pixels.
+    static let colours: [UInt32] = [0xff0000ff, 0x00ff00ff, 0x0000ffff, 0xffff00ff]
+
+    static func frames() -> [Pixbuf] {
+        colours.map { colour in
+            PixbufCanvas(width: 64, height: 48, hasAlpha: false, rgba: colour).finish()
+        }
+    }
+
+    /// The top-left pixel's red, green and blue, each 0 or 255 (lossy WebP is off by one here and there).
+    static func corner(_ pixbuf: Pixbuf) -> [UInt8] {
+        pixbuf.withUnsafePixels { pixels, _, _ in (0..<3).map { pixels[$0] > 127 ? 255 : 0 } }
+    }
+
+    static func colour(_ index: Int) -> [UInt8] {
+        let value = colours[index]
+        return [UInt8(value >> 24), UInt8((value >> 16) & 0xff), UInt8((value >> 8) & 0xff)]
+    }
+
+    @MainActor
+    private static func decode(_ bytes: Bytes, maxPixelSize: Int? = nil, keepsAnimation: Bool = false,
+                               limits: ImageDecodeLimits = .init()) -> Result<ImageDecoder.Output, ImageLoadError>? {
+        var result: Result<ImageDecoder.Output, ImageLoadError>?
+        let decoder = ImageDecoder(limits: limits)
+        decoder.decode(bytes, maxPixelSize: maxPixelSize, keepsAnimation: keepsAnimation, cancellable: Cancellable()) {
+            result = $0
+        }
+        _ = withExtendedLifetime(decoder) { iterateMainLoop(until: { result != nil }, timeout: 20) }
+        return result
+    }
+
+    private static func layout(_ bytes: Bytes, maxFrames: Int = 100) -> AnimationLayout? {
+        bytes.withUnsafeBytes { buffer in
+            guard let header = try? ImageHeader.probe(buffer).get() else { return nil }
+            return AnimationLayout.read(buffer, format: header.format, maxFrames: maxFrames)
+        }
+    }
+
+    /// A GIF89a of 1 × 1 frames with these delays (hundredths) and NETSCAPE loop count (nil: no extension).
+    static func gif(delays: [Int], loopCount: Int?) -> Bytes {
+        var bytes = Array("GIF89a".utf8) + [1, 0, 1, 0, 0, 0, 0]
+        if let loopCount {
+            bytes += [0x21, 0xFF, 11] + Array("NETSCAPE2.0".utf8) + [3, 1, UInt8(loopCount & 0xff), UInt8(loopCount >> 8), 0]
+        }
+        for delay in delays {
+            bytes += [0x21, 0xF9, 4, 0, UInt8(delay & 0xff), UInt8(delay >> 8), 0, 0]
+            bytes += [0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0x80, 0, 0, 0, 255, 255, 255]
+            bytes += [2, 2, 0x4C, 0x01, 0]  // clear, index 0, end
+        }
+        return Bytes(bytes + [0x3B])
+    }
+
+    func testTheLayoutHoldsEachFramesDelayAndTheLoopCount() throws {
+        let looping = try XCTUnwrap(Self.layout(Self.gif(delays: [0, 1, 2, 5], loopCount: 3)))
+        XCTAssertEqual(looping.frameDelays, [0, 10, 20, 50], "hundredths, in milliseconds")
+        XCTAssertEqual(looping.plays, 4, "NETSCAPE's count repeats after the first play")
+        XCTAssertNil(try XCTUnwrap(Self.layout(Self.gif(delays: [5, 5], loopCount: 0))).plays, "0: forever")
+        XCTAssertEqual(try XCTUnwrap(Self.layout(Self.gif(delays: [5, 5], loopCount: nil))).plays, 1,
+                       "without the extension a GIF plays once")
+        XCTAssertEqual(try XCTUnwrap(Self.layout(Self.gif(delays: [5, 5, 5], loopCount: 0), maxFrames: 2)).frameDelays, [],
+                       "more frames than may play: no timing kept")
+
+        let webp = try DemoAnimationEncoder.webp(Self.frames(), quality: 90)
+        let webpLayout = try XCTUnwrap(Self.layout(webp))
+        XCTAssertEqual(webpLayout.frameDelays, [70, 70, 70, 70])
+        XCTAssertNil(webpLayout.plays)
+        XCTAssertEqual(webpLayout.firstFramePixels, 64 * 48, "a WebP frame is decoded onto the whole canvas")
+    }
+
+    func testFramesOfTenMillisecondsOrLessShowForATenthOfASecondAsInBrowsers() {
+        XCTAssertEqual([0, 1, 10, 11, 20, 80].map(AnimationLayout.displayDelay), [100, 100, 100, 11, 20, 80])
+    }
+
+    func testTheFirstFrameFileIsAWholeImageOfOneFrame() throws {
+        for bytes in [DemoAnimationEncoder.gif(Self.frames()), try DemoAnimationEncoder.webp(Self.frames(), quality: 90)] {
+            let layout = try XCTUnwrap(Self.layout(bytes))
+            let first = Bytes(bytes.withUnsafeBytes { layout.firstFrameFile(of: $0, format: try! ImageHeader.probe($0).get().format) })
+            let header = try first.withUnsafeBytes { try ImageHeader.probe($0).get() }
+            XCTAssertEqual([header.width, header.height, header.frames], [64, 48, 1])
+            let decoded = try PixbufDecoding.decode(first, loaderType: header.format.loaderName, maxPixelSize: nil,
+                                                    cancellable: nil).get()
+            XCTAssertEqual(Self.corner(decoded.pixbuf), Self.colour(0))
+        }
+    }
+
+    func testAnAnimationOverTheLimitsGivesItsFirstFrame() throws {
+        try MainActor.assumeIsolated {
+            for bytes in [DemoAnimationEncoder.gif(Self.frames()), try DemoAnimationEncoder.webp(Self.frames(), quality: 90)] {
+                // Over the frame count, then over the memory the frames take together (one frame fits).
+                for limits in [ImageDecodeLimits(maxAnimationFrames: 3), ImageDecodeLimits(maxDecodeBytes: 64 * 48 * 4 * 3)] {
+                    let output = try XCTUnwrap(Self.decode(bytes, keepsAnimation: true, limits: limits)).get()
+                    XCTAssertTrue(output.image.isFirstFrameOnly)
+                    XCTAssertEqual(output.image.frameCount, 4)
+                    XCTAssertNil(output.animation, "nothing to play")
+                    XCTAssertEqual(Self.corner(output.image.pixbuf), Self.colour(0))
+                }
+                // Not even one frame fits: refused as before.
+                let refused = Self.decode(bytes, limits: ImageDecodeLimits(maxDecodeBytes: 64 * 48 * 2))?.failureValue
+                XCTAssertEqual(refused, .tooLarge(width: 64, height: 48, frames: 4))
+            }
+        }
+    }
+
+    func testAKeptAnimationGivesEveryFrameInTurnAndLoops() throws {
+        try MainActor.assumeIsolated {
+            for bytes in [DemoAnimationEncoder.gif(Self.frames()), try DemoAnimationEncoder.webp(Self.frames(), quality: 90)] {
+                let output = try XCTUnwrap(Self.decode(bytes, maxPixelSize: 32, keepsAnimation: true)).get()
+                XCTAssertFalse(output.image.isFirstFrameOnly)
+                XCTAssertEqual([output.image.pixbuf.width, output.image.pixbuf.height], [32, 24])
+                let animation = try XCTUnwrap(output.animation)
+                XCTAssertEqual(animation.frameCount, 4)
+                let iterator = animation.frames.makeIterator()
+                var time = 1
+                var seen: [[UInt8]] = []
+                for _ in 0..<6 {
+                    let frame = try XCTUnwrap(iterator.frame(at: time))
+                    XCTAssertEqual([frame.pixbuf.width, frame.pixbuf.height], [32, 24], "scaled as the first frame")
+                    seen.append(Self.corner(frame.pixbuf))
+                    time += max(1, try XCTUnwrap(frame.delay))
+                }
+                XCTAssertEqual(seen, [0, 1, 2, 3, 0, 1].map(Self.colour), "each frame once, then again from the first")
+                XCTAssertEqual(Self.corner(output.image.pixbuf), Self.colour(0),
+                               "the first frame handed out is a copy: playing does not change it")
+            }
+        }
+    }
+
+    func testAPlayRequestIsNotAnsweredByTheCachedFirstFrame() throws {
+        try MainActor.assumeIsolated {
+            let gif = DemoAnimationEncoder.gif(Self.frames()).array
+            let server = try TestHTTPServer()
+            server.route("/a.gif") { _ in TestResponse.bytes(gif, contentType: "image/gif") }
+            let pipeline = ImagePipeline(client: HTTPClient())
+            @MainActor func load(_ request: ImageRequest) -> ImageResponse? {
+                var result: Result<ImageResponse, ImageLoadError>?
+                pipeline.loadImage(request) { result = $0 }
+                iterateMainLoop(until: { result != nil }, timeout: 10)
+                return try? result?.get()
+            }
+            let url = server.url("/a.gif")
+            let still = try XCTUnwrap(load(ImageRequest(url: url, size: .fitting(400))))
+            XCTAssertNil(still.animation, "a request that does not play gets no frames")
+            XCTAssertTrue(still.image.isAnimated)
+            let played = try XCTUnwrap(load(ImageRequest(url: url, size: .fitting(400), playsAnimation: true)))
+            XCTAssertNotNil(played.animation, "decoded again for its frames, not answered by the cached first frame")
+            XCTAssertEqual(pipeline.cache.count, 1)
+        }
+    }
+}
