@@ -17,6 +17,8 @@ public final class HeaderControls {
     let searchBox = Box(.horizontal, spacing: 0)
     /// On: the gallery shows as a grid of tiles; off: as a list (`win.grid`).
     public let gridToggle = ToggleButton(iconName: "view-grid-symbolic", tooltip: tr("Show as a Grid (Ctrl+2; Ctrl+1 for the list)"))
+    /// The recent galleries: a button at the entry's end, and the entry's completion.
+    public let recentGalleries: RecentGalleriesMenu
 
     public init(sources: [SourceKind]) {
         let menu = Menu()
@@ -32,6 +34,7 @@ public final class HeaderControls {
         appSection.append(tr("_About Gallery Viewer"), action: "app.about")
         menu.appendSection(appSection)
         menuButton = MenuButton(iconName: "open-menu-symbolic", tooltip: tr("Main Menu"), menu: menu)
+        recentGalleries = RecentGalleriesMenu(entry: usernameEntry)
 
         for source in sources { sourceSelector.append(id: source.rawValue, text: source.displayName) }
         sourceSelector.tooltip = tr("Where the gallery comes from")
@@ -44,6 +47,7 @@ public final class HeaderControls {
         searchBox.addStyleClass("linked")
         searchBox.append(sourceSelector)
         searchBox.append(usernameEntry)
+        searchBox.append(recentGalleries.button)
 
         backButton.actionName = "win.back"
         bar.packStart(backButton)

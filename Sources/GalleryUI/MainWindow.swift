@@ -44,6 +44,8 @@ public final class MainWindow {
     var gridAction: SimpleAction!
     /// The entry's state: the app setting it, a link's server lookup (MainWindow+Links).
     let input = SearchInput()
+    /// The gallery whose outcome the recent galleries already took in (MainWindow+Recent).
+    weak var rememberedGallery: Gallery?
 
     public init(application: Application, services: GalleryServices) {
         self.services = services
@@ -84,6 +86,7 @@ public final class MainWindow {
             [weak self] url in self?.openInBrowser(url)
         }
         installActions(application)
+        installRecentGalleries()
         window.onDestroy { [weak self] in self?.windowDestroyed() }
     }
 
@@ -214,6 +217,7 @@ public final class MainWindow {
 
     private func galleryChanged() {
         guard let gallery else { return }
+        rememberIfAnswered(gallery)
         if !gallery.downloads.isEmpty {
             if stack.visibleChildName == "status" { stack.visibleChildName = "gallery" }
         } else if case .failed(let error) = gallery.feed.state {

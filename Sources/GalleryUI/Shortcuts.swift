@@ -39,6 +39,7 @@ public struct Shortcut: Equatable, Sendable {
 public enum Shortcuts {
     public static let all: [Shortcut] = [
         .init(.general, tr("Focus the username entry"), action: "win.focus-search", "<Primary>l"),
+        .init(.general, tr("Open the recent galleries"), action: "win.recent-galleries", "<Primary>h"),
         .init(.general, tr("Reload the gallery"), action: "win.reload", "F5", "<Primary>r"),
         .init(.general, tr("Show the keyboard shortcuts"), action: "win.show-help-overlay", "<Primary>question"),
         .init(.general, tr("Close the window"), action: "win.close", "<Primary>w"),

@@ -2,9 +2,9 @@
 # Accessibility test of the real binary: reads the window's accessibility tree over AT-SPI, as a screen
 # reader does, and checks that every control on screen has a name, in each state of the window: the
 # gallery (rows, a failed row's retry button, a sensitive row's reveal button, the header bar and its Grid
-# toggle), the grid (tiles, pressed in), the large view (its back button), the shortcuts window, a status
-# page with "Try Again" (reached by a second launch handing its search to the running window), and the
-# grid again after a relaunch (the choice is remembered).
+# toggle), the recent galleries' popover, the grid (tiles, pressed in), the large view (its back button), the
+# shortcuts window, a status page with "Try Again" (reached by a second launch handing its search to the
+# running window), and the grid again after a relaunch (the choice is remembered).
 #
 # Run through .ci/headless (X display and session bus). .ci/headless sets NO_AT_BRIDGE=1 so that other
 # tests need no accessibility bus; this one unsets it and starts its own bus with at-spi-bus-launcher.
@@ -48,6 +48,13 @@ xdotool windowmove "$window" 0 0 windowsize "$window" 800 1000
 
 check "the gallery" "Main Menu" "Source" "Username" "Grid" "Aurora over the Harbour" "Retry: HTTP 404 Not Found" \
   "Show sensitive image"
+
+# The recent galleries' popover (Ctrl+H): the list, each gallery and its remove button, Clear History.
+xdotool windowfocus --sync "$window"
+xdotool key ctrl+h
+check "the recent galleries" "Recent Galleries" "aurora on Demo" "Remove aurora on Demo from Recent Galleries" \
+  "Clear History"
+xdotool key Escape
 
 xdotool windowfocus --sync "$window"
 xdotool key ctrl+2

@@ -19,12 +19,4 @@ public enum GalleryViewMode: String, Sendable, CaseIterable {
     func write(into file: KeyFile) {
         file.set(rawValue, group: Self.group, key: Self.key)
     }
-
-    /// `base` (the file's text, comments kept) with this mode in its group.
-    func serialized(over base: String?) -> String {
-        let file = base.flatMap { KeyFile(text: $0, keepComments: true) } ?? KeyFile()
-        write(into: file)
-        CacheSettings.addDefault(to: file)
-        return file.text
-    }
 }
