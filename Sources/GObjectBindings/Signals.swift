@@ -226,3 +226,25 @@ extension ObjectRef {
                 trampoline: unsafeBitCast(pointerPairTrampoline, to: GCallback.self), after: after)
     }
 }
+
+// Shape: gboolean handler(GObject *instance, gpointer user_data) — GtkLinkButton `activate-link`, whose true
+// stops the default handler (which would open the link itself).
+private typealias BooleanBox = SignalHandlerBox<SignalEmitter, Bool>
+
+private let booleanTrampoline: @convention(c) (gpointer?, gpointer?) -> gboolean = { instance, data in
+    let box = BooleanBox.from(data)
+    nonisolated(unsafe) let emitter = SignalEmitter(pointer: instance!)
+    return MainActor.assumeIsolated { box.handler(emitter) }.gboolean
+}
+
+extension ObjectRef {
+    /// Connects a handler for a gboolean-returning signal without arguments (`activate-link`). Return true to
+    /// stop other handlers, the default one included.
+    @MainActor @discardableResult
+    public func connectBoolean(
+        _ signal: String, after: Bool = false, _ handler: @escaping @MainActor () -> Bool
+    ) -> SignalConnection {
+        connect(signal, box: BooleanBox { _ in handler() }, trampoline: unsafeBitCast(booleanTrampoline, to: GCallback.self),
+                after: after)
+    }
+}

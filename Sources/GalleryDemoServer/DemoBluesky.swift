@@ -115,20 +115,20 @@ public enum DemoBluesky {
                 ("$type", "app.bsky.embed.video#view"), ("cid", .string(videoCID)),
                 ("playlist", .string(baseURL + "/video/\(videoCID)/playlist.m3u8")),
                 ("thumbnail", .string(baseURL + item.imagePath(thumbnailLongSide: 300))),
-                ("alt", .string(item.title)), ("aspectRatio", ratio(item)),
+                ("alt", .string(item.altText ?? "")), ("aspectRatio", ratio(item)),
             ])
         }
         if post.items.count == 3 {
             return .object([("$type", "app.bsky.embed.gallery#view"), ("items", .array(post.items.map { item in
                 .object([("$type", "app.bsky.embed.gallery#viewImage"),
                          ("thumbnail", .string(baseURL + item.imagePath(thumbnailLongSide: 300))),
-                         ("fullsize", .string(baseURL + item.imagePath())), ("alt", .string(item.title)),
+                         ("fullsize", .string(baseURL + item.imagePath())), ("alt", .string(item.altText ?? "")),
                          ("aspectRatio", ratio(item))])
             }))])
         }
         return .object([("$type", "app.bsky.embed.images#view"), ("images", .array(post.items.map { item in
             .object([("thumb", .string(baseURL + item.imagePath(thumbnailLongSide: 300))),
-                     ("fullsize", .string(baseURL + item.imagePath())), ("alt", .string(item.title)),
+                     ("fullsize", .string(baseURL + item.imagePath())), ("alt", .string(item.altText ?? "")),
                      ("aspectRatio", ratio(item))])
         }))])
     }

@@ -48,11 +48,11 @@ public enum DemoFeed {
             xml.element("atom:link", [("rel", "next"), ("type", "application/rss+xml"),
                                       ("href", baseURL + pagePath(user: user, offset: offset + pageSize))])
         }
-        for item in page { write(item, galleryURL: galleryURL, baseURL: baseURL, avatarURL: baseURL + avatarPath, to: &xml) }
+        for item in page { write(item, baseURL: baseURL, avatarURL: baseURL + avatarPath, to: &xml) }
         return xml.finish()
     }
 
-    private static func write(_ item: DemoItem, galleryURL: String, baseURL: String, avatarURL: String,
+    private static func write(_ item: DemoItem, baseURL: String, avatarURL: String,
                               to xml: inout XMLWriter) {
         let link = baseURL + item.pagePath
         let thumbnail300 = baseURL + item.imagePath(thumbnailLongSide: 300)
@@ -67,9 +67,9 @@ public enum DemoFeed {
         xml.element("media:credit", [("role", "author"), ("scheme", "urn:ebu")], text: item.user)
         xml.element("media:credit", [("role", "author"), ("scheme", "urn:ebu")], text: avatarURL)
         xml.element("media:copyright", text: "Copyright 2024 \(item.user)")
-        let byline = "<a href=\"\(XMLEscaping.html(galleryURL))\">\(XMLEscaping.html(item.user))</a>"
-        xml.element("media:description", [("type", "html")],
-                    text: "<p>\(XMLEscaping.html(item.title)) by \(byline)</p>")
+        // The artist's description, HTML as DeviantArt sends it; none for an untitled upload.
+        let description = item.altText.map { "<p>\(XMLEscaping.html($0))</p>" }
+        if let description { xml.element("media:description", [("type", "html")], text: description) }
         // The real feed lists thumbnail sizes in no fixed order; so does this one.
         let sides = item.index % 3 == 0 ? DemoItem.thumbnailLongSides.reversed() : DemoItem.thumbnailLongSides
         for side in sides {
@@ -80,7 +80,7 @@ public enum DemoFeed {
         xml.element("media:content", [("url", baseURL + item.imagePath()), ("width", String(item.width)),
                                       ("height", String(item.height)), ("medium", "image")])
         xml.element("description", text: "<a href=\"\(XMLEscaping.html(link))\"><img src=\"\(XMLEscaping.html(thumbnail300))\" "
-                    + "alt=\"\(XMLEscaping.html(item.title))\"/></a><br/>\(XMLEscaping.html(item.title)) by \(byline)")
+                    + "alt=\"\(XMLEscaping.html(item.title))\"/></a><br/>" + (description ?? ""))
         xml.close()
     }
 

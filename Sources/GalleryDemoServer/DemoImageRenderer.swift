@@ -108,11 +108,35 @@ public enum DemoImageRenderer {
         return canvas.finish()
     }
 
+    /// A picture's first choices, made from its seed: the sky's hues and slant, and the motif. Drawing goes on
+    /// with the same generator, and the alt text (`DemoItem.altText`) reads the same choices, so the two agree.
+    struct Composition {
+        enum Motif { case ridges, orbits, bokeh, shards }
+
+        /// The generator, past the choices: what drawing the motif goes on with.
+        var random: SeededRandom
+        /// The sky's light top; its dark bottom is `hue + shift`.
+        let hue: Double
+        let shift: Double
+        /// How far the gradient's end leans to the right, as a share of the width.
+        let slant: Double
+        let motif: Motif
+
+        init(seed: UInt64) {
+            random = SeededRandom(seed: seed)
+            hue = random.double(in: 0...360)
+            shift = random.double(in: 40...160)
+            slant = random.double(in: 0...0.4)
+            motif = [Motif.ridges, .orbits, .bokeh, .shards][random.int(in: 0...3)]
+        }
+    }
+
     private static func draw(_ item: DemoItem, cairo: OpaquePointer, width: Double, height: Double) {
-        var random = SeededRandom(seed: item.artSeed)
-        let hue = random.double(in: 0...360)
-        let shift = random.double(in: 40...160)
-        let sky = cairo_pattern_create_linear(0, 0, width * random.double(in: 0...0.4), height)!
+        let composition = Composition(seed: item.artSeed)
+        var random = composition.random
+        let hue = composition.hue
+        let shift = composition.shift
+        let sky = cairo_pattern_create_linear(0, 0, width * composition.slant, height)!
         addStop(sky, 0, hue: hue, saturation: 0.55, value: 0.95)
         addStop(sky, 1, hue: hue + shift, saturation: 0.75, value: 0.35)
         cairo_set_source(cairo, sky)
@@ -120,11 +144,11 @@ public enum DemoImageRenderer {
         cairo_pattern_destroy(sky)
 
         let unit = min(width, height)
-        switch random.int(in: 0...3) {
-        case 0: drawRidges(cairo, &random, width: width, height: height, hue: hue + shift)
-        case 1: drawOrbits(cairo, &random, width: width, height: height, unit: unit, hue: hue)
-        case 2: drawBokeh(cairo, &random, width: width, height: height, unit: unit, hue: hue)
-        default: drawShards(cairo, &random, width: width, height: height, unit: unit, hue: hue + shift)
+        switch composition.motif {
+        case .ridges: drawRidges(cairo, &random, width: width, height: height, hue: hue + shift)
+        case .orbits: drawOrbits(cairo, &random, width: width, height: height, unit: unit, hue: hue)
+        case .bokeh: drawBokeh(cairo, &random, width: width, height: height, unit: unit, hue: hue)
+        case .shards: drawShards(cairo, &random, width: width, height: height, unit: unit, hue: hue + shift)
         }
 
         // A darker band with the item number and title, so every picture says which item it is.

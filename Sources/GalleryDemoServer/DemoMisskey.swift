@@ -94,7 +94,7 @@ public enum DemoMisskey {
             ("properties", .object([("width", .int(item.width)), ("height", .int(item.height))])),
             ("url", .string(video ? baseURL + "/video/\(fileID(item)).mp4" : baseURL + item.imagePath())),
             ("thumbnailUrl", .string(baseURL + item.imagePath(thumbnailLongSide: 300))),
-            ("comment", item.title.isEmpty ? nil : .string(item.title)), ("folderId", nil), ("userId", nil),
+            ("comment", item.altText.map { JSONValue.string($0) } ?? .null), ("folderId", nil), ("userId", nil),
         ])
     }
 

@@ -2,8 +2,8 @@ import GObjectBindings
 import GtkBindings
 import GalleryCore
 
-/// The header bar's controls: back button and image menu (large view), source selector, username entry,
-/// the list/grid switch, main menu.
+/// The header bar's controls: back button, details toggle and image menu (large view), source selector,
+/// username entry, the list/grid switch, main menu.
 @MainActor
 public final class HeaderControls {
     public let bar = HeaderBar()
@@ -14,6 +14,8 @@ public final class HeaderControls {
     /// The large view's menu: zoom, save, copy, open in browser.
     public let imageMenuButton = MenuButton(iconName: "view-more-symbolic", tooltip: tr("Image Menu"),
                                             menu: ItemMenus.largeView())
+    /// The large view's details panel, open or closed (`win.show-details`).
+    public let detailsButton = ToggleButton(iconName: "document-properties-symbolic", tooltip: tr("Image Details"))
     let searchBox = Box(.horizontal, spacing: 0)
     /// On: the gallery shows as a grid of tiles; off: as a list (`win.grid`).
     public let gridToggle = ToggleButton(iconName: "view-grid-symbolic", tooltip: tr("Show as a Grid (Ctrl+2; Ctrl+1 for the list)"))
@@ -58,9 +60,13 @@ public final class HeaderControls {
         gridToggle.accessibleName = tr("Grid")
         gridToggle.actionName = "win.grid"
         bar.packEnd(gridToggle)
+        detailsButton.actionName = "win.show-details"
+        detailsButton.accessibleName = detailsButton.tooltip
+        bar.packEnd(detailsButton)
         bar.showAll()
         backButton.hide()
         imageMenuButton.hide()
+        detailsButton.hide()
     }
 
     public var selectedSource: SourceKind? {
@@ -72,6 +78,7 @@ public final class HeaderControls {
     public func setViewerMode(_ viewer: Bool) {
         backButton.isVisible = viewer
         imageMenuButton.isVisible = viewer
+        detailsButton.isVisible = viewer
         searchBox.isVisible = !viewer
         gridToggle.isVisible = !viewer
     }

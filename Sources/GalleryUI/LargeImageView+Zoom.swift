@@ -88,7 +88,7 @@ extension LargeImageView {
 
     private func detailFailed(_ reason: String) {
         detail = .failed(reason)
-        onChange?()
+        changed()
     }
 
     func cancelDetail() {

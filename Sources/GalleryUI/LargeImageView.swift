@@ -16,7 +16,10 @@ public final class LargeImageView {
     /// 32767 px; the pipeline's pixel and memory limits apply first).
     static let maxDetailPixelSize = 16384
 
+    /// The whole view: the picture (`container`) and, beside it, the details panel.
+    public let root = Box(.horizontal, spacing: 0)
     public let container = Overlay()
+    let details = DetailsPanel()
     let canvas = ImageCanvas()
     let spinner = Spinner()
     let progressBar = ProgressBar()
@@ -39,6 +42,8 @@ public final class LargeImageView {
     public private(set) var isShowingFullImage = false
     public private(set) var fullImageSize: (width: Int, height: Int)?
     public private(set) var failure: String?
+    /// The format and size of the file shown, once the pipeline has read it.
+    public private(set) var file: ImageFileInfo?
     /// The downloaded original, held while the item is shown: while it is, the pipeline serves the
     /// full-resolution decode, Copy Image and Save Image As of this URL from it instead of downloading it again.
     /// Nil when the image came from the memory cache.
@@ -59,6 +64,7 @@ public final class LargeImageView {
         self.pipeline = pipeline
         canvas.area.addStyleClass("large-view")
         container.setChild(canvas.area)
+        installDetails()
 
         progressBar.valign = .start
         progressBar.addStyleClass("osd")
@@ -127,6 +133,7 @@ public final class LargeImageView {
         isShowingFullImage = false
         fullImageSize = nil
         failure = nil
+        file = nil
         requestedURL = nil  // Retry must never load the previous item's image
         [messageLabel, retryButton].forEach { $0.hide() }
         openInBrowserButton.isVisible = download.item.pageURL != nil && download.item.fullImageURL == nil
@@ -159,7 +166,7 @@ public final class LargeImageView {
                 showMessage(tr("This item is not an image."))
             }
         }
-        onChange?()
+        changed()
     }
 
     /// Cancels the downloads and decodes in flight; called when the view closes or moves to another item.
@@ -221,7 +228,7 @@ public final class LargeImageView {
         failure = nil
         [messageLabel, retryButton].forEach { $0.hide() }
         load(url)
-        onChange?()
+        changed()
     }
 
     private func fullImageArrived(_ result: Result<ImageResponse, ImageLoadError>) {
@@ -236,6 +243,7 @@ public final class LargeImageView {
         switch result {
         case .success(let response):
             original = response.original
+            file = response.file
             let image = response.image
             fullImageSize = (image.originalWidth, image.originalHeight)
             let generation = self.generation
@@ -253,7 +261,7 @@ public final class LargeImageView {
             showMessage(Self.notLoaded(error.message))
             retryButton.isVisible = error != .http(.notAWebAddress)
             updateStatusBox()
-            onChange?()
+            changed()
         }
     }
 
@@ -265,7 +273,7 @@ public final class LargeImageView {
         canvas.show(surface, imageWidth: image.originalWidth, imageHeight: image.originalHeight,
                     resolution: Double(surface.pixelWidth) / Double(max(1, image.originalWidth)), isPlaceholder: false)
         if image.pixbuf.width >= image.originalWidth { detail = .loaded(image.pixbuf) }
-        onChange?()
+        changed()
     }
 
     /// "4000 × 3000 pixels"

@@ -28,6 +28,7 @@ extension MainWindow {
                 self.itemActions.run(action, on: download, largeView: self.largeView)
             }
         }
+        viewerActions.append(installDetailsAction())
         viewerActions.forEach { $0.isEnabled = false }
         viewerItemActions.values.forEach { $0.isEnabled = false }
         window.onFullscreenChanged { [weak self] fullscreen in self?.isFullscreen = fullscreen }

@@ -60,7 +60,7 @@ public final class MainWindow {
 
         stack.add(statusPage.container, name: "status")
         stack.add(listView.container, name: "gallery")
-        stack.add(largeView.container, name: "viewer")
+        stack.add(largeView.root, name: "viewer")
         let content = Box(.vertical, spacing: 0)
         content.append(notices.bar)
         let overlay = Overlay()

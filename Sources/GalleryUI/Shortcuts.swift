@@ -72,6 +72,7 @@ public enum Shortcuts {
         .init(.largeView, tr("Save the original image"), action: "win.save-image", "<Primary>s"),
         .init(.largeView, tr("Copy the image"), action: "win.copy-image", "<Primary>c"),
         .init(.largeView, tr("Copy the link to the item's page"), action: "win.copy-link", "<Primary><Shift>c"),
+        .init(.largeView, tr("Show or hide the image details"), action: "win.show-details", "<Alt>Return"),
     ]
 
     /// Sets every action's accelerators on `application` (replacing earlier ones; safe to repeat).

@@ -32,7 +32,7 @@ struct ListCommand {
             id: item.id, title: item.title, fileName: item.fileName, kind: item.kind.rawValue,
             sensitive: item.isSensitive, thumbnailURL: web(item.thumbnailURL(covering: 300)),
             fullURL: web(item.fullImageURL), pageURL: web(item.pageURL), author: item.author, altText: item.altText,
-            width: item.width, height: item.height)
+            published: item.published.flatMap(DateText.iso8601), width: item.width, height: item.height)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return (try? encoder.encode(record)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
@@ -51,11 +51,13 @@ private struct ListedItem: Encodable {
     let pageURL: String?
     let author: String?
     let altText: String?
+    /// When the service says it was published, ISO 8601 in UTC.
+    let published: String?
     let width: Int?
     let height: Int?
 
     enum CodingKeys: String, CodingKey {
         case id, title, fileName = "file_name", kind, sensitive, thumbnailURL = "thumbnail_url",
-             fullURL = "full_url", pageURL = "page_url", author, altText = "alt_text", width, height
+             fullURL = "full_url", pageURL = "page_url", author, altText = "alt_text", published, width, height
     }
 }

@@ -70,6 +70,28 @@ public final class Label: Widget {
         set { gtk_label_set_justify(label, newValue.gtk) }
     }
 
+    /// Where a wrapping label may break its lines.
+    public enum WrapMode: Sendable, CaseIterable {
+        /// Between words only: one long word makes the label as wide as the word.
+        case word
+        case character
+        /// Between words, and inside a word too long for a line (a URL, a hash, a hostile run of letters).
+        case wordOrCharacter
+
+        var pango: PangoWrapMode {
+            switch self {
+            case .word: PANGO_WRAP_WORD
+            case .character: PANGO_WRAP_CHAR
+            case .wordOrCharacter: PANGO_WRAP_WORD_CHAR
+            }
+        }
+    }
+
+    public var wrapMode: WrapMode {
+        get { WrapMode.allCases.first { $0.pango == gtk_label_get_line_wrap_mode(label) } ?? .word }
+        set { gtk_label_set_line_wrap_mode(label, newValue.pango) }
+    }
+
     public var isSelectable: Bool {
         get { gtk_label_get_selectable(label) != 0 }
         set { gtk_label_set_selectable(label, newValue.gboolean) }

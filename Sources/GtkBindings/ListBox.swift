@@ -101,4 +101,15 @@ public final class ListBoxRow: Bin {
     }
 
     public var index: Int { Int(gtk_list_box_row_get_index(widget.raw.as(GtkListBoxRow.self))) }
+
+    /// Rows that only show something (a details panel's) are neither activated nor selected.
+    public var isActivatable: Bool {
+        get { gtk_list_box_row_get_activatable(widget.raw.as(GtkListBoxRow.self)) != 0 }
+        set { gtk_list_box_row_set_activatable(widget.raw.as(GtkListBoxRow.self), newValue.gboolean) }
+    }
+
+    public var isSelectable: Bool {
+        get { gtk_list_box_row_get_selectable(widget.raw.as(GtkListBoxRow.self)) != 0 }
+        set { gtk_list_box_row_set_selectable(widget.raw.as(GtkListBoxRow.self), newValue.gboolean) }
+    }
 }

@@ -12,6 +12,9 @@ public final class Revealer: Bin {
         /// Slides down into view (from a bar above it) and back up.
         case slideDown
         case slideUp
+        /// Slides in from the right edge (a side pane at the end of a row) and back out.
+        case slideLeft
+        case slideRight
 
         var gtk: GtkRevealerTransitionType {
             switch self {
@@ -19,6 +22,8 @@ public final class Revealer: Bin {
             case .crossfade: GTK_REVEALER_TRANSITION_TYPE_CROSSFADE
             case .slideDown: GTK_REVEALER_TRANSITION_TYPE_SLIDE_DOWN
             case .slideUp: GTK_REVEALER_TRANSITION_TYPE_SLIDE_UP
+            case .slideLeft: GTK_REVEALER_TRANSITION_TYPE_SLIDE_LEFT
+            case .slideRight: GTK_REVEALER_TRANSITION_TYPE_SLIDE_RIGHT
             }
         }
     }
@@ -32,4 +37,7 @@ public final class Revealer: Bin {
         get { gtk_revealer_get_reveal_child(widget.raw.as(GtkRevealer.self)) != 0 }
         set { gtk_revealer_set_reveal_child(widget.raw.as(GtkRevealer.self), newValue.gboolean) }
     }
+
+    /// The child is shown, or still on its way out (`isRevealed` is already false then).
+    public var isChildRevealed: Bool { gtk_revealer_get_child_revealed(widget.raw.as(GtkRevealer.self)) != 0 }
 }

@@ -2,13 +2,15 @@
 """Reads a running Gallery Viewer's accessibility tree over AT-SPI, as a screen reader would, and checks it.
 
     atspi_check.py APP_NAME [--expect NAME]... [--expect-checked NAME]... [--expect-text TEXT]...
-                   [--expect-no-text TEXT]...
+                   [--expect-no-text TEXT]... [--expect-description NAME=TEXT]...
 
 Every control a user can press, type into or activate (buttons of any kind, combo boxes, text entries,
 list rows and grid tiles, menu items) that is on screen must have an accessible name; each --expect NAME
 must be on screen, each --expect-checked NAME too, pressed in (a toggle button that is on), each
 --expect-text TEXT must be part of some text on screen (a label's, a control's name) and no
---expect-no-text TEXT may be (all waited for, up to 20 s, as the window may still be loading or changing).
+--expect-no-text TEXT may be, and each --expect-description NAME=TEXT needs a node on screen named NAME
+whose accessible description holds TEXT (all waited for, up to 20 s, as the window may still be loading or
+changing).
 Prints the controls it saw and exits 1 with the offenders, 0 when all is well, 2 when the application is
 not on the accessibility bus.
 """
@@ -68,6 +70,14 @@ def visible_controls(app):
             yield node, depth, (node.get_name() or "").strip()
 
 
+def descriptions(app):
+    """(name, description) of every node on screen that has a description."""
+    for node, _ in walk(app):
+        description = (node.get_description() or "").strip()
+        if description and showing(node):
+            yield (node.get_name() or "").strip(), description
+
+
 def visible_texts(app):
     for node, _ in walk(app):
         name = (node.get_name() or "").strip()
@@ -80,9 +90,10 @@ def main():
     if not args:
         print(__doc__, file=sys.stderr)
         return 2
-    app_name, expected, checked, texts, absent = args[0], [], [], [], []
+    app_name, expected, checked, texts, absent, described = args[0], [], [], [], [], []
     rest = args[1:]
-    lists = {"--expect": expected, "--expect-checked": checked, "--expect-text": texts, "--expect-no-text": absent}
+    lists = {"--expect": expected, "--expect-checked": checked, "--expect-text": texts, "--expect-no-text": absent,
+             "--expect-description": described}
     while rest:
         if rest[0] in lists and len(rest) > 1:
             lists[rest[0]].append(rest[1])
@@ -104,7 +115,12 @@ def main():
         shown = list(visible_texts(app)) if texts or absent else []
         missing_texts = [text for text in texts if not any(text in name for name in shown)]
         present = [text for text in absent if any(text in name for name in shown)]
-        done = all(name in names for name in expected) and not unchecked and not missing_texts and not present
+        seen = set(descriptions(app)) if described else set()
+        undescribed = [pair for pair in described
+                       if not any(name == pair.partition("=")[0] and pair.partition("=")[2] in description
+                                  for name, description in seen)]
+        done = (all(name in names for name in expected) and not unchecked and not missing_texts and not present
+                and not undescribed)
         if done or time.monotonic() > deadline:
             break
         time.sleep(0.3)
@@ -128,12 +144,15 @@ def main():
         print(f"atspi_check: FAIL: no text with {text!r} on screen", file=sys.stderr)
     for text in present:
         print(f"atspi_check: FAIL: {text!r} is still on screen", file=sys.stderr)
+    for pair in undescribed:
+        name, _, text = pair.partition("=")
+        print(f"atspi_check: FAIL: no {name!r} described as {text!r}; seen: {sorted(seen)[:20]}", file=sys.stderr)
     if texts or absent:
         print("texts on screen: " + " | ".join(shown[:60]))
     if not names:
         print("atspi_check: FAIL: no controls at all on screen", file=sys.stderr)
         return 1
-    return 1 if unnamed or missing or unchecked or missing_texts or present else 0
+    return 1 if unnamed or missing or unchecked or missing_texts or present or undescribed else 0
 
 
 if __name__ == "__main__":

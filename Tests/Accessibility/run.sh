@@ -2,9 +2,10 @@
 # Accessibility test of the real binary: reads the window's accessibility tree over AT-SPI, as a screen
 # reader does, and checks that every control on screen has a name, in each state of the window: the
 # gallery (rows, a failed row's retry button, a sensitive row's reveal button, the header bar and its Grid
-# toggle), the recent galleries' popover, the grid (tiles, pressed in), the large view (its back button), the
-# shortcuts window, a status page with "Try Again" (reached by a second launch handing its search to the
-# running window), and the grid again after a relaunch (the choice is remembered).
+# toggle), the recent galleries' popover, the grid (tiles, pressed in), the large view (its back button; its
+# details panel, whose alt text is the picture's description), the shortcuts window, a status page with "Try
+# Again" (reached by a second launch handing its search to the running window), and the grid again after a
+# relaunch (the choice is remembered).
 #
 # Run through .ci/headless (X display and session bus). .ci/headless sets NO_AT_BRIDGE=1 so that other
 # tests need no accessibility bus; this one unsets it and starts its own bus with at-spi-bus-launcher.
@@ -61,7 +62,15 @@ xdotool key ctrl+2
 check "the grid" "Grid" "Aurora over the Harbour" "Retry: HTTP 404 Not Found" "Show sensitive image" --expect-checked "Grid"
 
 xdotool mousemove --window "$window" 400 120 click --repeat 2 --delay 120 1
-check "the large view" "Back to the Gallery" "Image Menu"
+check "the large view" "Back to the Gallery" "Image Menu" "Image Details"
+
+# The details panel: its rows are named by their captions, and the picture's description is its alt text.
+xdotool key alt+Return
+band="A band at the bottom reads “#001” and “Aurora over the Harbour — aurora”"
+atspi_expect "the details panel" --expect "Image Details" --expect "Title" --expect "Description" --expect "Page" \
+  --expect-description "Large view: Aurora over the Harbour=$band" --expect-description "Description=$band"
+sed 's/^/    /' "$work/tree"
+xdotool key alt+Return
 
 xdotool key Escape
 xdotool key ctrl+question

@@ -71,8 +71,8 @@ for spec in "bluesky aurora.demo.test nobody.demo.test" "misskey aurora@demo.tes
     || fail "--list --json --source $source $user failed"
   lines=$(wc -l <"$work/$source.json")
   [ "$lines" -eq 60 ] || fail "--source $source: --list printed $lines items for $user, not 60"
-  for key in '"kind":"image"' '"kind":"video"' '"alt_text":"Aurora over the Harbour"' '"sensitive":true' '"file_name"' \
-             '"thumbnail_url":"http' '"full_url":"http'; do
+  for key in '"kind":"image"' '"kind":"video"' 'reads “#001” and “Aurora over the Harbour — aurora”."' '"sensitive":true' \
+             '"file_name"' '"thumbnail_url":"http' '"full_url":"http' '"published":"2024-0'; do
     grep -q "$key" "$work/$source.json" || fail "--source $source: --list --json lacks $key"
   done
   https_pages=$(grep -c '"page_url":"https://' "$work/$source.json")

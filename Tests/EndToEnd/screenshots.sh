@@ -4,6 +4,7 @@
 #   docs/screenshots/main-window-dark.png  the same in Adwaita's dark style (GTK_THEME=Adwaita:dark)
 #   docs/screenshots/recent-galleries.png  the recent galleries (Ctrl+H) after a few searches
 #   docs/screenshots/large-view.png    an image in the large view
+#   docs/screenshots/large-view-details.png  the same with its details panel (Alt+Return)
 #   docs/screenshots/large-view-zoomed.png  the same zoomed in (double-click: 100 %, then + twice), its menu open
 #   docs/screenshots/no-such-user.png  the message for a user that does not exist
 #   docs/screenshots/grid.png          the gallery as a grid (Ctrl+2), a tile selected with the keyboard
@@ -58,6 +59,10 @@ scroll_to_failures
 shoot main-window.png 3
 xdotool mousemove --window "$window" 380 200 click --repeat 2 --delay 120 1
 shoot large-view.png 3
+xdotool key alt+Return
+shoot large-view-details.png 2
+xdotool key alt+Return
+sleep 1
 xdotool mousemove --window "$window" 300 420 click --repeat 2 --delay 120 1
 sleep 1
 xdotool key plus plus

@@ -77,6 +77,7 @@ final class OwnershipTests: GLibTestCase {
             return token
         }
         let plain = token(), emitter = token(), pointer = token(), emitterPointer = token(), event = token(), doubles = token()
+        let boolean = token()
         // The counter is captured weakly, as the app's handlers capture their owners: only the token is held.
         let connections = [
             object.connect("plain") { [weak counter] in withExtendedLifetime(plain) { counter?.calls += 1 } },
@@ -96,6 +97,10 @@ final class OwnershipTests: GLibTestCase {
             object.connect("doubles") { [weak counter] (_: Double, _: Double) in
                 withExtendedLifetime(doubles) { counter?.calls += 1 }
             },
+            object.connectBoolean("boolean") { [weak counter] in
+                withExtendedLifetime(boolean) { counter?.calls += 1 }
+                return false
+            },
         ]
         return (connections, tokens)
     }
@@ -106,15 +111,15 @@ final class OwnershipTests: GLibTestCase {
             let counter = Counter()
             let (connections, tokens) = Self.connectEveryShape(to: object, counter: counter)
             SignalTestObject.emitAll(object)
-            XCTAssertEqual(counter.calls, 6, "each handler ran once")
-            XCTAssertEqual(tokens.filter { $0() != nil }.count, 6, "held while connected")
+            XCTAssertEqual(counter.calls, 7, "each handler ran once")
+            XCTAssertEqual(tokens.filter { $0() != nil }.count, 7, "held while connected")
             XCTAssertTrue(connections.allSatisfy(\.isConnected))
             for connection in connections { connection.disconnect() }
             XCTAssertEqual(tokens.compactMap { $0() }.count, 0, "every box released at disconnect")
             XCTAssertTrue(connections.allSatisfy { !$0.isConnected })
             for connection in connections { connection.disconnect() }  // twice: harmless
             SignalTestObject.emitAll(object)
-            XCTAssertEqual(counter.calls, 6, "and never called again")
+            XCTAssertEqual(counter.calls, 7, "and never called again")
             XCTAssertEqual(Self.referenceCount(object.pointer), 1, "no connection holds the object")
         }
     }
@@ -130,7 +135,7 @@ final class OwnershipTests: GLibTestCase {
                 g_object_weak_ref(object.object, { data, _ in data!.assumingMemoryBound(to: Bool.self).pointee = true },
                                   &finalized)
                 (connections, tokens) = Self.connectEveryShape(to: object, counter: counter)
-                XCTAssertEqual(tokens.filter { $0() != nil }.count, 6)
+                XCTAssertEqual(tokens.filter { $0() != nil }.count, 7)
             }
             XCTAssertTrue(finalized, "the wrapper held the only reference")
             XCTAssertEqual(tokens.compactMap { $0() }.count, 0, "every box released with the object")
@@ -231,7 +236,8 @@ final class OwnershipTests: GLibTestCase {
 }
 
 /// A GObject subclass with one signal of each shape the bindings connect: `plain` (no arguments), `pointer`
-/// (one pointer), `event` (one pointer, returns gboolean), `doubles` (two doubles). Registered at run time,
+/// (one pointer), `event` (one pointer, returns gboolean), `doubles` (two doubles), `boolean` (no arguments,
+/// returns gboolean). Registered at run time,
 /// so the ownership tests need neither a display nor a widget.
 enum SignalTestObject {
     private static let type: GType = {
@@ -247,6 +253,7 @@ enum SignalTestObject {
         add("pointer", returns: "void", ["gpointer"])
         add("event", returns: "gboolean", ["gpointer"])
         add("doubles", returns: "void", ["gdouble", "gdouble"])
+        add("boolean", returns: "gboolean", [])
         return type
     }()
 
@@ -260,6 +267,7 @@ enum SignalTestObject {
         emit(object, "pointer", [.pointer(nil)])
         emit(object, "event", [.pointer(nil)], returns: "gboolean")
         emit(object, "doubles", [.double(1.5), .double(-2)])
+        emit(object, "boolean", [], returns: "gboolean")
     }
 
     private enum Argument {

@@ -60,6 +60,7 @@ extension BlueskySourceTests {
         XCTAssertEqual(first.kind, .image)
         XCTAssertEqual(first.pageURL, "https://bsky.app/profile/alice.bsky.social/post/3keb6umbwcnco")
         XCTAssertEqual(first.altText, "Ink drawing of fishing boats at low tide")
+        XCTAssertEqual(first.published, 1_714_641_342, "the record's createdAt, 2024-05-02T09:15:42.118Z")
         XCTAssertEqual(first.author, "alice.bsky.social")
         XCTAssertEqual(first.fullImageURL, "\(Self.cdn)/feed_fullsize/plain/\(Self.did)/bafkreiulbc363a4dqupeblw3m35gfmuzobeklapqs6n6nzzmubvnx5ds4m@jpeg")
         XCTAssertEqual(first.thumbnails, [.init(url: "\(Self.cdn)/feed_thumbnail/plain/\(Self.did)/bafkreiulbc363a4dqupeblw3m35gfmuzobeklapqs6n6nzzmubvnx5ds4m@jpeg")])

@@ -43,7 +43,8 @@ extension CommonsSourceTests {
             XCTAssertEqual(requests.map { $0.query["iicontinue"] },
                            [nil, nil, nil, "Zebra_finch_song.ogg|20240301080000"])
             for request in requests {
-                XCTAssertEqual(request.query["iiprop"], "url|size|mime|timestamp")
+                XCTAssertEqual(request.query["iiprop"], "url|size|mime|timestamp|extmetadata")
+                XCTAssertEqual(request.query["iiextmetadatafilter"], "ImageDescription")
                 XCTAssertEqual(request.header("user-agent"), HTTPClient.defaultUserAgent, "Wikimedia's policy")
                 XCTAssertEqual(request.header("accept"), "application/json")
             }

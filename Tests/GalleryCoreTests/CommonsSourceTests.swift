@@ -10,7 +10,7 @@ import XCTest
 /// Fixtures in data/fixtures/commons/ follow the MediaWiki Action API (formatversion=2).
 final class CommonsSourceTests: GLibTestCase {
     let fixedParameters = ["action", "format", "formatversion", "generator", "gaiuser", "gaisort", "gaidir",
-                                   "gailimit", "prop", "iiprop", "iiurlwidth", "list", "ususers"]
+                                   "gailimit", "prop", "iiprop", "iiurlwidth", "iiextmetadatafilter", "list", "ususers"]
 
     // MARK: Requests and usernames
 
@@ -19,7 +19,8 @@ final class CommonsSourceTests: GLibTestCase {
         let request = source.firstRequest()
         XCTAssertEqual(request.url, "https://commons.wikimedia.org/w/api.php?action=query&format=json&formatversion=2"
             + "&generator=allimages&gaiuser=M%C3%BCller&gaisort=timestamp&gaidir=older&gailimit=24&prop=imageinfo"
-            + "&iiprop=url%7Csize%7Cmime%7Ctimestamp&iiurlwidth=250&list=users&ususers=M%C3%BCller")
+            + "&iiprop=url%7Csize%7Cmime%7Ctimestamp%7Cextmetadata&iiurlwidth=250&iiextmetadatafilter=ImageDescription"
+            + "&list=users&ususers=M%C3%BCller")
         XCTAssertEqual(request.headers, ["Accept": "application/json"])
         XCTAssertEqual(request.stage, "page")
         XCTAssertEqual(source.kind, .commons)
@@ -197,6 +198,23 @@ final class CommonsSourceTests: GLibTestCase {
         XCTAssertTrue(logo.fullImageURL?.hasSuffix(".svg") ?? false, "librsvg decodes the original SVG")
         XCTAssertTrue(logo.thumbnails.first?.url.hasSuffix(".svg.png") ?? false, "rows use the PNG rendering")
         XCTAssertEqual(items.first { $0.id == "1003" }?.title, "Harbour map (1890)")
+    }
+
+    /// `extmetadata`'s ImageDescription is HTML: its text, without tags, comments or styles, is the alt text; the
+    /// upload's timestamp is the date.
+    func testDescriptionsAreReadAsPlainTextAndTimestampsAsDates() throws {
+        let source = try CommonsSource(username: "Müller", endpointOverride: nil)
+        let items = try source.parse(fixtureResponse("page1.json", for: source.firstRequest()),
+                                     of: source.firstRequest()).items
+        let byID = Dictionary(uniqueKeysWithValues: items.map { ($0.id, $0) })
+        XCTAssertEqual(byID["1001"]?.altText,
+                       "Sunset over the lake Müritz, seen from the harbour of Waren.\nTaken with a tripod & a 10 s exposure.")
+        XCTAssertEqual(byID["1001"]?.published, 1_710_094_925, "2024-03-10T18:22:05Z")
+        XCTAssertEqual(byID["1003"]?.altText, "English: Map of the harbour, 1890 (scan)",
+                       "no style, no comment, and a quoted > does not end its tag")
+        XCTAssertNil(byID["1002"]?.altText, "every language at once (iiextmetadatamultilang) is not what was asked")
+        XCTAssertNil(byID["1004"]?.altText, "no extmetadata")
+        XCTAssertEqual(byID["1004"]?.published, 1_709_882_100)
     }
 
     func testMediaTypesDecideKindAndFullImage() throws {

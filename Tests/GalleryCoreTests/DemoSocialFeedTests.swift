@@ -19,6 +19,9 @@ final class DemoSocialFeedTests: GLibTestCase {
             for name in ["aurora", "atlas"] {
                 let user = try XCTUnwrap(server.catalog.user(named: name))
                 let videoItems = Set(DemoPosts.posts(of: user).filter(\.isVideo).flatMap { $0.items.map(\.id) })
+                let postDates = Dictionary(uniqueKeysWithValues: DemoPosts.posts(of: user).flatMap { post in
+                    post.items.map { ($0.id, post.published) }
+                })
                 for source in try Self.sources(name, server: server) {
                     let run = loadEveryPage(source)
                     XCTAssertEqual(run.feed.state, .finished, "\(source.kind) \(name)")
@@ -31,7 +34,8 @@ final class DemoSocialFeedTests: GLibTestCase {
                     XCTAssertTrue(items.allSatisfy { $0.pageURL?.hasPrefix("https://") == true }, "\(source.kind): pages are https")
                     for (item, demo) in zip(items, user.items) where item.kind == .image {
                         XCTAssertEqual(item.fullImageURL, server.baseURL + demo.imagePath())
-                        XCTAssertEqual(item.altText, demo.title.isEmpty ? nil : demo.title)
+                        XCTAssertEqual(item.altText, demo.altText, "what the picture shows")
+                        XCTAssertEqual(item.published, postDates[demo.id], "the post's date")
                     }
                 }
             }

@@ -63,6 +63,22 @@ final class DeviantArtSourceTests: GLibTestCase {
         XCTAssertEqual(cafe.fileName, "café_Ωmega-d104.jpg")
     }
 
+    /// The artist's description (Media RSS's `media:description type="html"`, else the item's `description`) is
+    /// the alt text, as plain text; `pubDate` (RFC 822, with a US zone as DeviantArt writes it) is the date.
+    func testDescriptionsAndDatesAreRead() throws {
+        let page = try source().parse(response(Fixtures.bytes("deviantart/gallery-page1.xml")),
+                                      of: source().firstRequest())
+        let rock = page.items[0]
+        XCTAssertEqual(rock.altText, "A loud painting", "the item's description, its tags dropped")
+        XCTAssertEqual(rock.published, 1_793_556_000, "Sun, 01 Nov 2026 10:00:00 PST is 18:00 UTC")
+        XCTAssertNil(page.items[1].altText)
+        XCTAssertNil(page.items[1].published)
+        let cafe = page.items[3]
+        XCTAssertEqual(cafe.altText, "Late & quiet at the café.\n\nDrawn with atlasben gpj.exe",
+                       "entities decoded once the tags are gone; the right-to-left override dropped")
+        XCTAssertEqual(cafe.published, 1_793_514_600, "Sat, 31 Oct 2026 23:30:00 PDT is 06:30 UTC the next day")
+    }
+
     func testNextLinkFollowsTheCanonicalHostOrTheOverride() throws {
         let canonical = try source().parse(response(Fixtures.bytes("deviantart/gallery-page1.xml")),
                                            of: source().firstRequest())

@@ -50,6 +50,27 @@ final class ImageRequestOptionTests: GLibTestCase {
         }
     }
 
+    /// Every response says what file its image came from — the format read from the bytes, however the server
+    /// labels them, and the byte count — also one served from the memory cache.
+    func testResponsesCarryTheFilesFormatAndSizeAlsoFromTheMemoryCache() throws {
+        try MainActor.assumeIsolated {
+            let (server, png) = try Self.server()
+            server.route("/mislabelled.jpg") { _ in TestResponse.bytes(png, contentType: "image/jpeg") }
+            let pipeline = ImagePipeline(client: HTTPClient())
+            let expected = ImageFileInfo(format: .png, byteCount: png.count)
+            let url = server.url("/img/a.png")
+            XCTAssertEqual(Self.load(ImageRequest(url: url, size: .fitting(96)), pipeline)?.file, expected)
+            var cached: ImageResponse?
+            pipeline.loadImage(ImageRequest(url: url, size: .fitting(96))) { cached = try? $0.get() }
+            XCTAssertEqual(cached?.file, expected, "remembered beside the decoded image")
+            XCTAssertEqual(Self.load(ImageRequest(url: url, size: .original, cachePolicy: .none, keepsOriginal: true),
+                                     pipeline)?.file, expected)
+            XCTAssertEqual(Self.load(ImageRequest(url: server.url("/mislabelled.jpg"), size: .fitting(96)), pipeline)?.file,
+                           expected, "the bytes say PNG, whatever the Content-Type")
+            XCTAssertEqual(server.requestCount, 3)
+        }
+    }
+
     func testTheMemoryCacheIsReadAndWrittenOnlyAsThePolicySays() throws {
         try MainActor.assumeIsolated {
             let (server, _) = try Self.server()

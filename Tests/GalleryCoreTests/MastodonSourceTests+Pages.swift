@@ -18,6 +18,7 @@ extension MastodonSourceTests {
         XCTAssertEqual(drawing.kind, .image)
         XCTAssertEqual(drawing.title, "Fishing boats at dawn, drawn in ink — Hafen von Kiel, 夜明け")
         XCTAssertEqual(drawing.altText, "Fishing boats at dawn, drawn in ink — Hafen von Kiel, 夜明け\nSecond line with more detail.")
+        XCTAssertEqual(drawing.published, 1_714_641_342, "the post's created_at, 2024-05-02T09:15:42.000Z")
         XCTAssertEqual(drawing.fullImageURL, "https://files.mastodon.social/media_attachments/files/112/345/678/900/000/001/original/5f3a9c1be2d47a60.jpeg")
         XCTAssertEqual(drawing.thumbnails, [.init(url: "https://files.mastodon.social/media_attachments/files/112/345/678/900/000/001/small/5f3a9c1be2d47a60.jpeg",
                                                    width: 554, height: 416)])

@@ -71,6 +71,7 @@ extension MisskeySourceTests {
         XCTAssertEqual(first.id, "9tjzq9aa02")
         XCTAssertEqual(first.pageURL, "https://misskey.io/notes/9tjzq9aa01")
         XCTAssertEqual(first.altText, "Ink drawing of fishing boats at low tide")
+        XCTAssertEqual(first.published, 1_714_641_342, "the note's createdAt, 2024-05-02T09:15:42.118Z")
         XCTAssertEqual(first.author, "alice@misskey.io")
         XCTAssertEqual(first.width, 2048)
         XCTAssertEqual(first.height, 1536)

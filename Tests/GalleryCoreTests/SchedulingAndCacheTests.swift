@@ -117,6 +117,44 @@ final class URLAndTextTests: GLibTestCase {
         XCTAssertEqual(HTMLText.decodeEntities("&#0; &#xD800; &#99999999;"), "&#0; &#xD800; &#99999999;")
     }
 
+    /// Descriptions that are HTML become plain text: tags, comments and styles gone, whitespace as HTML reads
+    /// it, line breaks where tags put them, entities decoded once at the end; only the start of a huge one is read.
+    func testHTMLBecomesPlainText() {
+        let cases: [(String, String, String)] = [
+            ("<p>A <b>loud</b>\n   painting</p><p>Second</p>", "A loud painting\n\nSecond\n", ""),
+            ("one<br><br><br>two", "one\n\ntwo", ""),
+            ("<a title=\"x > y\" href='a>b'>link</a> after", "link after", ""),
+            ("<!-- <p>hidden</p> --> shown <!-- unterminated <b>", "shown ", ""),
+            ("<style>p { color: red }</style><SCRIPT>alert('<p>')</script >words", "words", ""),
+            ("a < b and c<d", "a < b and c", "a \"<\" before a letter starts a tag, as in browsers"),
+            ("&lt;b&gt;not a tag&lt;/b&gt; &amp;amp;", "<b>not a tag</b> &amp;", ""),
+            ("<span title=don't>it's</span>", "it's", ""),
+            ("unterminated <a href=\"x", "unterminated ", ""),
+        ]
+        for (html, text, why) in cases {
+            XCTAssertEqual(HTMLText.plainText(html), text, html + " " + why)
+        }
+        XCTAssertLessThanOrEqual(HTMLText.plainText(String(repeating: "<b>word</b> ", count: 100_000), limit: 100).count, 45,
+                                 "only the first 100 characters are read")
+    }
+
+    func testFeedDatesAndTheirDisplay() {
+        XCTAssertEqual(DateText.published(rfc822: "Sun, 01 Nov 2026 10:00:00 PST"), 1_793_556_000)
+        XCTAssertEqual(DateText.published(rfc822: "01 Nov 2026 18:00 GMT"), 1_793_556_000, "no weekday, no seconds")
+        XCTAssertEqual(DateText.published(rfc822: "Sun, 01 Nov 2026 19:30:00 +0130"), 1_793_556_000)
+        XCTAssertEqual(DateText.published(rfc822: "Sun, 01 Nov 26 18:00:00 Z"), 1_793_556_000, "a two-digit year")
+        for broken in ["", "yesterday", "Sun, 32 Nov 2026 10:00:00 GMT", "Sun, 01 Nov 2026 10:00:00 XYZ",
+                       "Sun, 01 Foo 2026 10:00:00 GMT", "Sun, 01 Nov 2026 25:00:00 GMT", String(repeating: "1", count: 100)] {
+            XCTAssertNil(DateText.published(rfc822: broken), broken)
+        }
+        XCTAssertEqual(DateText.published(iso8601: "2024-05-02T09:15:42.118Z"), 1_714_641_342)
+        XCTAssertNil(DateText.published(iso8601: "2024-05-02"))
+        XCTAssertEqual(DateText.iso8601(1_714_641_342), "2024-05-02T09:15:42Z")
+        XCTAssertNotNil(DateText.display(1_714_641_342))
+        XCTAssertNil(GalleryItem(id: "x", title: "", fullImageURL: nil, published: 300_000_000_000).published,
+                     "past year 9999 is no date")
+    }
+
     func testRetryAfterFormats() {
         let now = 1_000_000.0
         func head(_ headers: [String: String]) -> HTTPResponseHead {

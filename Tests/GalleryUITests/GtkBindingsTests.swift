@@ -16,6 +16,10 @@ final class GtkBindingsTests: GLibTestCase {
                 label.ellipsize = mode
                 XCTAssertEqual(label.ellipsize, mode)
             }
+            for mode in Label.WrapMode.allCases {
+                label.wrapMode = mode
+                XCTAssertEqual(label.wrapMode, mode)
+            }
             for justification in Label.Justification.allCases {
                 label.justify = justification
                 XCTAssertEqual(label.justify, justification)

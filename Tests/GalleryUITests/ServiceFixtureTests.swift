@@ -18,14 +18,14 @@ final class ServiceFixtureTests: GLibTestCase {
                                      "https://media.misskey.io"]
 
     @MainActor
-    private static func fixture(_ name: String, server: TestHTTPServer) -> String {
+    static func fixture(_ name: String, server: TestHTTPServer) -> String {
         mediaHosts.reduce(Fixtures.text(name)) { text, host in
             text.replacingOccurrences(of: host, with: server.baseURL + "/media/" + host.dropFirst("https://".count))
         }
     }
 
     @MainActor
-    private static func makeServer() throws -> TestHTTPServer {
+    static func makeServer() throws -> TestHTTPServer {
         let server = try TestHTTPServer()
         let png = try Pixbuf.filled(width: 320, height: 200, rgba: 0x3584e4ff).encoded(as: "png").array
         server.route("/media/*") { _ in .bytes(png, contentType: "image/png") }

@@ -18,7 +18,13 @@ public final class ImageCache {
 
     public let capacityBytes: Int
     public private(set) var totalBytes = 0
-    private var entries: OrderedDictionary<Key, DecodedPixbuf> = [:]
+    private var entries: OrderedDictionary<Key, Entry> = [:]
+
+    /// The pixels, and the few bytes that say what file they came from.
+    private struct Entry {
+        let image: DecodedPixbuf
+        let file: ImageFileInfo?
+    }
 
     public init(capacityBytes: Int = 96 * 1_048_576) {
         self.capacityBytes = capacityBytes
@@ -28,21 +34,25 @@ public final class ImageCache {
 
     public func image(for key: Key) -> DecodedPixbuf? {
         guard let index = entries.index(forKey: key) else { return nil }
-        let image = entries.values[index]
+        let entry = entries.values[index]
         // Move to the most recently used end.
         entries.remove(at: index)
-        entries[key] = image
-        return image
+        entries[key] = entry
+        return entry.image
     }
 
-    public func insert(_ image: DecodedPixbuf, for key: Key) {
+    /// The format and size of the file `key`'s image was decoded from, when it is cached and they were known
+    /// (does not count as a use).
+    public func file(for key: Key) -> ImageFileInfo? { entries[key]?.file }
+
+    public func insert(_ image: DecodedPixbuf, for key: Key, file: ImageFileInfo? = nil) {
         let size = image.pixbuf.byteCount
         guard size <= capacityBytes else { return }
-        if let old = entries.removeValue(forKey: key) { totalBytes -= old.pixbuf.byteCount }
-        entries[key] = image
+        if let old = entries.removeValue(forKey: key) { totalBytes -= old.image.pixbuf.byteCount }
+        entries[key] = Entry(image: image, file: file)
         totalBytes += size
         while totalBytes > capacityBytes, !entries.isEmpty {
-            totalBytes -= entries.removeFirst().value.pixbuf.byteCount
+            totalBytes -= entries.removeFirst().value.image.pixbuf.byteCount
         }
     }
 

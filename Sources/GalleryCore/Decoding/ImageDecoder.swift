@@ -31,14 +31,15 @@ public final class ImageDecoder {
     public typealias Completion = @MainActor (Result<Output, ImageLoadError>) -> Void
 
     /// Decodes `bytes` so the longer side is at most `maxPixelSize` (nil: original size). `completion` runs
-    /// once on the main loop, with `.http(.cancelled)` when `cancellable` was cancelled first.
+    /// once on the main loop, with `.http(.cancelled)` when `cancellable` was cancelled first; `headerRead`,
+    /// before it, once the header says what the file is (also when its size is then refused).
     ///
     /// An animation over the limits (its frames together, or more than `maxAnimationFrames` of them) is not
     /// refused while its first frame alone fits: that frame is decoded from the file cut after it, and the
     /// image says so (`DecodedPixbuf.isFirstFrameOnly`). With `keepsAnimation`, an animation that fits comes
     /// with its frames to play (`Output.animation`).
     public func decode(_ bytes: Bytes, maxPixelSize: Int?, keepsAnimation: Bool = false, cancellable: Cancellable,
-                       completion: @escaping Completion) {
+                       headerRead: (@MainActor (ImageHeader) -> Void)? = nil, completion: @escaping Completion) {
         let maxFrames = limits.maxAnimationFrames
         WorkerTask.run(cancellable: cancellable, {
             bytes.withUnsafeBytes { buffer in
@@ -53,6 +54,7 @@ public final class ImageDecoder {
             case .failure(.unknown): completion(.failure(.decode(tr("not an image format the app knows"))))
             case .failure(.malformed(let detail)): completion(.failure(.decode(detail)))
             case .success(let (header, layout)):
+                headerRead?(header)
                 var pending = Pending(bytes: bytes, header: header, layout: layout, maxPixelSize: maxPixelSize,
                                       cost: header.decodeBytes(maxPixelSize: maxPixelSize), firstFrameOnly: false,
                                       keepsAnimation: keepsAnimation && layout != nil,

@@ -39,7 +39,8 @@ public struct GalleryItem: Hashable, Sendable {
     /// The item's page on the service, for "Open in Browser".
     public var pageURL: String?
     public var author: String?
-    /// Alternative text / description written by the author.
+    /// Alternative text / description written by the author: Mastodon's `description`, Bluesky's `alt`, Misskey's
+    /// `comment`, Commons' and DeviantArt's descriptions made plain text. The large view's accessible description.
     public var altText: String?
     /// Rated adult (DeviantArt) or marked sensitive (Mastodon): hidden until the user opts in.
     public var isSensitive: Bool
@@ -51,10 +52,18 @@ public struct GalleryItem: Hashable, Sendable {
     /// The source named the picture by a URL the app does not fetch (`data:`, `javascript:`, `ftp:`, a
     /// malformed one): the URL was dropped, and the row says "Not a web address" instead of showing nothing.
     public var mediaURLRejected = false
+    /// When the service says the item was published (posted, uploaded): seconds since the Unix epoch, within
+    /// `publishedRange`.
+    public var published: Int?
+
+    /// Years 1 to 9999, what GLib's dates hold: a feed's "year 300,000" is no date at all.
+    public static let publishedRange = -62_135_596_800...253_402_300_799
+    /// The longest alt text kept, in characters: Mastodon's own limit (Misskey's is 512, Bluesky's 2000).
+    public static let maxAltTextLength = 1500
 
     public init(id: String, title: String, kind: Kind = .image, thumbnails: [Thumbnail] = [],
                 fullImageURL: String?, pageURL: String? = nil, author: String? = nil, altText: String? = nil,
-                isSensitive: Bool = false, width: Int? = nil, height: Int? = nil) {
+                isSensitive: Bool = false, width: Int? = nil, height: Int? = nil, published: Int? = nil) {
         // Text from a feed is shown in the window and printed by --list: no control characters, bounded.
         self.id = id.prefix(utf8Bytes: Self.maxIDBytes)
         self.title = DisplayText.clean(title, limit: 1000)
@@ -63,10 +72,12 @@ public struct GalleryItem: Hashable, Sendable {
         self.fullImageURL = fullImageURL
         self.pageURL = pageURL
         self.author = author.map { DisplayText.clean($0, limit: 200) }
-        self.altText = altText.map { DisplayText.clean($0, keepLineBreaks: true, limit: 1500) }
+        self.altText = altText.map { DisplayText.clean($0, keepLineBreaks: true, limit: Self.maxAltTextLength) }
+            .flatMap { $0.isEmpty ? nil : $0 }
         self.isSensitive = isSensitive
         self.width = width
         self.height = height
+        self.published = published.flatMap { Self.publishedRange.contains($0) ? $0 : nil }
     }
 
     /// The file name shown in the row: the source's suggestion, else the last path segment of the image URL,

@@ -4,7 +4,8 @@
 /// a download starting.
 ///
 /// Format: every field in declaration order; strings as a varint length and UTF-8, optionals behind a
-/// presence byte, integers as zigzag varints. When GalleryItem gains a field, `PackedGalleryItemTests`
+/// presence byte, integers as zigzag varints. The page URL is often the id itself (DeviantArt's guid is its
+/// link): then its presence byte says so, and it is not stored twice. When GalleryItem gains a field, `PackedGalleryItemTests`
 /// fails until it is packed here too.
 struct PackedGalleryItem: Sendable {
     private let bytes: [UInt8]
@@ -21,7 +22,7 @@ struct PackedGalleryItem: Sendable {
             writer.int(thumbnail.height)
         }
         writer.string(item.fullImageURL)
-        writer.string(item.pageURL)
+        writer.string(item.pageURL, sameAs: item.id)
         writer.string(item.author)
         writer.string(item.altText)
         writer.int(item.isSensitive ? 1 : 0)
@@ -29,6 +30,7 @@ struct PackedGalleryItem: Sendable {
         writer.int(item.height)
         writer.string(item.suggestedFileName)
         writer.int(item.mediaURLRejected ? 1 : 0)
+        writer.int(item.published)
         // A copy of exactly the bytes written: the writer's buffer grew by doubling.
         bytes = writer.bytes.withUnsafeBufferPointer { Array($0) }
     }
@@ -43,7 +45,7 @@ struct PackedGalleryItem: Sendable {
                                   height: reader.optionalInt())
         }
         let fullImageURL = reader.optionalString()
-        let pageURL = reader.optionalString()
+        let pageURL = reader.optionalString(sameAs: id)
         let author = reader.optionalString()
         let altText = reader.optionalString()
         let isSensitive = reader.int() != 0
@@ -52,6 +54,7 @@ struct PackedGalleryItem: Sendable {
                                width: reader.optionalInt(), height: reader.optionalInt())
         item.suggestedFileName = reader.optionalString()
         item.mediaURLRejected = reader.int() != 0
+        item.published = reader.optionalInt()
         return item
     }
 
@@ -84,6 +87,11 @@ struct PackedGalleryItem: Sendable {
             bytes.append(value == nil ? 0 : 1)
             if let value { string(value) }
         }
+
+        /// An optional string that may repeat `other`: presence byte 2 then, and nothing more.
+        mutating func string(_ value: String?, sameAs other: String) {
+            if let value, value == other { bytes.append(2) } else { string(value) }
+        }
     }
 
     private struct Reader {
@@ -113,10 +121,20 @@ struct PackedGalleryItem: Sendable {
         mutating func optionalInt() -> Int? { present() ? int() : nil }
         mutating func optionalString() -> String? { present() ? string() : nil }
 
-        private mutating func present() -> Bool {
-            guard offset < bytes.count else { return false }
+        mutating func optionalString(sameAs other: String) -> String? {
+            switch presence() {
+            case 0: nil
+            case 2: other
+            default: string()
+            }
+        }
+
+        private mutating func present() -> Bool { presence() != 0 }
+
+        private mutating func presence() -> UInt8 {
+            guard offset < bytes.count else { return 0 }
             offset += 1
-            return bytes[offset - 1] != 0
+            return bytes[offset - 1]
         }
     }
 }

@@ -80,7 +80,7 @@ public final class ImagePipeline {
         if request.cachePolicy.contains(.readMemory), let cached = cache.image(for: key.image),
            !(request.playsAnimation && cached.isAnimated && !cached.isFirstFrameOnly) {
             let held = request.keepsOriginal ? heldOriginal(for: request.url) : nil
-            completion(.success(ImageResponse(image: cached, original: held)))
+            completion(.success(ImageResponse(image: cached, original: held, file: cache.file(for: key.image))))
             return ImageTask(completed: request.priority)
         }
         let entry = decodes[key] ?? makeDecodeTask(key, usesDiskCache: request.cachePolicy.contains(.disk))
@@ -92,7 +92,7 @@ public final class ImagePipeline {
             case .completed(let outcome):
                 completion(outcome.map { response in
                     guard request.keepsOriginal, let original = response.original else {
-                        return ImageResponse(image: response.image, animation: response.animation)
+                        return ImageResponse(image: response.image, animation: response.animation, file: response.file)
                     }
                     self?.hold(original)
                     return response
@@ -137,15 +137,18 @@ public final class ImagePipeline {
     private func decode(_ original: ImageOriginal, _ key: DecodeKey, _ task: PipelineTask<ImageResponse>) {
         let cancellable = Cancellable()
         task.onCancel = { cancellable.cancel() }
+        var file: ImageFileInfo?
         decoder.decode(original.bytes, maxPixelSize: key.image.maxPixelSize, keepsAnimation: key.keepsAnimation,
-                       cancellable: cancellable) { [weak self] result in
+                       cancellable: cancellable, headerRead: { header in
+            file = ImageFileInfo(header, byteCount: original.byteCount)
+        }) { [weak self] result in
             guard !task.isEnded else { return }
             // Read now: a request that writes to the cache may have joined while the decode ran.
             if case .success(let output) = result, let self, let entry = decodes[key], entry.task === task,
                entry.storesInCache {
-                cache.insert(output.image, for: key.image)
+                cache.insert(output.image, for: key.image, file: file)
             }
-            task.finish(result.map { ImageResponse(image: $0.image, original: original, animation: $0.animation) })
+            task.finish(result.map { ImageResponse(image: $0.image, original: original, animation: $0.animation, file: file) })
         }
     }
 

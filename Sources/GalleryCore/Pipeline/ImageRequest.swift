@@ -75,11 +75,15 @@ public struct ImageResponse: Sendable {
     public var original: ImageOriginal?
     /// Only for a request that `playsAnimation`, when the image is an animation within the decode limits.
     public var animation: ImageAnimation?
+    /// The file's format and size: from this decode, or remembered with the decoded image in the memory cache.
+    public var file: ImageFileInfo?
 
-    public init(image: DecodedPixbuf, original: ImageOriginal? = nil, animation: ImageAnimation? = nil) {
+    public init(image: DecodedPixbuf, original: ImageOriginal? = nil, animation: ImageAnimation? = nil,
+                file: ImageFileInfo? = nil) {
         self.image = image
         self.original = original
         self.animation = animation
+        self.file = file
     }
 }
 

@@ -1,12 +1,14 @@
 extension HTMLText {
-    /// Readable text from a small HTML fragment (a Mastodon post's `content`): tags dropped, paragraph and
-    /// line breaks kept as newlines, entities decoded. Not a sanitiser — the result is plain text, never
-    /// markup — and only the first `limit` characters are looked at, so a huge post costs nothing.
+    /// Readable text from a small HTML fragment (a Mastodon post's `content`, a Commons file's description, a
+    /// DeviantArt description): tags dropped, paragraph and line breaks kept as newlines, entities decoded.
+    /// Comments and the contents of `script` and `style` are dropped whole, and a `>` inside a quoted attribute
+    /// value does not end its tag. Not a sanitiser — the result is plain text, never markup, and is shown as
+    /// such — and only the first `limit` characters are looked at, so a huge fragment costs nothing.
     static func plainText(_ html: String, limit: Int = 4096) -> String {
         var text = ""
         var rest = Substring(html.prefix(limit))
         while let open = rest.firstIndex(of: "<") {
-            text += rest[..<open]
+            appendCollapsingSpaces(rest[..<open], to: &text)
             let tagStart = rest.index(after: open)
             // A "<" not followed by a tag name ("a < b") is text, as browsers treat it.
             guard tagStart < rest.endIndex, rest[tagStart].isLetter || rest[tagStart] == "/" || rest[tagStart] == "!"
@@ -15,16 +17,76 @@ extension HTMLText {
                 rest = rest[tagStart...]
                 continue
             }
-            guard let close = rest[tagStart...].firstIndex(of: ">") else {
+            if rest[tagStart...].hasPrefix("!--") {
+                // A comment ends at "-->", whatever it holds; unterminated, it runs to the end.
+                rest = rest[tagStart...].firstRange(of: "-->").map { rest[$0.upperBound...] } ?? ""
+                continue
+            }
+            guard let close = tagEnd(in: rest[tagStart...]) else {
                 rest = rest[rest.endIndex...]  // An unterminated tag at the end: drop it.
                 break
             }
             let name = rest[tagStart..<close].prefix { $0.isLetter || $0.isNumber || $0 == "/" }.lowercased()
-            if ["br", "br/", "/p", "p", "/div", "/li", "/blockquote"].contains(name) { text += "\n" }
             rest = rest[rest.index(after: close)...]
+            // At most one empty line between paragraphs ("<br><br>" is one), none before the text.
+            if lineBreakTags.contains(name) && !text.isEmpty && !text.hasSuffix("\n\n") { text += "\n" }
+            if name == "script" || name == "style" {
+                // Their text is code, never words: skip to the closing tag (or the end).
+                rest = closingTag(name, in: rest).flatMap { tagEnd(in: rest[$0...]) }.map { rest[rest.index(after: $0)...] } ?? ""
+            }
         }
-        text += rest
+        appendCollapsingSpaces(rest, to: &text)
         return decodeEntities(text)
+    }
+
+    /// HTML's own rule for text: a run of spaces, tabs and line breaks is one space (only tags break lines).
+    private static func appendCollapsingSpaces(_ run: Substring, to text: inout String) {
+        for character in run {
+            if character.isWhitespace {
+                if !(text.last?.isWhitespace ?? true) { text.append(" ") }
+            } else {
+                text.append(character)
+            }
+        }
+    }
+
+    /// Tags after which the text goes on on a new line.
+    private static let lineBreakTags: Set<String> = [
+        "br", "br/", "p", "/p", "div", "/div", "li", "/li", "/blockquote", "/tr", "/h1", "/h2", "/h3", "/h4", "/h5",
+        "/h6", "/dd", "/dt", "hr",
+    ]
+
+    /// Where the name of the first `</name` (any case) in `text` ends.
+    private static func closingTag(_ name: String, in text: Substring) -> Substring.Index? {
+        var rest = text
+        while let found = rest.firstRange(of: "</") {
+            let after = rest[found.upperBound...]
+            if after.prefix(name.count).lowercased() == name { return after.index(after.startIndex, offsetBy: name.count) }
+            rest = after
+        }
+        return nil
+    }
+
+    /// The ">" that ends the tag starting at `tag` (after its "<"), skipping those inside quoted attribute values
+    /// (a quote opens one only right after "=", as in HTML: `title=don't` quotes nothing).
+    private static func tagEnd(in tag: Substring) -> Substring.Index? {
+        var quote: Character?
+        var afterEquals = false
+        for index in tag.indices {
+            let character = tag[index]
+            if let open = quote {
+                if character == open { quote = nil }
+                continue
+            }
+            if character == ">" { return index }
+            if afterEquals && (character == "\"" || character == "'") { quote = character }
+            if character == "=" {
+                afterEquals = true
+            } else if !character.isWhitespace {
+                afterEquals = false
+            }
+        }
+        return nil
     }
 
     /// The first non-empty line of `text` with runs of whitespace collapsed, cut at a word boundary to about

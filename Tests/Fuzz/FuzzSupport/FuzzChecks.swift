@@ -23,6 +23,8 @@ public enum FuzzChecks {
             precondition(texts.allSatisfy(DisplayText.isClean), "a control character reached a displayed text")
             precondition((item.altText ?? "").unicodeScalars.allSatisfy { $0 == "\n" || DisplayText.isClean(String($0)) },
                          "a control character reached the alt text")
+            precondition((item.altText?.count ?? 0) <= GalleryItem.maxAltTextLength + 1, "an alt text longer than its bound")
+            precondition(item.published.map(GalleryItem.publishedRange.contains) ?? true, "a date outside GLib's years")
             _ = item.identityKeys
             _ = item.thumbnailURL(covering: 96)
             _ = item.largeImageURL(fitting: 1920, maxPixels: 100_000_000)

@@ -121,6 +121,8 @@ enum BlueskyItems {
         /// The first line of the post's text.
         let headline: String
         let date: String?
+        /// The record's `createdAt`, else when the AppView saw the post, in seconds.
+        let published: Int?
         let count: Int
         let baseURL: String?
 
@@ -140,6 +142,7 @@ enum BlueskyItems {
             headline = HTMLText.headline(post.record?.text ?? "")
             let day = (post.record?.createdAt ?? post.indexedAt).map { String($0.prefix(10)) }
             date = day.flatMap { $0.count == 10 && $0.allSatisfy { $0.isASCII && ($0.isNumber || $0 == "-") } ? $0 : nil }
+            published = DateText.published(iso8601: post.record?.createdAt) ?? DateText.published(iso8601: post.indexedAt)
             self.count = count
             self.baseURL = baseURL
         }
@@ -156,7 +159,7 @@ enum BlueskyItems {
         var item = GalleryItem(
             id: "\(post.uri)#\(number)", title: title(altText: altText, number: number, post: post), kind: .image,
             thumbnails: thumbnail.map { [GalleryItem.Thumbnail(url: $0)] } ?? [], fullImageURL: full, pageURL: post.pageURL,
-            author: post.author, altText: altText, isSensitive: post.isSensitive)
+            author: post.author, altText: altText, isSensitive: post.isSensitive, published: post.published)
         item.suggestedFileName = fileName(post: post, number: number, url: full, fallbackExtension: "jpg")
         item.mediaURLRejected = full == nil
         return .success(item)
@@ -171,7 +174,8 @@ enum BlueskyItems {
         var item = GalleryItem(
             id: "\(post.uri)#video", title: title(altText: altText, number: 1, post: post), kind: .video,
             thumbnails: thumbnail.map { [GalleryItem.Thumbnail(url: $0)] } ?? [], fullImageURL: nil,
-            pageURL: post.pageURL, author: post.author, altText: altText, isSensitive: post.isSensitive)
+            pageURL: post.pageURL, author: post.author, altText: altText, isSensitive: post.isSensitive,
+            published: post.published)
         item.suggestedFileName = fileName(post: post, number: 1, url: nil, fallbackExtension: "mp4")
         return .success(item)
     }

@@ -52,9 +52,11 @@ struct CommonsReply: Decodable {
         var height: Int?
         var size: Int?
         var mime: String?
+        /// `extmetadata`'s `ImageDescription` (CommonsMetadata: the description page's {{Information}}), HTML.
+        var imageDescription: String?
 
         private enum CodingKeys: String, CodingKey {
-            case timestamp, url, descriptionurl, thumburl, thumbwidth, thumbheight, width, height, size, mime
+            case timestamp, url, descriptionurl, thumburl, thumbwidth, thumbheight, width, height, size, mime, extmetadata
         }
 
         init(from decoder: any Decoder) throws {
@@ -75,6 +77,22 @@ struct CommonsReply: Decodable {
             height = number(.height)
             size = number(.size)
             mime = text(.mime)
+            imageDescription = (try? container.decodeIfPresent(ExtMetadata.self, forKey: .extmetadata))??.imageDescription
+        }
+    }
+
+    /// `iiprop=extmetadata`: `{"ImageDescription": {"value": "<p>…</p>", "source": "commons-desc-page"}, …}`.
+    /// Only the keys asked for are read; a value that is not a string (a number, or the object of every
+    /// language that `iiextmetadatamultilang` asks for) reads as absent.
+    struct ExtMetadata: Decodable {
+        var imageDescription: String?
+
+        private enum CodingKeys: String, CodingKey { case imageDescription = "ImageDescription" }
+        private struct Field: Decodable { var value: String? }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            imageDescription = (try? container.decodeIfPresent(Field.self, forKey: .imageDescription))??.value
         }
     }
 

@@ -91,7 +91,11 @@ public struct CommonsSource: GallerySource {
         [("action", "query"), ("format", "json"), ("formatversion", "2"),
          ("generator", "allimages"), ("gaiuser", username), ("gaisort", "timestamp"), ("gaidir", "older"),
          ("gailimit", String(Self.pageSize)),
-         ("prop", "imageinfo"), ("iiprop", "url|size|mime|timestamp"), ("iiurlwidth", String(Self.thumbnailWidth)),
+         ("prop", "imageinfo"), ("iiprop", "url|size|mime|timestamp|extmetadata"),
+         ("iiurlwidth", String(Self.thumbnailWidth)),
+         // The description only (extmetadata has a dozen more fields, licences and categories), in the API's
+         // default language.
+         ("iiextmetadatafilter", "ImageDescription"),
          // Costs nothing extra and tells "no such user" from "no uploads" (the listing alone is empty for both).
          ("list", "users"), ("ususers", username)]
     }
@@ -276,6 +280,9 @@ struct CommonsItemBuilder {
     /// built by hand (phabricator T414805).
     static let renderingWidths = [250, 330, 500, 960, 1280, 1920]
     static let maxTitleLength = 300
+    /// How much of a description's HTML is read: its links and spans take several times the characters of the
+    /// words shown, and the item keeps `GalleryItem.maxAltTextLength` of those.
+    static let maxDescriptionHTML = 16_384
 
     func item(for page: CommonsReply.Page) -> (item: GalleryItem, time: Double?)? {
         // No URL: the file is missing or hidden (revision-deleted); nothing to show.
@@ -318,7 +325,8 @@ struct CommonsItemBuilder {
             thumbnails: (thumbnail.map { [$0] } ?? []) + renditions, fullImageURL: fullImageURL,
             pageURL: link(info.descriptionurl) ?? endpoint.url("/wiki/" + URLText.encodeComponent(
                 String(page.title.map { $0 == " " ? "_" : $0 }))),
-            author: username, width: width, height: height)
+            author: username, altText: info.imageDescription.map { HTMLText.plainText($0, limit: Self.maxDescriptionHTML) },
+            width: width, height: height, published: DateText.published(iso8601: info.timestamp))
         // A video's only other URL is a still frame ("250px--Talk.webm.jpg"), a TIFF's full image a PNG
         // rendering: the row should still name the original file.
         if fullImageURL != url { item.suggestedFileName = URLText.lastPathSegment(of: url) }

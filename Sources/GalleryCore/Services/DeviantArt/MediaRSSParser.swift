@@ -81,6 +81,8 @@ enum MediaRSSParser {
                 item?.addThumbnail(attributes)
             case (MediaRSSParser.mediaNamespace, "credit"):
                 item?.creditRole = attributes["role"]
+            case (MediaRSSParser.mediaNamespace, "description"):
+                item?.descriptionIsHTML = attributes["type"]?.lowercased() == "html"
             default:
                 break
             }
@@ -111,6 +113,12 @@ enum MediaRSSParser {
             case (MediaRSSParser.mediaNamespace, "title"): builder.mediaTitle = value
             case (MediaRSSParser.mediaNamespace, "rating"): builder.rating = value.lowercased()
             case (MediaRSSParser.mediaNamespace, "credit"): builder.addCredit(value)
+            case ("", "pubDate"): builder.published = DateText.published(rfc822: value)
+            // The artist's description: Media RSS's own, else the item's (HTML with the thumbnail in it). The raw
+            // text, not `value`: entities are decoded once, after the tags are gone.
+            case (MediaRSSParser.mediaNamespace, "description"):
+                builder.mediaDescription = builder.descriptionIsHTML ? HTMLText.plainText(text) : HTMLText.decodeEntities(text)
+            case ("", "description"): builder.itemDescription = HTMLText.plainText(text)
             default: break
             }
             item = builder
@@ -141,6 +149,11 @@ enum MediaRSSParser {
         var rating: String?
         var creditRole: String?
         var author: String?
+        var published: Int?
+        /// Media RSS's `type`: "plain" (its default) or "html".
+        var descriptionIsHTML = false
+        var mediaDescription: String?
+        var itemDescription: String?
         var image: (url: String, width: Int?, height: Int?)?
         var otherMedia = false
         var thumbnails: [GalleryItem.Thumbnail] = []
@@ -194,7 +207,8 @@ enum MediaRSSParser {
             var item = GalleryItem(
                 id: id, title: title, kind: image != nil || mediaRejected ? .image : .other, thumbnails: thumbnails,
                 fullImageURL: image?.url, pageURL: pageURL, author: author,
-                isSensitive: rating == "adult", width: image?.width, height: image?.height)
+                altText: [mediaDescription, itemDescription].lazy.compactMap { $0?.trimmed }.first { !$0.isEmpty },
+                isSensitive: rating == "adult", width: image?.width, height: image?.height, published: published)
             item.mediaURLRejected = mediaRejected
             return item
         }

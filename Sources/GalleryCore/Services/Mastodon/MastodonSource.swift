@@ -133,6 +133,8 @@ public struct MastodonSource: GallerySource {
         /// shown instead of the text), else its text without HTML.
         let headline: String
         let date: String?
+        /// `created_at`, in seconds.
+        let published: Int?
         let count: Int
         /// The page's own URL, to resolve relative links against.
         let baseURL: String?
@@ -148,6 +150,7 @@ public struct MastodonSource: GallerySource {
             // "2024-05-01T12:34:56.000Z" → "2024-05-01"; anything unexpected is left out of the title.
             let day = status.createdAt.map { String($0.prefix(10)) }
             date = day.flatMap { $0.count == 10 && $0.allSatisfy { $0.isASCII && ($0.isNumber || $0 == "-") } ? $0 : nil }
+            published = DateText.published(iso8601: status.createdAt)
             self.count = count
         }
     }
@@ -190,7 +193,7 @@ public struct MastodonSource: GallerySource {
             id: attachment.id, title: title(altText: altText, number: number, post: post), kind: kind,
             thumbnails: thumbnails, fullImageURL: fullImageURL, pageURL: post.pageURL, author: post.author,
             altText: altText, isSensitive: post.isSensitive,
-            width: attachment.meta?.original?.width, height: attachment.meta?.original?.height)
+            width: attachment.meta?.original?.width, height: attachment.meta?.original?.height, published: post.published)
         item.suggestedFileName = fileName(id: attachment.id, type: type, url: mediaURL ?? fullImageURL)
         item.mediaURLRejected = kind == .image && fullImageURL == nil
         return .success(item)

@@ -90,6 +90,8 @@ enum MisskeyItems {
         /// The content warning when there is one (the author wants it shown instead), else the text's first line.
         let headline: String
         let date: String?
+        /// The note's `createdAt`, in seconds.
+        let published: Int?
         let count: Int
         let baseURL: String?
 
@@ -104,6 +106,7 @@ enum MisskeyItems {
             headline = warning.flatMap { $0.isEmpty ? nil : $0 } ?? HTMLText.headline(note.text ?? "")
             let day = note.createdAt.map { String($0.prefix(10)) }
             date = day.flatMap { $0.count == 10 && $0.allSatisfy { $0.isASCII && ($0.isNumber || $0 == "-") } ? $0 : nil }
+            published = DateText.published(iso8601: note.createdAt)
             self.count = count
             baseURL = context.baseURL
         }
@@ -131,7 +134,8 @@ enum MisskeyItems {
             id: file.id, title: title(altText: altText, number: number, note: note), kind: kind,
             thumbnails: thumbnail.map { [GalleryItem.Thumbnail(url: $0)] } ?? [], fullImageURL: fullImageURL,
             pageURL: note.pageURL, author: note.author, altText: altText,
-            isSensitive: note.isSensitive || file.isSensitive, width: file.width, height: file.height)
+            isSensitive: note.isSensitive || file.isSensitive, width: file.width, height: file.height,
+            published: note.published)
         item.suggestedFileName = fileName(file, type: type, url: url ?? fullImageURL)
         item.mediaURLRejected = kind == .image && fullImageURL == nil
         return .success(item)
