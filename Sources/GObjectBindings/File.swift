@@ -34,6 +34,13 @@ public final class File {
         return takeString(contents)
     }
 
+    /// `smallText`, or nil for a file over `maxBytes` (a file of the app's that something else filled).
+    public static func smallText(atPath path: String, maxBytes: Int) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_size <= maxBytes else { return nil }
+        return smallText(atPath: path)
+    }
+
     /// Reads the whole file; `completion` runs on the main loop with its bytes or the GIO error
     /// (e.g. `G_IO_ERROR_NOT_FOUND`).
     @MainActor

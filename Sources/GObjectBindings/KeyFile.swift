@@ -34,6 +34,15 @@ public final class KeyFile {
         return Int(value)
     }
 
+    /// The list under `key` in `group` (items separated by ";"), at most `limit` of its items; nil when
+    /// there is none.
+    public func stringList(group: String, key: String, limit: Int) -> [String]? {
+        var length: gsize = 0
+        guard let list = g_key_file_get_string_list(file, group, key, &length, nil) else { return nil }
+        defer { g_strfreev(list) }
+        return (0..<min(Int(length), max(0, limit))).compactMap { list[$0].map { String(cString: $0) } }
+    }
+
     public func contains(group: String, key: String) -> Bool {
         g_key_file_has_key(file, group, key, nil) != 0
     }
@@ -44,6 +53,18 @@ public final class KeyFile {
 
     public func set(_ value: Int, group: String, key: String) {
         g_key_file_set_int64(file, group, key, gint64(value))
+    }
+
+    public func set(_ values: [String], group: String, key: String) {
+        let copies = values.map { g_strdup($0) }
+        defer { copies.forEach { g_free($0) } }
+        let pointers: [UnsafePointer<gchar>?] = copies.map { UnsafePointer($0) } + [nil]
+        pointers.withUnsafeBufferPointer { g_key_file_set_string_list(file, group, key, $0.baseAddress, gsize(values.count)) }
+    }
+
+    /// Removes `group` and everything in it; nothing happens when there is none.
+    public func removeGroup(_ group: String) {
+        g_key_file_remove_group(file, group, nil)
     }
 
     /// Puts `comment` above `key` (GLib adds the "#"; start it with a space for "# text").

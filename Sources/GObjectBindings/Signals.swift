@@ -184,6 +184,49 @@ extension ObjectRef {
     }
 }
 
+// Shape: gboolean handler(GObject *instance, gint x, gint y, gboolean keyboard_mode, gpointer tooltip,
+// gpointer user_data) — GtkWidget::query-tooltip.
+private typealias TooltipQueryBox = SignalHandlerBox<(SignalEmitter, UnsafeMutableRawPointer?), Bool>
+
+private let tooltipQueryTrampoline: @convention(c) (gpointer?, gint, gint, gboolean, gpointer?, gpointer?) -> gboolean = {
+    instance, _, _, _, tooltip, data in
+    let box = TooltipQueryBox.from(data)
+    nonisolated(unsafe) let arguments = (SignalEmitter(pointer: instance!), tooltip)
+    return MainActor.assumeIsolated { box.handler(arguments) }.gboolean
+}
+
+// Shape: gboolean handler(GObject *instance, gpointer first, gpointer second, gpointer user_data) — e.g.
+// GtkEntryCompletion `match-selected` (model, iter); returning true says the handler did what was asked.
+private typealias PointerPairBox = SignalHandlerBox<(SignalEmitter, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?), Bool>
+
+private let pointerPairTrampoline: @convention(c) (gpointer?, gpointer?, gpointer?, gpointer?) -> gboolean = {
+    instance, first, second, data in
+    let box = PointerPairBox.from(data)
+    nonisolated(unsafe) let arguments = (SignalEmitter(pointer: instance!), first, second)
+    return MainActor.assumeIsolated { box.handler(arguments) }.gboolean
+}
+
+extension ObjectRef {
+    /// Connects a handler for GtkWidget `query-tooltip`, which receives the GtkTooltip to fill; return true
+    /// to show it.
+    @MainActor @discardableResult
+    public func connectTooltipQuery(_ handler: @escaping @MainActor (UnsafeMutableRawPointer?) -> Bool) -> SignalConnection {
+        connect("query-tooltip", box: TooltipQueryBox { handler($0.1) },
+                trampoline: unsafeBitCast(tooltipQueryTrampoline, to: GCallback.self), after: false)
+    }
+
+    /// Connects a handler for a gboolean-returning signal with two pointer arguments (GtkEntryCompletion
+    /// `match-selected`). Return true when the handler did what the signal asks (stopping the default).
+    @MainActor @discardableResult
+    public func connectHandled(
+        _ signal: String, after: Bool = false,
+        _ handler: @escaping @MainActor (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Bool
+    ) -> SignalConnection {
+        connect(signal, box: PointerPairBox { handler($0.1, $0.2) },
+                trampoline: unsafeBitCast(pointerPairTrampoline, to: GCallback.self), after: after)
+    }
+}
+
 // Shape: gboolean handler(GObject *instance, gpointer user_data) — GtkLinkButton `activate-link`, whose true
 // stops the default handler (which would open the link itself).
 private typealias BooleanBox = SignalHandlerBox<SignalEmitter, Bool>

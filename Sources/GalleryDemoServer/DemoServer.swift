@@ -74,6 +74,21 @@ public final class DemoServer {
     /// Image files read from disk so far (the rest came from the memory cache).
     public var diskReads: Int { router.images.diskReads }
 
+    /// Holds responses back (tests): a request whose path and query (as in `requestLog`) this accepts gets its
+    /// answer only at `releaseHeldResponses()`, so a test sees the client with that request in flight for as long
+    /// as it looks, whatever the machine's load.
+    public var holdsResponse: (@MainActor (String) -> Bool)?
+    private var heldResponses: [@MainActor () -> Void] = []
+    /// Requests answered and waiting for `releaseHeldResponses()`.
+    public var heldResponseCount: Int { heldResponses.count }
+
+    /// Sends every held response (each with its latency and bandwidth, counted from now).
+    public func releaseHeldResponses() {
+        let held = heldResponses
+        heldResponses = []
+        held.forEach { $0() }
+    }
+
     /// The feed URL of a demo user's first page (or of the page at `offset`).
     public func feedURL(user: String, offset: Int = 0) -> String { baseURL + DemoFeed.pagePath(user: user, offset: offset) }
 
@@ -96,17 +111,25 @@ public final class DemoServer {
         } catch {
             return ResponseWriter.send(.html(status: 400, title: "Bad Request", message: error.description), to: message)
         }
+        let target = message.path + (message.rawQuery.map { "?\($0)" } ?? "")
+        let hold = holdsResponse?(target) == true
+        let send = { [weak self] (response: ServerResponse) in
+            let response = response.delayed(milliseconds: latency).throttled(bytesPerSecond: bandwidth)
+            guard hold, let self else { return ResponseWriter.send(response, to: message) }
+            self.heldResponses.append { ResponseWriter.send(response, to: message) }
+        }
         if isAPICall {
-            let response = router.routePost(path: message.path, body: message.requestBody)
-            return ResponseWriter.send(response.delayed(milliseconds: latency).throttled(bytesPerSecond: bandwidth), to: message)
+            send(router.routePost(path: message.path, body: message.requestBody))
+            if hold { message.pause() }
+            return
         }
         var answered = false
         router.route(path: message.path, query: message.query) { response in
             answered = true
-            ResponseWriter.send(response.delayed(milliseconds: latency).throttled(bytesPerSecond: bandwidth), to: message)
+            send(response)
         }
-        // Waiting for the disk: hold the response until the router answers.
-        if !answered { message.pause() }
+        // Waiting for the disk, or held: hold the response until the router answers and it is released.
+        if !answered || hold { message.pause() }
     }
 
     private struct KnobError: Error, CustomStringConvertible {

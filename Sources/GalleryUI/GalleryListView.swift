@@ -2,77 +2,111 @@ import GObjectBindings
 import GtkBindings
 import GalleryCore
 
-/// The list of a gallery, of any length: a GtkListBox holding only the rows on screen (plus one above and
-/// one below), recycled as the view moves (`RowPool`), and a scrollbar on an adjustment of our own that
-/// spans the whole gallery (row count × row height, plus the footer).
+/// The gallery, of any length, as a list (a row per item) or a grid (square tiles, as many per line as the
+/// width allows): the cells on screen only (plus a line above and below), recycled as the view moves
+/// (`CellPool`), and a scrollbar on an adjustment of our own that spans the whole gallery (lines × line
+/// height, plus the footer). Both views are the same machinery: items laid out in lines of `columns` items
+/// (`LineGeometry`; the list is the one-column case), one pool per view, the same thumbnail demand, keys,
+/// selection and context menu.
 ///
-/// Why not a GtkScrolledWindow around all the rows: GTK 3 creates and lays out a widget tree per row
-/// (tens of KB each, see ARCHITECTURE.md; it falls over past a few thousand) and stops drawing children beyond 2^23 px of scroll
-/// offset (~77,000 rows). Here the list box sits in a GtkLayout, moved by less than a row's height, so every
-/// widget coordinate stays small at row 100,000.
+/// Why not a GtkScrolledWindow around all the cells: GTK 3 creates and lays out a widget tree per child
+/// (tens of KB each, see ARCHITECTURE.md; it falls over past a few thousand) and stops drawing children
+/// beyond 2^23 px of scroll offset (~77,000 rows). Here the box of cells sits in a GtkLayout, moved by less
+/// than a line's height, so every widget coordinate stays small at item 100,000.
 ///
-/// The footer ("Loading more…", "End of gallery · 60 images") follows the last row. Selection is a model
-/// (`selectedIndex`), not a widget, so it survives rebinding; so do keyboard focus and the models' state.
+/// The footer ("Loading more…", "End of gallery · 60 images") follows the last line. Selection is a model
+/// (`selectedIndex`), not a widget, so it survives rebinding and a switch of view; so do keyboard focus and
+/// the models' state.
 @MainActor
 public final class GalleryListView {
-    /// How close (in rows) to the end the next page is requested.
+    /// How close (in lines) to the end the next page is requested.
     public static let prefetchRows = 6
-    /// How many rows ahead of the view (in the scroll's direction) get their thumbnails before they show.
+    /// How many lines ahead of the view (in the scroll's direction) get their thumbnails before they show.
     public static var thumbnailPrefetchRows: Int { ThumbnailDemand.prefetchRows }
-    /// Rows bound beyond each edge of the viewport: Tab and the arrow keys find a row there.
+    /// Lines bound beyond each edge of the viewport: Tab and the arrow keys find a cell there.
     static let marginRows = 1
-    /// Before a row was measured.
+    /// Before a line was measured.
     static let estimatedRowHeight = 110
+    static let estimatedTileLineHeight = 208
+    static let estimatedTileWidth = GalleryTile.thumbnailSize + 8
+    /// Room between tiles, and between the grid and the window's edges.
+    static let tileSpacing = 6
+    static let gridMargin = 6
 
     /// What the window shows: the viewport and its scrollbar.
     public let container = Box(.horizontal)
     public let adjustment = Adjustment()
+    /// The list's rows; hidden while the grid shows.
     public let listBox = ListBox()
+    /// The grid's tiles; hidden while the list shows.
+    public let flowBox = FlowBox()
     let viewport = Layout()
     let scrollbar: Scrollbar
-    /// The list box and the footer, moved together inside the viewport.
+    /// The box of cells and the footer, moved together inside the viewport.
     private let content = Box(.vertical)
     private let footer = Box(.horizontal, spacing: 8)
     let footerSpinner = Spinner()
     let footerLabel = Label()
-    let pool: RowPool
-    private var demand: ThumbnailDemand!
+    let listPool: CellPool
+    let gridPool: CellPool
+    var demand: ThumbnailDemand!
     var kinetic: KineticScroll!
     private var scrollController: EventControllerScroll!
     public private(set) var gallery: Gallery?
 
-    /// The item selected (and, while the list has the focus, the keyboard cursor); survives rebinding.
+    /// The item selected (and, while the view has the focus, the keyboard cursor); survives rebinding and a
+    /// switch between list and grid.
     public internal(set) var selectedIndex: Int?
-    /// True while the list changes the list box's selection itself, so its `row-selected` is not taken
-    /// for a click.
+    /// True while the view changes its box's selection itself, so its `row-selected` is not taken for a click.
     var isSyncingSelection = false
 
-    public private(set) var rowHeight = GalleryListView.estimatedRowHeight
-    private var isRowHeightMeasured = false
+    /// The list or the grid.
+    public internal(set) var mode: GalleryViewMode = .list
+    /// Items per line: 1 in the list, as many tiles as the width allows in the grid.
+    public internal(set) var columns = 1
+    /// A list row's height, or a line of tiles' (tile and spacing).
+    public internal(set) var lineHeight = GalleryListView.estimatedRowHeight
+    var isLineHeightMeasured = false
+    /// Measured line heights of each view, kept for switching back.
+    var measuredLineHeights: [GalleryViewMode: Int] = [:]
+    /// A tile's width, theme padding included (measured from a bound tile).
+    var tileWidth = GalleryListView.estimatedTileWidth
     private var footerHeight = 52
-    private var viewportWidth = 0
-    private var viewportHeight = 0
-    /// Where the content (list box and footer) sits in the viewport: at or less than two rows above its top.
+    private(set) var viewportWidth = 0
+    private(set) var viewportHeight = 0
+    /// Where the content (box of cells and footer) sits in the viewport: at or less than two lines above its
+    /// top.
     private var contentY = 0
 
-    /// A row was double-clicked or Enter was pressed: the item it shows.
+    /// A cell was double-clicked or Enter was pressed: the item it shows.
     public var onActivate: (@MainActor (ImageDownload) -> Void)?
-    /// A row's context menu was asked for: the item it shows, and the click (nil: the Menu key or Shift+F10).
+    /// A cell's context menu was asked for: the item it shows, and the click (nil: the Menu key or Shift+F10).
     public var onContextMenu: (@MainActor (ImageDownload, ButtonPress?) -> Void)?
 
     public init() {
         scrollbar = Scrollbar(.vertical, adjustment: adjustment)
-        pool = RowPool(listBox: listBox, scale: { [listBox] in max(1, listBox.scaleFactor) })
+        listPool = CellPool(box: listBox) { [listBox] in GalleryRow(scale: max(1, listBox.scaleFactor)) }
+        gridPool = CellPool(box: flowBox) { [flowBox] in GalleryTile(scale: max(1, flowBox.scaleFactor)) }
         demand = ThumbnailDemand { [weak self] index in self?.download(at: index) }
         kinetic = KineticScroll(widget: viewport, adjustment: adjustment)
 
-        // Not BROWSE: a browse-mode list box cannot unselect, and when the selected item scrolls away, the
-        // row that showed it (now showing another item) must not stay selected.
+        // Not BROWSE: a browse-mode box cannot unselect, and when the selected item scrolls away, the cell
+        // that showed it (now showing another item) must not stay selected.
         listBox.selectionMode = .single
         listBox.activatesOnSingleClick = false
         listBox.canFocus = true
         listBox.addStyleClass("gallery-list")
-        listBox.accessibleName = tr("Gallery")
+        flowBox.selectionMode = .single
+        flowBox.activatesOnSingleClick = false
+        flowBox.canFocus = true
+        flowBox.isHomogeneous = true
+        flowBox.columnSpacing = Self.tileSpacing
+        flowBox.rowSpacing = Self.tileSpacing
+        flowBox.halign = .center
+        flowBox.valign = .start
+        flowBox.setMargins(top: Self.tileSpacing)
+        flowBox.addStyleClass("gallery-grid")
+        for box in [listBox.boxWidget, flowBox.boxWidget] { box.accessibleName = tr("Gallery") }
 
         footer.halign = .center
         footer.setMargins(top: 12, bottom: 18)
@@ -80,6 +114,7 @@ public final class GalleryListView {
         footerLabel.addStyleClass("dim-label")
         footer.append(footerLabel)
         content.append(listBox)
+        content.append(flowBox)
         content.append(footer)
         content.addStyleClass("gallery-content")
         viewport.put(content, x: 0, y: 0)
@@ -89,6 +124,7 @@ public final class GalleryListView {
         container.append(viewport, expand: true)
         container.append(scrollbar)
         container.showAll()
+        flowBox.hide()
         footerSpinner.isSpinning = false
 
         connectSignals()
@@ -96,7 +132,8 @@ public final class GalleryListView {
 
     private func connectSignals() {
         adjustment.onValueChanged { [weak self] in self?.positionChanged() }
-        listBox.onSizeAllocate { [weak self] _, _ in self?.rowsAllocated() }
+        listBox.onSizeAllocate { [weak self] _, _ in self?.cellsAllocated() }
+        flowBox.onSizeAllocate { [weak self] _, _ in self?.cellsAllocated() }
         footer.onSizeAllocate { [weak self] _, height in self?.footerAllocated(height: height) }
         viewport.onSizeAllocate { [weak self] width, height in self?.viewportAllocated(width: width, height: height) }
         viewport.onMap { [weak self] in self?.positionChanged() }
@@ -112,7 +149,7 @@ public final class GalleryListView {
         connectContextMenu()
     }
 
-    /// Shows `gallery` (or nothing), replacing the previous one. Work is proportional to the rows on
+    /// Shows `gallery` (or nothing), replacing the previous one. Work is proportional to the cells on
     /// screen: the old gallery's models are not touched.
     public func show(_ gallery: Gallery?) {
         self.gallery?.onDownloadsAppended = nil
@@ -121,15 +158,17 @@ public final class GalleryListView {
         pool.clear(self.gallery?.downloads ?? [])
         selectedIndex = nil
         self.gallery = gallery
+        gallery?.thumbnailPixelSize = thumbnailPixelSize
         gallery?.onDownloadsAppended = { [weak self] _ in self?.appended() }
-        // TRANSLATORS: the list's name for screen readers; {name} is the username.
-        listBox.accessibleName = gallery.map { tr("Gallery of {name}", ["name": $0.source.username]) } ?? tr("Gallery")
+        // TRANSLATORS: the list's or grid's name for screen readers; {name} is the username.
+        let name = gallery.map { tr("Gallery of {name}", ["name": $0.source.username]) } ?? tr("Gallery")
+        for box in [listBox.boxWidget, flowBox.boxWidget] { box.accessibleName = name }
         configureAdjustment(value: 0)
         positionChanged()
         updateFooter()
     }
 
-    /// Lets go of the gallery and the rows without touching the widgets, which GTK is destroying.
+    /// Lets go of the gallery and the cells without touching the widgets, which GTK is destroying.
     public func detach() {
         demand.reset()
         kinetic.stop()
@@ -137,6 +176,7 @@ public final class GalleryListView {
         gallery = nil
     }
 
+    /// The number of items (rows of the list, tiles of the grid).
     public var rowCount: Int { gallery?.downloads.count ?? 0 }
 
     public func download(at index: Int) -> ImageDownload? {
@@ -144,53 +184,62 @@ public final class GalleryListView {
         return downloads[index]
     }
 
-    /// The row showing `download` now, if it is bound (on screen or next to it).
-    public func row(for download: ImageDownload) -> GalleryRow? {
-        pool.row(forIndex: download.index).flatMap { $0.download === download ? $0 : nil }
+    /// The pool of the view shown.
+    var pool: CellPool { mode == .grid ? gridPool : listPool }
+    /// The box of the view shown: the list box or the flow box.
+    var cellBox: any CellBox { pool.box }
+
+    /// The cell showing `download` now, if it is bound (on screen or next to it).
+    func cell(for download: ImageDownload) -> (any GalleryCell)? {
+        pool.cell(forIndex: download.index).flatMap { $0.download === download ? $0 : nil }
     }
 
-    /// The row at `y` pixels from the top of the viewport, and so the item under the pointer (for a
-    /// context menu: `row(atViewportY:)?.download`).
-    public func row(atViewportY y: Int) -> GalleryRow? {
-        let index = (Int(adjustment.value) + y) / rowHeight
-        return pool.row(forIndex: index)
+    /// The list row showing `download` now (nil in the grid).
+    public func row(for download: ImageDownload) -> GalleryRow? { cell(for: download) as? GalleryRow }
+    /// The grid tile showing `download` now (nil in the list).
+    public func tile(for download: ImageDownload) -> GalleryTile? { cell(for: download) as? GalleryTile }
+
+    /// The cell at (`x`, `y`) pixels in the viewport, and so the item under the pointer (for a context menu).
+    func cell(atViewportX x: Int, y: Int) -> (any GalleryCell)? {
+        let box = cellBox.boxWidget
+        guard let origin = box.translate(x: 0, y: 0, to: viewport) else { return nil }
+        let position: Int? = mode == .grid
+            ? flowBox.childIndex(atX: x - origin.x, y: y - origin.y)
+            : listBox.rowIndex(atY: y - origin.y)
+        return position.flatMap { pool.index(atPosition: $0) }.flatMap { pool.cell(forIndex: $0) }
     }
 
-    /// The rows bound to items now, in order (what a test or a context menu may look at).
-    public var boundRows: [GalleryRow] { pool.rows }
+    /// The cells bound to items now, in order (what a test or a context menu may look at).
+    var boundCells: [any GalleryCell] { pool.cells }
+    public var boundRows: [GalleryRow] { pool.cells.compactMap { $0 as? GalleryRow } }
+    public var boundTiles: [GalleryTile] { pool.cells.compactMap { $0 as? GalleryTile } }
 
-    /// Rows intersecting the viewport; none while the list is not on screen.
+    /// Items on the lines intersecting the viewport; none while the view is not on screen.
     public var visibleRange: Range<Int> {
         guard viewport.isMapped, viewportHeight > 0 else { return 0..<0 }
-        return rows(in: adjustment.value, height: Double(viewportHeight))
+        return geometry.items(in: adjustment.value, height: Double(viewportHeight))
     }
 
-    /// Scrolls so that row `index` is at the top of the viewport (as far as the list allows).
-    public func scroll(toRow index: Int) {
-        adjustment.value = Double(index * rowHeight)
+    /// Scrolls so that the line of item `index` is at the top of the viewport (as far as the view allows).
+    public func scroll(toItem index: Int) {
+        adjustment.value = geometry.top(ofLine: geometry.line(of: index))
     }
 
     // MARK: Geometry
 
-    private func rows(in top: Double, height: Double) -> Range<Int> {
-        let count = rowCount
-        guard count > 0, height > 0 else { return 0..<0 }
-        let first = min(count, Int(top) / rowHeight)
-        let last = min(count, (Int((top + height).rounded(.up)) + rowHeight - 1) / rowHeight)
-        return first..<max(first, last)
+    var geometry: LineGeometry {
+        LineGeometry(count: rowCount, columns: columns, lineHeight: lineHeight, footerHeight: footerHeight)
     }
 
-    /// Total height of the gallery: every row, then the footer.
-    private var contentHeight: Int { rowCount * rowHeight + footerHeight }
-
-    private func configureAdjustment(value: Double) {
+    func configureAdjustment(value: Double) {
         let page = Double(max(viewportHeight, 1))
-        adjustment.configure(value: value, upper: Double(max(contentHeight, 1)), stepIncrement: Double(rowHeight),
-                             pageIncrement: max(Double(rowHeight), page - Double(rowHeight)), pageSize: page)
+        adjustment.configure(value: value, upper: Double(max(geometry.contentHeight, 1)),
+                             stepIncrement: Double(lineHeight), pageIncrement: max(Double(lineHeight), page - Double(lineHeight)),
+                             pageSize: page)
     }
 
     /// GtkLayout gives its children their requested size at their position, but only when it is itself
-    /// allocated anew: a child growing inside it (rows added to the list box) is not laid out again. So the
+    /// allocated anew: a child growing inside it (cells added to their box) is not laid out again. So the
     /// content is placed here, after the layout's own pass, every time.
     private func viewportAllocated(width: Int, height: Int) {
         viewportResized(width: width, height: height)
@@ -200,27 +249,18 @@ public final class GalleryListView {
     private func viewportResized(width: Int, height: Int) {
         guard width != viewportWidth || height != viewportHeight else { return }
         let value = adjustment.value
+        let anchor = geometry.anchor(at: value)
+        let oldColumns = columns
         if width != viewportWidth {
             viewportWidth = width
             content.setSizeRequest(width: width, height: -1)
+            updateColumns()
         }
         viewportHeight = height
-        // The row at the top stays at the top (GTK clamps the value when the page grows past the end).
-        configureAdjustment(value: value)
+        // The item at the top stays at the top (GTK clamps the value when the page grows past the end); in the
+        // grid, also when the tiles reflow into more or fewer columns.
+        configureAdjustment(value: columns == oldColumns ? value : geometry.value(for: anchor))
         positionChanged()
-    }
-
-    /// Rows are of equal height (a 96 px thumbnail beside two ellipsized lines); one bound row tells it,
-    /// first from its size request, then from what the list box really gave it (theme and font included).
-    private func measureRowHeight() {
-        guard !isRowHeightMeasured, viewportWidth > 0, let row = pool.rows.first else { return }
-        isRowHeightMeasured = true
-        setRowHeight(row.row.minimumHeight(forWidth: viewportWidth))
-    }
-
-    private func rowsAllocated() {
-        guard let row = pool.rows.first, row.row.allocatedHeight > 1 else { return }
-        setRowHeight(row.row.allocatedHeight)
     }
 
     private func footerAllocated(height: Int) {
@@ -229,47 +269,40 @@ public final class GalleryListView {
         configureAdjustment(value: adjustment.value)
     }
 
-    /// Keeps the item at the top of the view there, as far into it as before.
-    private func setRowHeight(_ height: Int) {
-        guard height > 0, height != rowHeight else { return }
-        let top = adjustment.value / Double(rowHeight)
-        rowHeight = height
-        configureAdjustment(value: top * Double(rowHeight))
-        positionChanged()
-    }
-
-    // MARK: Binding rows to the view
+    // MARK: Binding cells to the view
 
     private var isPositioning = false
-    private var needsAnotherPass = false
+    var needsAnotherPass = false
 
-    /// The view moved, was resized, or the gallery changed: rebind the rows, move them, and tell the
-    /// models which thumbnails are wanted. Work is proportional to the rows on screen. A change made while
-    /// one pass runs (measuring a row may rescale the adjustment) gets a pass of its own afterwards.
+    /// The view moved, was resized, or the gallery changed: rebind the cells, move them, and tell the
+    /// models which thumbnails are wanted. Work is proportional to the cells on screen. A change made while
+    /// one pass runs (measuring a cell may rescale the adjustment) gets a pass of its own afterwards.
     func positionChanged() {
         guard !isPositioning else { return needsAnotherPass = true }
         isPositioning = true
         defer { isPositioning = false }
         repeat {
             needsAnotherPass = false
-            placeRows()
+            placeCells()
         } while needsAnotherPass
     }
 
-    private func placeRows() {
+    private func placeCells() {
         let downloads = gallery?.downloads ?? []
         let value = adjustment.value
-        let shown = rows(in: value, height: Double(viewportHeight))
-        let bound = max(0, shown.lowerBound - Self.marginRows)..<min(downloads.count, shown.upperBound + Self.marginRows)
-        let hadFocus = listBox.containsFocus
+        let geometry = self.geometry
+        let shown = geometry.lines(in: value, height: Double(viewportHeight))
+        let boundLines = max(0, shown.lowerBound - Self.marginRows)..<min(geometry.lineCount, shown.upperBound + Self.marginRows)
+        let bound = geometry.items(onLines: boundLines)
+        let hadFocus = viewport.containsFocus
         pool.bind(bound, of: downloads)
-        if !isRowHeightMeasured, !bound.isEmpty {
-            measureRowHeight()
+        if !isLineHeightMeasured, !bound.isEmpty {
+            measureLine()
             if needsAnotherPass { return }
         }
-        // The footer follows the last row, so it is in the list box's company only when that row is.
+        // The footer follows the last line, so it is in the box's company only when that line is.
         footer.isVisible = bound.upperBound == downloads.count
-        contentY = bound.lowerBound * rowHeight - Int(value)
+        contentY = (bound.isEmpty ? 0 : boundLines.lowerBound * lineHeight) - Int(value)
         viewport.move(content, x: 0, y: contentY)
         viewport.queueAllocate()
         syncSelection(focus: hadFocus)
@@ -280,7 +313,8 @@ public final class GalleryListView {
             guard let self else { return (0..<0, 0, 0) }
             return (self.visibleRange, self.rowCount, self.adjustment.value)
         }
-        if let gallery, gallery.canLoadMore, !visible.isEmpty, visible.upperBound >= downloads.count - Self.prefetchRows {
+        if let gallery, gallery.canLoadMore, !visible.isEmpty,
+           visible.upperBound >= downloads.count - Self.prefetchRows * columns {
             gallery.loadMore()
         }
     }

@@ -16,13 +16,16 @@ public struct GalleryServices {
     /// Where the server of a `/@NAME` link is asked what it runs: an endpoint override that stands for every
     /// server (tests, mirrors), or nil for the server itself. Asked at each search: a later launch can change it.
     public let serverLookupOrigin: @MainActor () -> String?
+    /// The state file, whose recent galleries the username entry offers and keeps up to date; nil keeps none.
+    public let stateFile: RecentSearchStore?
 
     public init(client: HTTPClient, pipeline: ImagePipeline, sources: [SourceKind] = SourceKind.allCases,
                 feedLimits: GalleryFeed.Limits = .init(), snapshots: FeedSnapshotStore? = nil,
-                serverLookupOrigin: @escaping @MainActor () -> String? = { nil },
+                serverLookupOrigin: @escaping @MainActor () -> String? = { nil }, stateFile: RecentSearchStore? = nil,
                 makeSource: @escaping @MainActor (SourceKind, String) throws(GalleryError) -> any GallerySource) {
         self.client = client
         self.serverLookupOrigin = serverLookupOrigin
+        self.stateFile = stateFile
         self.pipeline = pipeline
         self.sources = sources
         self.feedLimits = feedLimits

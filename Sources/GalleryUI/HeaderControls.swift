@@ -3,7 +3,7 @@ import GtkBindings
 import GalleryCore
 
 /// The header bar's controls: back button, details toggle and image menu (large view), source selector,
-/// username entry, main menu.
+/// username entry, the list/grid switch, main menu.
 @MainActor
 public final class HeaderControls {
     public let bar = HeaderBar()
@@ -17,6 +17,10 @@ public final class HeaderControls {
     /// The large view's details panel, open or closed (`win.show-details`).
     public let detailsButton = ToggleButton(iconName: "document-properties-symbolic", tooltip: tr("Image Details"))
     let searchBox = Box(.horizontal, spacing: 0)
+    /// On: the gallery shows as a grid of tiles; off: as a list (`win.grid`).
+    public let gridToggle = ToggleButton(iconName: "view-grid-symbolic", tooltip: tr("Show as a Grid (Ctrl+2; Ctrl+1 for the list)"))
+    /// The recent galleries: a button at the entry's end, and the entry's completion.
+    public let recentGalleries: RecentGalleriesMenu
 
     public init(sources: [SourceKind]) {
         let menu = Menu()
@@ -32,11 +36,12 @@ public final class HeaderControls {
         appSection.append(tr("_About Gallery Viewer"), action: "app.about")
         menu.appendSection(appSection)
         menuButton = MenuButton(iconName: "open-menu-symbolic", tooltip: tr("Main Menu"), menu: menu)
+        recentGalleries = RecentGalleriesMenu(entry: usernameEntry)
 
         for source in sources { sourceSelector.append(id: source.rawValue, text: source.displayName) }
         sourceSelector.tooltip = tr("Where the gallery comes from")
         sourceSelector.accessibleName = tr("Source")
-        usernameEntry.widthChars = 24
+        usernameEntry.widthChars = 20
         usernameEntry.accessibleName = tr("Username")
         usernameEntry.tooltip = tr("Type a username and press Enter, or paste a profile link (Ctrl+L)")
 
@@ -44,12 +49,17 @@ public final class HeaderControls {
         searchBox.addStyleClass("linked")
         searchBox.append(sourceSelector)
         searchBox.append(usernameEntry)
+        searchBox.append(recentGalleries.button)
 
         backButton.actionName = "win.back"
         bar.packStart(backButton)
         bar.packStart(searchBox)
         bar.packEnd(menuButton)
         bar.packEnd(imageMenuButton)
+        // TRANSLATORS: the accessible name of the header bar's toggle that shows the gallery as a grid.
+        gridToggle.accessibleName = tr("Grid")
+        gridToggle.actionName = "win.grid"
+        bar.packEnd(gridToggle)
         detailsButton.actionName = "win.show-details"
         detailsButton.accessibleName = detailsButton.tooltip
         bar.packEnd(detailsButton)
@@ -70,5 +80,6 @@ public final class HeaderControls {
         imageMenuButton.isVisible = viewer
         detailsButton.isVisible = viewer
         searchBox.isVisible = !viewer
+        gridToggle.isVisible = !viewer
     }
 }

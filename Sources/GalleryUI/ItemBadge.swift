@@ -1,4 +1,5 @@
 import GObjectBindings
+import GtkBindings
 import GalleryCore
 
 /// The small icon beside an item's picture (a row's, a grid tile's) that says what the picture does not: a video,
@@ -20,5 +21,30 @@ struct ItemBadge: Equatable {
             return ItemBadge(iconName: "media-playlist-repeat-symbolic",
                              text: download.isAnimationTooLarge ? tr("Animated, too large to play") : tr("Animated"))
         }
+    }
+}
+
+/// Where a row or a tile shows its item's badge: in a row beside the spinner, in a tile in a corner of the
+/// picture. Set only when it changes: the cell is rebound on every move of the view, and a new tooltip makes
+/// GTK ask the X server where the pointer is.
+@MainActor
+final class ItemBadgeView {
+    let image = Image()
+    /// The badge shown now; nil while hidden.
+    private(set) var shown: ItemBadge?
+
+    init() {
+        image.addStyleClass("item-badge")
+        image.hide()
+    }
+
+    func show(_ wanted: ItemBadge?) {
+        guard wanted != shown else { return }
+        shown = wanted
+        guard let wanted else { return image.hide() }
+        image.setIcon(wanted.iconName, pixelSize: 16)
+        image.tooltip = wanted.text
+        image.accessibleName = wanted.text
+        image.show()
     }
 }

@@ -38,8 +38,14 @@ public final class MainWindow {
 
     /// A search started (for remembering the last source and username).
     public var onSearch: (@MainActor (SourceKind, String) -> Void)?
+    /// The user switched between list and grid (for remembering it).
+    public var onViewModeChange: (@MainActor (GalleryViewMode) -> Void)?
+    /// `win.grid`: the header bar's toggle and its state.
+    var gridAction: SimpleAction!
     /// The entry's state: the app setting it, a link's server lookup (MainWindow+Links).
     let input = SearchInput()
+    /// The gallery whose outcome the recent galleries already took in (MainWindow+Recent).
+    weak var rememberedGallery: Gallery?
 
     public init(application: Application, services: GalleryServices) {
         self.services = services
@@ -80,6 +86,7 @@ public final class MainWindow {
             [weak self] url in self?.openInBrowser(url)
         }
         installActions(application)
+        installRecentGalleries()
         window.onDestroy { [weak self] in self?.windowDestroyed() }
     }
 
@@ -122,7 +129,7 @@ public final class MainWindow {
             return showError(error)
         }
         onSearch?(source, trimmed)
-        let options = Gallery.Options(thumbnailPixelSize: GalleryRow.thumbnailSize * max(1, window.scaleFactor),
+        let options = Gallery.Options(thumbnailPixelSize: listView.thumbnailPixelSize,
                                       showSensitive: showSensitive, feedLimits: services.feedLimits)
         let gallery = Gallery(source: gallerySource, client: services.client, pipeline: services.pipeline, options: options,
                               snapshots: services.snapshots)
@@ -210,6 +217,7 @@ public final class MainWindow {
 
     private func galleryChanged() {
         guard let gallery else { return }
+        rememberIfAnswered(gallery)
         if !gallery.downloads.isEmpty {
             if stack.visibleChildName == "status" { stack.visibleChildName = "gallery" }
         } else if case .failed(let error) = gallery.feed.state {
@@ -322,6 +330,7 @@ public final class MainWindow {
         SimpleAction.add(to: map, name: "close") { [weak self] in self?.window.close() }
         installViewerActions()
         installRowActions()
+        installViewModeActions()
         // Ctrl+? and the main menu's "Keyboard Shortcuts" (win.show-help-overlay) open it.
         window.setHelpOverlay(Shortcuts.makeWindow())
         Shortcuts.install(in: application)

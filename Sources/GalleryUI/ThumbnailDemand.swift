@@ -1,24 +1,28 @@
 import GObjectBindings
 import GalleryCore
 
-/// Decides which thumbnails the list asks for, and when, so that loading follows the eye:
-/// - rows at rest on screen first (`.visible` priority);
-/// - then a few rows ahead in the direction of travel, at low priority (`.prefetch`);
-/// - nothing for rows the view flies past: when it moved a whole screen or more since rows were last asked
-///   for (a fling, a scrollbar drag, End), every request still waiting gives its place up, and the rows on
-///   screen are asked for once the view has stayed within a screen of one place for `restMilliseconds`.
+/// Decides which thumbnails the gallery view asks for, and when, so that loading follows the eye:
+/// - items at rest on screen first (`.visible` priority);
+/// - then a few lines ahead in the direction of travel, at low priority (`.prefetch`);
+/// - nothing for items the view flies past: when it moved a whole screen or more since items were last
+///   asked for (a fling, a scrollbar drag, End), every request still waiting gives its place up, and the
+///   items on screen are asked for once the view has stayed within a screen of one place for
+///   `restMilliseconds`.
 ///
-/// A scroll that keeps some rows in view (wheel clicks, arrow keys, Page Down, a gentle swipe) asks for the
-/// rows entering at once, and lets the rows that left give their waiting places up.
+/// A scroll that keeps some items in view (wheel clicks, arrow keys, Page Down, a gentle swipe) asks for
+/// the items entering at once, and lets the items that left give their waiting places up. It works on
+/// ranges of items, whatever the view's layout: the list's lines hold one item, the grid's `columns`.
 @MainActor
 final class ThumbnailDemand {
     static let restMilliseconds: UInt32 = 50
-    /// Rows ahead of the view that are loaded before they are needed.
+    /// Lines ahead of the view that are loaded before they are needed.
     static let prefetchRows = 3
+    /// Items ahead of the view that are loaded before they are needed: `prefetchRows` lines of the view.
+    var aheadCount = ThumbnailDemand.prefetchRows
 
     private let downloadAt: @MainActor (Int) -> ImageDownload?
     private var wanted: [Int: ImageDownload.Interest] = [:]
-    /// Where the view was when rows were last asked for; nil while flying or off screen.
+    /// Where the view was when items were last asked for; nil while flying or off screen.
     private var askedAt: Double?
     /// Where the view was when it last moved a screen while flying; nil when not flying.
     private var flyingFrom: Double?
@@ -29,7 +33,7 @@ final class ThumbnailDemand {
         self.downloadAt = downloadAt
     }
 
-    /// The view now shows `visible` (empty when not on screen) of `count` rows, its top at `value` pixels.
+    /// The view now shows `visible` (empty when not on screen) of `count` items, its top at `value` pixels.
     /// `current` tells the same when the rest timer fires.
     func viewChanged(visible: Range<Int>, count: Int, value: Double, pageSize: Double,
                      current: @escaping @MainActor () -> (visible: Range<Int>, count: Int, value: Double)) {
@@ -46,7 +50,7 @@ final class ThumbnailDemand {
         }
     }
 
-    /// Forgets every row (a new gallery, or none).
+    /// Forgets every item (a new gallery, or none, or the other view).
     func reset() {
         restTimer?.cancel()
         restTimer = nil
@@ -77,17 +81,17 @@ final class ThumbnailDemand {
         var next: [Int: ImageDownload.Interest] = [:]
         guard !visible.isEmpty else { return setWanted(next) }
         let ahead = direction > 0
-            ? visible.upperBound..<min(count, visible.upperBound + Self.prefetchRows)
-            : max(0, visible.lowerBound - Self.prefetchRows)..<visible.lowerBound
+            ? visible.upperBound..<min(count, visible.upperBound + aheadCount)
+            : max(0, visible.lowerBound - aheadCount)..<visible.lowerBound
         for index in ahead { next[index] = .prefetch }
         for index in visible { next[index] = .visible }
         setWanted(next)
     }
 
     private func setWanted(_ next: [Int: ImageDownload.Interest]) {
-        // Rows given up first, so that their waiting places go before new ones are taken.
+        // Items given up first, so that their waiting places go before new ones are taken.
         for (index, _) in wanted where next[index] == nil { downloadAt(index)?.setInterest(.none) }
-        // Visible rows before prefetched ones, in order, so the scheduler sees the screen first.
+        // Visible items before prefetched ones, in order, so the scheduler sees the screen first.
         for (index, interest) in next.sorted(by: { ($0.value.rawValue, -$0.key) > ($1.value.rawValue, -$1.key) }) {
             downloadAt(index)?.setInterest(interest)
         }

@@ -23,8 +23,9 @@ final class GalleryViewerApplication {
     private lazy var client = HTTPClient(cache: diskCache?.http)
     private lazy var pipeline = ImagePipeline(client: client)
     private let sources = SourceFactory(overriddenSource: nil, endpointOverride: nil)
-    /// Saves each new search; holds the last one of the previous launch and the cache's size, read once, at
-    /// startup of the instance that shows the window (a launch handing over never reads it).
+    /// The state file: saves each new search and the recent galleries; holds the last search of the previous
+    /// launch and the cache's size, read once, at startup of the instance that shows the window (a launch
+    /// handing over never reads it).
     private lazy var recentSearches = RecentSearchStore()
     private var recent: RecentSearch? { recentSearches.lastSearch }
     private var window: MainWindow?
@@ -135,7 +136,8 @@ final class GalleryViewerApplication {
 
     private func makeWindow() -> MainWindow {
         let services = GalleryServices(client: client, pipeline: pipeline, snapshots: diskCache?.snapshots,
-                                       serverLookupOrigin: { [sources] in sources.serverLookupOrigin }) {
+                                       serverLookupOrigin: { [sources] in sources.serverLookupOrigin },
+                                       stateFile: recentSearches) {
             [sources] kind, username throws(GalleryError) in
             try sources.make(kind, username: username)
         }
@@ -144,6 +146,9 @@ final class GalleryViewerApplication {
         window.onSearch = { [recentSearches] source, username in
             recentSearches.save(RecentSearch(source: source, username: username))
         }
+        // The list or the grid, as the last launch left it.
+        if let mode = recentSearches.viewMode { window.setViewMode(mode) }
+        window.onViewModeChange = { [recentSearches] mode in recentSearches.save(viewMode: mode) }
         window.window.onDestroy { [weak self, weak window] in
             if let self, self.window === window { self.window = nil }
         }

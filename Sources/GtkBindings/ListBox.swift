@@ -42,12 +42,12 @@ public final class ListBox: Widget {
         set { gtk_list_box_set_activate_on_single_click(listBox, newValue.gboolean) }
     }
 
-    /// Inserts `row` (a ListBoxRow) at `position`; past the end appends.
-    public func insert(_ row: ListBoxRow, at position: Int) {
+    /// Inserts `row` (a ListBoxRow, or any widget, which GTK wraps in one) at `position`; -1 appends.
+    public func insert(_ row: Widget, at position: Int) {
         gtk_list_box_insert(listBox, row.widget, Int32(position))
     }
 
-    public func remove(_ row: ListBoxRow) {
+    public func remove(_ row: Widget) {
         gtk_container_remove(widget.raw.as(GtkContainer.self), row.widget)
     }
 

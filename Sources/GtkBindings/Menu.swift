@@ -20,16 +20,3 @@ public final class Menu {
         g_menu_append_section(ref.opaque, nil, section.ref.typed())
     }
 }
-
-/// A header bar button that opens a menu.
-@MainActor
-public final class MenuButton: Widget {
-    public init(iconName: String, tooltip: String, menu: Menu) {
-        super.init(gtk_menu_button_new())
-        let button = widget.raw.as(GtkMenuButton.self)
-        gtk_menu_button_set_menu_model(button, menu.ref.typed())
-        gtk_button_set_image(widget.raw.as(GtkButton.self), gtk_image_new_from_icon_name(iconName, GTK_ICON_SIZE_BUTTON))
-        self.tooltip = tooltip
-        accessibleName = tooltip
-    }
-}

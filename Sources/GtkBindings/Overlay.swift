@@ -9,7 +9,11 @@ public final class Overlay: Bin {
         super.init(gtk_overlay_new())
     }
 
-    public func addOverlay(_ child: Widget) {
-        gtk_overlay_add_overlay(widget.raw.as(GtkOverlay.self), child.widget)
+    /// Adds `child` above the main child; with `passThrough`, clicks go through it to what lies below (a
+    /// badge over a button).
+    public func addOverlay(_ child: Widget, passThrough: Bool = false) {
+        let overlay = widget.raw.as(GtkOverlay.self)
+        gtk_overlay_add_overlay(overlay, child.widget)
+        if passThrough { gtk_overlay_set_overlay_pass_through(overlay, child.widget, 1) }
     }
 }

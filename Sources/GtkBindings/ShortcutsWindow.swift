@@ -28,11 +28,28 @@ public final class ShortcutsWindow: Widget {
         super.init(window.raw.as(GtkWidget.self))
         gtk_window_set_title(widget.raw.as(GtkWindow.self), title)
         nameSearchButton(searchButtonName)
+        keepInnerBoxFromOutlivingTheWindow()
     }
 
     /// Wraps a shortcuts window made elsewhere (a window's help overlay).
     fileprivate init(existing window: UnsafeMutablePointer<GtkShortcutsWindow>) {
         super.init(window.raw.as(GtkWidget.self))
+    }
+
+    /// GTK 3's GtkShortcutsWindow never destroys its own inner box (search bar, pages): its destruction
+    /// destroys only what its `forall` lists without internal children, the sections, and the box's own
+    /// destruction is `#if 0`-ed out in its dispose. The box then outlives the freed window still naming it
+    /// as its parent, and the next style change (a stylesheet added, a theme switched) walks from the box's
+    /// widgets up into freed memory (a `gtk_widget_get_scale_factor` critical, or a crash). So, when the
+    /// window is destroyed, the box is taken out of it — kept alive, as the window's own code still uses
+    /// its search bar and stack — and let go only when the window is finalized.
+    private func keepInnerBoxFromOutlivingTheWindow() {
+        let window = widget
+        onDestroy {
+            guard let box = gtk_bin_get_child(window.raw.as(GtkBin.self)) else { return }
+            g_object_set_data_full(window.raw.as(GObject.self), "gallery-viewer-inner-box", g_object_ref(box), g_object_unref)
+            gtk_container_remove(window.raw.as(GtkContainer.self), box)
+        }
     }
 
     /// GTK 3 gives the window's search button (an icon-only toggle in its header bar) no accessible name,

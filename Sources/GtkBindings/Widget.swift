@@ -48,6 +48,18 @@ public class Widget {
         }
     }
 
+    /// A tooltip made only when the pointer rests on the widget (nil: none then), instead of set ahead: for
+    /// widgets whose text changes often (recycled cells), since setting a tooltip makes GTK ask the X server
+    /// where the pointer is, synchronously, on its next idle.
+    public func setTooltipProvider(_ text: @escaping @MainActor () -> String?) {
+        gtk_widget_set_has_tooltip(widget, 1)
+        ref.connectTooltipQuery { tooltip in
+            guard let tooltip, let text = text() else { return false }
+            gtk_tooltip_set_text(tooltip.opaque, text)
+            return true
+        }
+    }
+
     public func setSizeRequest(width: Int, height: Int) {
         gtk_widget_set_size_request(widget, Int32(width), Int32(height))
     }
@@ -145,6 +157,9 @@ public class Widget {
         set { atk_object_set_description(gtk_widget_get_accessible(widget), newValue ?? "") }
     }
 
+    /// Laid out right to left (Arabic, Hebrew…): "next" is to the left.
+    public var isRightToLeft: Bool { gtk_widget_get_direction(widget) == GTK_TEXT_DIR_RTL }
+
     /// Widget name, usable from CSS as #name.
     public var name: String {
         get { string(gtk_widget_get_name(widget)) ?? "" }
@@ -192,6 +207,14 @@ public class Widget {
         var minimum: Int32 = 0
         var natural: Int32 = 0
         gtk_widget_get_preferred_height_for_width(widget, Int32(width), &minimum, &natural)
+        return Int(minimum)
+    }
+
+    /// The least width the widget needs (theme padding and borders included).
+    public var minimumWidth: Int {
+        var minimum: Int32 = 0
+        var natural: Int32 = 0
+        gtk_widget_get_preferred_width(widget, &minimum, &natural)
         return Int(minimum)
     }
 

@@ -19,8 +19,8 @@ start_atspi_bus() {
 }
 
 # atspi_expect STATE ARGUMENT...: reads the app $app_id with atspi_check.py and those arguments (--expect NAME,
-# --expect-text TEXT, --expect-no-text TEXT); the controls it saw go to $work/tree. On a failure it shows them
-# and calls fail with STATE.
+# --expect-checked NAME, --expect-text TEXT, --expect-no-text TEXT); the controls it saw go to $work/tree. On a
+# failure it shows them and calls fail with STATE.
 atspi_expect() {
   local state=$1; shift
   echo "$test_name: $state"

@@ -1,14 +1,16 @@
 #!/usr/bin/python3
 """Reads a running Gallery Viewer's accessibility tree over AT-SPI, as a screen reader would, and checks it.
 
-    atspi_check.py APP_NAME [--expect NAME]... [--expect-text TEXT]... [--expect-no-text TEXT]...
-                   [--expect-description NAME=TEXT]...
+    atspi_check.py APP_NAME [--expect NAME]... [--expect-checked NAME]... [--expect-text TEXT]...
+                   [--expect-no-text TEXT]... [--expect-description NAME=TEXT]...
 
 Every control a user can press, type into or activate (buttons of any kind, combo boxes, text entries,
-list rows, menu items) that is on screen must have an accessible name; each --expect NAME must be on
-screen, each --expect-text TEXT must be part of some text on screen (a label's, a control's name) and no
---expect-no-text TEXT may be, and each --expect-description NAME=TEXT needs a node on screen named NAME whose
-accessible description holds TEXT (all waited for, up to 20 s, as the window may still be loading or changing).
+list rows and grid tiles, menu items) that is on screen must have an accessible name; each --expect NAME
+must be on screen, each --expect-checked NAME too, pressed in (a toggle button that is on), each
+--expect-text TEXT must be part of some text on screen (a label's, a control's name) and no
+--expect-no-text TEXT may be, and each --expect-description NAME=TEXT needs a node on screen named NAME
+whose accessible description holds TEXT (all waited for, up to 20 s, as the window may still be loading or
+changing).
 Prints the controls it saw and exits 1 with the offenders, 0 when all is well, 2 when the application is
 not on the accessibility bus.
 """
@@ -57,6 +59,11 @@ def walk(node, depth=0, seen=None):
             yield from walk(child, depth + 1, seen)
 
 
+def is_checked(node):
+    states = node.get_state_set()
+    return states.contains(Atspi.StateType.CHECKED) or states.contains(Atspi.StateType.PRESSED)
+
+
 def visible_controls(app):
     for node, depth in walk(app):
         if node.get_role() in CONTROLS and showing(node):
@@ -83,9 +90,9 @@ def main():
     if not args:
         print(__doc__, file=sys.stderr)
         return 2
-    app_name, expected, texts, absent, described = args[0], [], [], [], []
+    app_name, expected, checked, texts, absent, described = args[0], [], [], [], [], []
     rest = args[1:]
-    lists = {"--expect": expected, "--expect-text": texts, "--expect-no-text": absent,
+    lists = {"--expect": expected, "--expect-checked": checked, "--expect-text": texts, "--expect-no-text": absent,
              "--expect-description": described}
     while rest:
         if rest[0] in lists and len(rest) > 1:
@@ -103,6 +110,8 @@ def main():
     while True:
         controls = list(visible_controls(app))
         names = [name for _, _, name in controls]
+        on = [name for node, _, name in controls if is_checked(node)]
+        unchecked = [name for name in checked if name not in on]
         shown = list(visible_texts(app)) if texts or absent else []
         missing_texts = [text for text in texts if not any(text in name for name in shown)]
         present = [text for text in absent if any(text in name for name in shown)]
@@ -110,13 +119,14 @@ def main():
         undescribed = [pair for pair in described
                        if not any(name == pair.partition("=")[0] and pair.partition("=")[2] in description
                                   for name, description in seen)]
-        done = all(name in names for name in expected) and not missing_texts and not present and not undescribed
+        done = (all(name in names for name in expected) and not unchecked and not missing_texts and not present
+                and not undescribed)
         if done or time.monotonic() > deadline:
             break
         time.sleep(0.3)
     unnamed = []
     for node, depth, name in controls:
-        print(f"{'  ' * min(depth, 12)}{node.get_role_name()}: {name!r}")
+        print(f"{'  ' * min(depth, 12)}{node.get_role_name()}: {name!r}{' (on)' if is_checked(node) else ''}")
         if not name:
             path, parent = [], node.get_parent()
             while parent is not None and len(path) < 6:
@@ -128,6 +138,8 @@ def main():
         print(f"atspi_check: FAIL: {problem}", file=sys.stderr)
     for name in missing:
         print(f"atspi_check: FAIL: no control named {name!r} on screen", file=sys.stderr)
+    for name in unchecked:
+        print(f"atspi_check: FAIL: no control named {name!r} pressed in on screen", file=sys.stderr)
     for text in missing_texts:
         print(f"atspi_check: FAIL: no text with {text!r} on screen", file=sys.stderr)
     for text in present:
@@ -140,7 +152,7 @@ def main():
     if not names:
         print("atspi_check: FAIL: no controls at all on screen", file=sys.stderr)
         return 1
-    return 1 if unnamed or missing or missing_texts or present or undescribed else 0
+    return 1 if unnamed or missing or unchecked or missing_texts or present or undescribed else 0
 
 
 if __name__ == "__main__":

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Accessibility test of the real binary: reads the window's accessibility tree over AT-SPI, as a screen
 # reader does, and checks that every control on screen has a name, in each state of the window: the
-# gallery (rows, a failed row's retry button, a sensitive row's reveal button, the header bar), the large
-# view (its back button; its details panel, whose alt text is the picture's description), the shortcuts
-# window, and a status page with "Try Again" (reached by a second launch handing its search to the running
-# window).
+# gallery (rows, a failed row's retry button, a sensitive row's reveal button, the header bar and its Grid
+# toggle), the recent galleries' popover, the grid (tiles, pressed in), the large view (its back button; its
+# details panel, whose alt text is the picture's description), the shortcuts window, a status page with "Try
+# Again" (reached by a second launch handing its search to the running window), and the grid again after a
+# relaunch (the choice is remembered).
 #
 # Run through .ci/headless (X display and session bus). .ci/headless sets NO_AT_BRIDGE=1 so that other
 # tests need no accessibility bus; this one unsets it and starts its own bus with at-spi-bus-launcher.
@@ -23,10 +24,15 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/atspi-bus.sh"
 app_id=io.github.galleryviewer.GalleryViewer
 scratch_and_cleanup a11y
-check() {  # STATE EXPECTED-NAME...
+check() {  # STATE EXPECTED-NAME... [--OPTION VALUE]... (atspi_check.py's options, passed as they are)
   local state=$1; shift
   local expect=()
-  for name in "$@"; do expect+=(--expect "$name"); done
+  while [ $# -gt 0 ]; do
+    case $1 in
+      --*) expect+=("$1" "$2"); shift 2 ;;
+      *) expect+=(--expect "$1"); shift ;;
+    esac
+  done
   atspi_expect "$state" "${expect[@]}"
   sed 's/^/    /' "$work/tree"
 }
@@ -41,10 +47,20 @@ wait_for_window '^Gallery Viewer$' || fail "no window"
 # Tall enough that the recycled list binds row 9 (a sensitive item) next to the first rows.
 xdotool windowmove "$window" 0 0 windowsize "$window" 800 1000
 
-check "the gallery" "Main Menu" "Source" "Username" "Aurora over the Harbour" "Retry: HTTP 404 Not Found" \
+check "the gallery" "Main Menu" "Source" "Username" "Grid" "Aurora over the Harbour" "Retry: HTTP 404 Not Found" \
   "Show sensitive image"
 
+# The recent galleries' popover (Ctrl+H): the list, each gallery and its remove button, Clear History.
 xdotool windowfocus --sync "$window"
+xdotool key ctrl+h
+check "the recent galleries" "Recent Galleries" "aurora on Demo" "Remove aurora on Demo from Recent Galleries" \
+  "Clear History"
+xdotool key Escape
+
+xdotool windowfocus --sync "$window"
+xdotool key ctrl+2
+check "the grid" "Grid" "Aurora over the Harbour" "Retry: HTTP 404 Not Found" "Show sensitive image" --expect-checked "Grid"
+
 xdotool mousemove --window "$window" 400 120 click --repeat 2 --delay 120 1
 check "the large view" "Back to the Gallery" "Image Menu" "Image Details"
 
@@ -64,6 +80,13 @@ xdotool key Escape
 # A second launch hands its search over; the closed port makes it a network error with "Try Again".
 "$GALLERY_VIEWER" --source demo --endpoint http://127.0.0.1:9 nobody || fail "the second launch failed"
 check "the status page" "Try Again"
-
 assert_no_warnings "$work/app.log"
+
+# The grid was the last choice: a new launch opens with it (from the state file the first one wrote).
+quit_app
+"$GALLERY_VIEWER" --source demo --endpoint "$base_url" aurora >"$work/app-relaunch.log" 2>&1 &
+app_pid=$!
+wait_for_window '^Gallery Viewer$' || fail "no window after the relaunch"
+check "the grid after a relaunch" "Aurora over the Harbour" --expect-checked "Grid"
+assert_no_warnings "$work/app-relaunch.log"
 echo "a11y: PASS"

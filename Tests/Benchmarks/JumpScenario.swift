@@ -5,7 +5,8 @@ import GtkBindings
 import GalleryCore
 import GalleryUI
 
-/// Issue 7's jumps, over the 10,000-item gallery fully loaded, 0 ms latency (loopback):
+/// Issue 7's jumps, over the 10,000-item gallery fully loaded, 0 ms latency (loopback), in the list (`jump`)
+/// and in the grid (`gridjump`, issue 13):
 /// - End (a real key) from the top, and scrollbar drags to fresh places: from the last move to the new
 ///   position's thumbnails painted;
 /// - a drag across 5,000 rows (the adjustment moved as a scrollbar drag moves it, a step per frame): how
@@ -19,8 +20,18 @@ enum JumpScenario {
     static let stepMilliseconds: UInt32 = 16
 
     static func run(_ report: Report) throws(BenchmarkError) {
+        try run(report, mode: .list)
+    }
+
+    /// The same in the grid: drags over lines of tiles.
+    static func runGrid(_ report: Report) throws(BenchmarkError) {
+        try run(report, mode: .grid)
+    }
+
+    private static func run(_ report: Report, mode: GalleryViewMode) throws(BenchmarkError) {
         let server = try DemoServerProcess()
         let app = try AppUnderTest(serverURL: server.baseURL)
+        app.window.setViewMode(mode)
         try app.searchAndLoadAllPages(user, expected: items, timeout: 120)
         try Loop.run(until: { app.visibleRowsAreSettled && app.pipeline.unfinishedTaskCount == 0 }, timeout: 30,
                      "the first rows' thumbnails")
@@ -56,30 +67,34 @@ enum JumpScenario {
         try drag(list, toRow: 6_000)
         _ = try settle(app, since: lastMove)
         let endScreen = list.visibleRange
-        let ahead = GalleryListView.thumbnailPrefetchRows
+        let ahead = GalleryListView.thumbnailPrefetchRows * list.columns
         let rested = startScreen.lowerBound - ahead..<startScreen.upperBound + ahead
         let near = endScreen.lowerBound - ahead..<endScreen.upperBound + ahead
         let flownPast = started.filter { !rested.contains($0) && !near.contains($0) }
         withExtendedLifetime(observer) {}
+        let columns = list.columns
         app.close()
         _ = try server.stop()
 
-        report.section("\(user), all pages loaded, 0 ms latency: from the last move to the new rows' thumbnails painted")
-        report.row("End from the first row", Format.milliseconds(endTime))
-        report.row("scrollbar drags to fresh rows", Format.spread(dragTimes))
-        report.section("a scrollbar drag from row 1,000 to row 6,000, \(dragSteps) steps \(stepMilliseconds) ms apart")
+        let grid = mode == .grid
+        let view = grid ? "the grid (\(columns) tiles a line)" : "the list"
+        report.section("\(user) in \(view), all pages loaded, 0 ms latency: from the last move to the new items' thumbnails painted")
+        report.row("End from the first item", Format.milliseconds(endTime))
+        report.row("scrollbar drags to fresh items", Format.spread(dragTimes))
+        report.section("a scrollbar drag from item 1,000 to item 6,000, \(dragSteps) steps \(stepMilliseconds) ms apart")
         report.row("thumbnails requested after the drag started", "\(started.count)",
-                   "for rows \(started.min().map(String.init) ?? "–")…\(started.max().map(String.init) ?? "–")")
-        report.row("… for rows flown past", "\(flownPast.count)", flownPast.prefix(8).map(String.init).joined(separator: " "))
-        report.goal("end-jump", measured: endTime, atMost: Goals.jumpMilliseconds, unit: "ms")
-        report.goal("drag-jump", measured: Stats(dragTimes).max, atMost: Goals.jumpMilliseconds, unit: "ms")
-        report.goal("drag-flown-past-requests", count: flownPast.count, equals: 0, what: "requests")
+                   "for items \(started.min().map(String.init) ?? "–")…\(started.max().map(String.init) ?? "–")")
+        report.row("… for items flown past", "\(flownPast.count)", flownPast.prefix(8).map(String.init).joined(separator: " "))
+        let prefix = grid ? "grid-" : ""
+        report.goal(prefix + "end-jump", measured: endTime, atMost: Goals.jumpMilliseconds, unit: "ms")
+        report.goal(prefix + "drag-jump", measured: Stats(dragTimes).max, atMost: Goals.jumpMilliseconds, unit: "ms")
+        report.goal(prefix + "drag-flown-past-requests", count: flownPast.count, equals: 0, what: "requests")
     }
 
-    /// Moves the view from where it is to `row` as a scrollbar drag does: a step per frame.
+    /// Moves the view from where it is to item `row`'s line as a scrollbar drag does: a step per frame.
     private static func drag(_ list: GalleryListView, toRow row: Int) throws(BenchmarkError) {
         let from = list.adjustment.value
-        let to = min(list.adjustment.maximumValue, Double(row * list.rowHeight))
+        let to = min(list.adjustment.maximumValue, Double(row / list.columns * list.lineHeight))
         let step = Box(0)
         let mover = MainLoopSource.every(milliseconds: stepMilliseconds) {
             step.value += 1

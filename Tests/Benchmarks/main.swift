@@ -12,6 +12,9 @@ import GObjectBindings
 //   end10k      End held through a 10,000-item gallery: peak memory, threads, gaps
 //   end100k     the same through 100,000 items, then a new search: its stall
 //   jump        End and scrollbar drags across 10,000 items: time to thumbnails, requests for rows flown past
+//   gridend10k  end10k in the grid, and requests for tiles flown past
+//   gridend100k end100k in the grid, then a new search
+//   gridjump    jump in the grid
 //   baselines   10,000 items four ways: ours, sync downloads, a thread per image, one row per item
 //   download    `gallery-viewer --download` of 360 originals, feed included, against curl --parallel on the same URLs
 //   variant     (internal) one baseline run, in a process of its own
@@ -45,6 +48,9 @@ enum Bench {
         ("end10k", LongGalleryScenario.run10k),
         ("end100k", LongGalleryScenario.run100k),
         ("jump", JumpScenario.run),
+        ("gridend10k", LongGalleryScenario.runGrid10k),
+        ("gridend100k", LongGalleryScenario.runGrid100k),
+        ("gridjump", JumpScenario.runGrid),
         ("baselines", BaselineScenario.run),
         ("download", DownloadScenario.run),
         ("hostile", HostileScenario.run),

@@ -16,7 +16,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 
 scenarios=("$@")
-[ ${#scenarios[@]} -gt 0 ] || scenarios=(mainloop thumbnails throughput memory scroll zoom hostile relaunch fullcache end10k end100k jump baselines download)
+[ ${#scenarios[@]} -gt 0 ] || scenarios=(mainloop thumbnails throughput memory scroll zoom hostile relaunch fullcache end10k end100k jump gridend10k gridend100k gridjump baselines download)
 
 if [ -z "${GALLERY_BENCH_INSIDE:-}" ]; then
   swift=${SWIFT:-$(command -v swift || echo /opt/swift/usr/bin/swift)}

@@ -43,8 +43,12 @@ start_demo_server() {
   [[ " $* " == *" --port "* ]] && port=()
   "$GALLERY_DEMO_SERVER" "${port[@]}" "$@" >"$work/$name.out" 2>"$work/$name.err" &
   server_pid=$!
+  # Also on the list the exit trap stops by itself: a caller that swaps server_pid (start_other_server)
+  # would otherwise leave this server running if the wait below fails, and the test's `wait` would hang.
+  extra_pids="$extra_pids $server_pid"
   echo "$server_pid" >"$work/$name.pid"
-  wait_for 20 grep -qs '^http://' "$work/$name.out" || fail "the $name demo server printed no URL ($(cat "$work/$name.err"))"
+  # A debug build starting on a loaded 2-core machine has taken more than 20 s.
+  wait_for 60 grep -qs '^http://' "$work/$name.out" || fail "the $name demo server printed no URL ($(cat "$work/$name.err"))"
   base_url=$(head -n 1 "$work/$name.out")
 }
 

@@ -5,7 +5,8 @@
 #   thumbnails painted → double-click a row → the large view opens and paints the image → double-click
 #   zooms to 100 % and back → Escape →
 #   back on the list → a second launch hands its search to the running window and exits at once →
-#   Ctrl+? shows the shortcuts window → Ctrl+Q quits at once.
+#   Ctrl+? shows the shortcuts window → Ctrl+Q quits at once → a relaunch lists the recent galleries (Ctrl+H)
+#   and searches the one chosen.
 # Before the window: --list, and --download (save, skip on rerun, resume, Ctrl+C, failures, exit status).
 # Screenshots of each step are kept in $E2E_SHOTS (default .build/e2e) for a human to look at.
 set -euo pipefail
@@ -341,4 +342,37 @@ echo "e2e: no session bus: the app started on its own and quit cleanly"
 # 9. Ctrl+Q quits at once, even with downloads in flight.
 quit_app
 assert_no_warnings "$work/app.log"
+
+# 10. The recent galleries survive the relaunch: a new process (the endpoint from its environment, for every
+#     source) lists them newest first in the popover Ctrl+H opens; Down and Enter search the second one, the
+#     source picker switching with it when it is another source's.
+state=$XDG_CONFIG_HOME/gallery-viewer/state.ini
+recent=$(sed -n 's/^galleries=//p' "$state")
+IFS=';' read -r -a recent_items <<<"$recent"
+[ "${#recent_items[@]}" -ge 3 ] || fail "fewer than three recent galleries were saved: '$recent'"
+for expected in demo:aurora demo:atlas deviantart:aurora; do
+  [[ ";$recent;" == *";$expected;"* ]] || fail "$expected is not among the recent galleries: '$recent'"
+done
+second_source=${recent_items[1]%%:*} second_user=${recent_items[1]#*:}
+GALLERY_VIEWER_ENDPOINT="$base_url" "$GALLERY_VIEWER" >"$work/app-relaunch.log" 2>&1 &
+app_pid=$!
+wait_for_window '^Gallery Viewer$' --pid "$app_pid" || fail "the relaunched app showed no window"
+xdotool windowmove "$window" 0 0 windowsize "$window" 800 760
+wait_for 30 is_colourful 96x300+12+80 0.05 || fail "the relaunch did not open the last gallery again"
+xdotool windowfocus --sync "$window"
+xdotool key ctrl+h
+sleep 1
+import -window root "$shots/5-recent.png"
+chosen_feeds() { grep -c "^gallery-demo-server: request /rss.xml.*$second_user" "$work/server.err"; }
+chosen_before=$(chosen_feeds)
+xdotool key Down Return
+last_search_is() { grep -q "^source=$second_source\$" "$state" && grep -qx "username=$second_user" "$state"; }
+wait_for 10 last_search_is || fail "choosing the second recent gallery ($second_source:$second_user) did not search it ($(cat "$state"))"
+chosen_requested() { [ "$(chosen_feeds)" -gt "$chosen_before" ]; }
+wait_for 10 chosen_requested || fail "the recent gallery chosen was not asked of the server"
+chosen_on_top() { [ "$(sed -n 's/^galleries=//p' "$state" | cut -d';' -f1)" = "${recent_items[1]}" ]; }
+wait_for 10 chosen_on_top || fail "the gallery chosen did not move to the top of the list ($(sed -n 's/^galleries=//p' "$state"))"
+echo "e2e: the recent galleries survived the relaunch; Ctrl+H, Down, Enter searched $second_source:$second_user"
+quit_app "the relaunched app"
+assert_no_warnings "$work/app-relaunch.log"
 echo "e2e: PASS ($colours colours in the gallery screenshot; screenshots in $shots)"

@@ -31,6 +31,22 @@ final class FileSystemTests: XCTestCase {
         XCTAssertFalse(KeyFile(text: text)!.text.contains("note"), "comments only when asked to keep them")
     }
 
+    func testKeyFileListsEscapeTheirSeparatorAndGroupsCanGo() throws {
+        let file = KeyFile()
+        file.set(["demo:aurora", "mastodon:a;b@x.example", ""], group: "recent", key: "list")
+        file.set("kept", group: "other", key: "value")
+        let reread = try XCTUnwrap(KeyFile(text: file.text))
+        XCTAssertEqual(reread.stringList(group: "recent", key: "list", limit: 10), ["demo:aurora", "mastodon:a;b@x.example", ""],
+                       "a \";\" in an item is escaped, not a new item")
+        XCTAssertEqual(reread.stringList(group: "recent", key: "list", limit: 2), ["demo:aurora", "mastodon:a;b@x.example"])
+        XCTAssertEqual(reread.stringList(group: "recent", key: "list", limit: -1), [])
+        XCTAssertNil(reread.stringList(group: "recent", key: "missing", limit: 10))
+        reread.removeGroup("recent")
+        reread.removeGroup("never-there")
+        XCTAssertFalse(reread.contains(group: "recent", key: "list"))
+        XCTAssertEqual(reread.string(group: "other", key: "value"), "kept", "other groups stay")
+    }
+
     func testPrivateDirectoriesAreMadeOrNarrowed() {
         let folder = TemporaryFolder(prefix: "gallery-fs")
         let fresh = folder.path + "/a/b/c"

@@ -63,6 +63,50 @@ final class GalleryTests: GLibTestCase {
         }
     }
 
+    func testTheViewModeIsRememberedBesideTheLastSearch() throws {
+        try MainActor.assumeIsolated {
+            let folder = TemporaryFolder()
+            defer { withExtendedLifetime(folder) {} }
+            let path = folder.path + "/gallery-viewer/state.ini"
+            let store = RecentSearchStore(path: path)
+            var saves = 0
+            store.onSaved = { _ in saves += 1 }
+            XCTAssertNil(store.viewMode, "no file: the list, the app's default")
+            store.save(viewMode: .grid)
+            store.save(RecentSearch(source: .demo, username: "aurora"))
+            XCTAssertTrue(iterateMainLoop(until: { saves == 2 }, timeout: 5))
+            let reread = RecentSearchStore(path: path)
+            XCTAssertEqual(reread.viewMode, .grid, "a later search does not undo the view")
+            XCTAssertEqual(reread.lastSearch, RecentSearch(source: .demo, username: "aurora"))
+
+            // The next launch saves a search only: the view it started with stays.
+            reread.onSaved = { _ in saves += 1 }
+            reread.save(RecentSearch(source: .mastodon, username: "alice@mastodon.social"))
+            XCTAssertTrue(iterateMainLoop(until: { saves == 3 }, timeout: 5))
+            XCTAssertEqual(RecentSearchStore(path: path).viewMode, .grid)
+            reread.save(viewMode: .list)
+            XCTAssertTrue(iterateMainLoop(until: { saves == 4 }, timeout: 5))
+            let third = RecentSearchStore(path: path)
+            XCTAssertEqual(third.viewMode, .list)
+            XCTAssertEqual(third.lastSearch, RecentSearch(source: .mastodon, username: "alice@mastodon.social"),
+                           "and the view does not undo the search")
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            XCTAssertTrue(text.contains("[view]\nmode=list"), text)
+        }
+    }
+
+    func testAnUnknownViewModeMeansTheList() throws {
+        let folder = TemporaryFolder()
+        defer { withExtendedLifetime(folder) {} }
+        let path = folder.path + "/state.ini"
+        try Data("[view]\nmode=mosaic\n[last-search]\nsource=demo\nusername=x\n".utf8).write(to: URL(fileURLWithPath: path))
+        MainActor.assumeIsolated {
+            let store = RecentSearchStore(path: path)
+            XCTAssertNil(store.viewMode, "a mode a later version wrote")
+            XCTAssertEqual(store.lastSearch, RecentSearch(source: .demo, username: "x"), "the rest of the file still counts")
+        }
+    }
+
     func testACorruptStateFileMeansDefaults() throws {
         let folder = TemporaryFolder()
         defer { withExtendedLifetime(folder) {} }
@@ -76,6 +120,7 @@ final class GalleryTests: GLibTestCase {
                 let store = RecentSearchStore(path: path)
                 XCTAssertNil(store.lastSearch, name)
                 XCTAssertEqual(store.cacheSettings, CacheSettings(), name)
+                XCTAssertNil(store.viewMode, name)
             }
         }
     }

@@ -3,7 +3,7 @@ import GalleryDemoServer
 import TestSupport
 import XCTest
 
-/// Latency and bandwidth knobs, server-wide and per request, and connection counting.
+/// Latency and bandwidth knobs, server-wide and per request, responses held for a test, and connection counting.
 /// Timing assertions are lower bounds (a loaded machine is only ever slower), except where an override must
 /// visibly beat a server setting, which gets a wide margin.
 final class DemoKnobTests: XCTestCase {
@@ -89,6 +89,31 @@ final class DemoKnobTests: XCTestCase {
             let session = makeTestSession()
             XCTAssertEqual(try fetchOrFail(server.feedURL(user: "aurora") + "&latency=-5", session: session).status, 400)
             XCTAssertEqual(try fetchOrFail(server.feedURL(user: "aurora") + "&bandwidth=fast", session: session).status, 400)
+        }
+    }
+
+    func testHeldResponsesWaitForTheirRelease() throws {
+        try MainActor.assumeIsolated {
+            let server = try DemoFixture.startServer()
+            defer { server.stop() }
+            // Room for the two held and one more.
+            let session = makeTestSession(maxConnectionsPerHost: 3)
+            server.holdsResponse = { $0.contains("offset=24") || $0.hasPrefix("/api/") }
+            var held: FetchResult?
+            var heldPost: FetchResult?
+            startFetch(server.feedURL(user: "aurora", offset: 24), session: session) { held = $0 }
+            startFetch(server.baseURL + "/api/users/show", session: session, method: "POST",
+                       body: #"{"username":"atlas","host":null}"#) { heldPost = $0 }
+            XCTAssertTrue(iterateMainLoop(until: { server.heldResponseCount == 2 }, timeout: 10), "both requests arrived")
+            XCTAssertEqual(try fetchOrFail(server.feedURL(user: "aurora"), session: session).status, 200,
+                           "a request the test does not hold is answered meanwhile")
+            XCTAssertNil(held, "held until released")
+            XCTAssertNil(heldPost, "held until released")
+            server.releaseHeldResponses()
+            XCTAssertEqual(server.heldResponseCount, 0)
+            XCTAssertTrue(iterateMainLoop(until: { held != nil && heldPost != nil }, timeout: 10))
+            XCTAssertEqual(held?.status, 200)
+            XCTAssertEqual(heldPost?.status, 200)
         }
     }
 

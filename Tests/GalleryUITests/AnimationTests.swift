@@ -203,4 +203,34 @@ final class AnimationTests: GLibTestCase {
             }
         }
     }
+
+    func testAnimatedTilesCarryTheBadgeInTheirCorner() throws {
+        try MainActor.assumeIsolated {
+            let ui = try UIHarness()
+            defer { ui.close() }
+            ui.window.setViewMode(.grid)
+            ui.search("aurora")
+            XCTAssertTrue(ui.waitForRows(24))
+            ui.scroll(toRow: 16)
+            let tiles = [16, 17, 19]
+            for index in tiles { XCTAssertTrue(ui.waitUntilSettled(index), "tile \(index)") }
+            for index in tiles {
+                let tile = ui.tile(index)
+                if index == Self.gif || index == Self.webp {
+                    XCTAssertEqual(tile.badgeView.shown?.text, "Animated", "tile \(index)")
+                    XCTAssertTrue(tile.badge.isVisible, "tile \(index)")
+                    XCTAssertEqual(tile.badge.accessibleName, "Animated")
+                } else {
+                    XCTAssertNil(tile.badgeView.shown, "tile \(index)")
+                    XCTAssertFalse(tile.badge.isVisible, "tile \(index)")
+                }
+            }
+            // A recycled tile shows the badge of the item it shows now, not of the one before.
+            ui.scroll(toRow: 0)
+            for bound in ui.list.boundTiles {
+                guard let download = bound.download, download.state == .loaded else { continue }
+                XCTAssertEqual(bound.badge.isVisible, download.isAnimated, "tile \(download.index)")
+            }
+        }
+    }
 }

@@ -167,12 +167,18 @@ final class GalleryWindowTests: GLibTestCase {
         try MainActor.assumeIsolated {
             let ui = try UIHarness(server: .init(latencyMilliseconds: 200))
             defer { ui.close() }
+            // The second page is held at the server until the test has looked at the window loading it. Its
+            // latency alone (200 ms) was shorter than the two scrolls below take on a busy machine: the page
+            // had come and the feed was idle again before the test looked.
+            ui.server.holdsResponse = { $0.contains("offset=24") }
             ui.search("aurora")
             XCTAssertTrue(ui.waitForRows(24))
             ui.scroll(toRow: 22)
             ui.scroll(toRow: 23)
             XCTAssertEqual(ui.window.gallery?.feed.state, .loading(page: 2))
             XCTAssertTrue(iterateMainLoop(until: { ui.list.footerLabel.text == "Loading more…" }, timeout: 2))
+            XCTAssertTrue(iterateMainLoop(until: { ui.server.heldResponseCount > 0 }, timeout: 10), "page 2 was asked for")
+            ui.server.releaseHeldResponses()
             XCTAssertTrue(iterateMainLoop(until: { ui.list.rowCount == 48 }, timeout: 10))
             XCTAssertEqual(ui.server.requestLog.filter { $0.contains("offset=24") }.count, 1, "requested once")
             XCTAssertEqual(ui.window.gallery?.feed.state, .idle, "one more page to go, when the user scrolls")

@@ -155,10 +155,10 @@ final class RecycledListTests: GLibTestCase {
             ui.search("atlas")
             XCTAssertTrue(ui.waitForRows(24))
             ui.loadAllPages()
-            ui.list.adjustment.value = 200.5 * Double(ui.list.rowHeight)
+            ui.list.adjustment.value = 200.5 * Double(ui.list.lineHeight)
             iterateMainLoop(for: 0.2)
-            let expected = Int(ui.list.adjustment.value + 300) / ui.list.rowHeight
-            let row = try XCTUnwrap(ui.list.row(atViewportY: 300))
+            let expected = Int(ui.list.adjustment.value + 300) / ui.list.lineHeight
+            let row = try XCTUnwrap(ui.list.cell(atViewportX: 100, y: 300) as? GalleryRow)
             XCTAssertEqual(row.download?.index, expected)
             gtk_widget_activate(row.row.widget)  // what a double-click on it does
             XCTAssertTrue(ui.window.isLargeViewOpen)

@@ -41,6 +41,29 @@ final class ShortcutsTests: GLibTestCase {
         }
     }
 
+    /// GTK 3's shortcuts window does not destroy its inner box (search bar, pages) with itself: the box stayed
+    /// behind naming the freed window as its parent, and the next style change walked into freed memory
+    /// (ReadabilityTests, adding the app's stylesheet after OfflineWindowTests had closed two windows, died
+    /// of a gtk_widget_get_scale_factor critical).
+    func testAClosedWindowsShortcutsWindowLeavesNoWidgetNamingItAsParent() throws {
+        try MainActor.assumeIsolated {
+            let innerBox: ObjectRef
+            do {
+                let ui = try UIHarness()
+                let overlay = try XCTUnwrap(ui.window.window.helpOverlay)
+                innerBox = ObjectRef(try XCTUnwrap(gtk_bin_get_child(overlay.widget.raw.as(GtkBin.self))), transfer: .none)
+                ui.close()
+            }
+            XCTAssertNil(gtk_widget_get_parent(innerBox.typed()), "the inner box left the destroyed shortcuts window")
+            drainMainLoop()
+            // A style change now reaches no widget of the closed window.
+            let provider = ObjectRef(gtk_css_provider_new()!, transfer: .full)
+            gtk_style_context_add_provider_for_screen(gdk_screen_get_default(), provider.opaque,
+                                                      guint(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))
+            gtk_style_context_remove_provider_for_screen(gdk_screen_get_default(), provider.opaque)
+        }
+    }
+
     func testEveryActionShortcutIsInstalledOnTheApplication() throws {
         try MainActor.assumeIsolated {
             let ui = try UIHarness()

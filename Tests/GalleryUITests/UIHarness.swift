@@ -18,14 +18,17 @@ final class UIHarness {
     let diskCache: HTTPCache?
     let pipeline: ImagePipeline
     let window: MainWindow
+    /// The state file's store, when the harness was given one (`stateFile`).
+    let stateFile: RecentSearchStore?
 
     /// `endpoints` points other sources (or the Demo source, instead of the demo server) at local test servers;
     /// sources without one get a closed local port. With `cacheDirectory`, the client has a disk cache there
     /// and the window keeps its galleries' first pages there, as the app's window does.
     /// `serverLookupOrigin` answers for the server of a `/@NAME` link (NodeInfo), as the endpoint override does.
+    /// With `stateFile`, the window keeps its recent galleries in that state.ini, as the app's window does.
     init(server options: DemoServer.Options = .init(), client configuration: HTTPClient.Configuration = .init(),
          endpoints: [SourceKind: String] = [:], cacheDirectory: String? = nil, serverLookupOrigin: String? = nil,
-         decodeLimits: ImageDecodeLimits = .init()) throws {
+         stateFile: String? = nil, decodeLimits: ImageDecodeLimits = .init()) throws {
         guard gtk_init_check(nil, nil) != 0 else {
             XCTFail("GTK could not open a display (DISPLAY=\(String(cString: getenv("DISPLAY") ?? strdup("")))); run the UI tests through `make test`")
             throw XCTSkip("no display")
@@ -37,8 +40,10 @@ final class UIHarness {
         pipeline = ImagePipeline(client: client, limits: .init(decode: decodeLimits))
         let baseURL = server.baseURL
         let snapshots = cacheDirectory.map { FeedSnapshotStore(path: $0 + "/last-gallery.json") }
+        let stateStore = stateFile.map { RecentSearchStore(path: $0) }
+        self.stateFile = stateStore
         let services = GalleryServices(client: client, pipeline: pipeline, feedLimits: fastFeedLimits, snapshots: snapshots,
-                                       serverLookupOrigin: { serverLookupOrigin }) {
+                                       serverLookupOrigin: { serverLookupOrigin }, stateFile: stateStore) {
             kind, username throws(GalleryError) in
             let endpoint = endpoints[kind].map { $0 == Self.demoServerEndpoint ? baseURL : $0 }
             return try kind.makeSource(username: username,
@@ -91,11 +96,12 @@ final class UIHarness {
 
     func download(_ index: Int) -> ImageDownload { list.download(at: index)! }
     func row(_ index: Int) -> GalleryRow { list.row(for: download(index))! }
+    func tile(_ index: Int) -> GalleryTile { list.tile(for: download(index))! }
 
-    /// Scrolls so that row `index` is at the top of the viewport (as far as the list allows) and lets the
-    /// rows on screen come to rest (their thumbnails are asked for then).
+    /// Scrolls so that row `index` (in the grid: its line) is at the top of the viewport (as far as the view
+    /// allows) and lets the cells on screen come to rest (their thumbnails are asked for then).
     func scroll(toRow index: Int) {
-        list.scroll(toRow: index)
+        list.scroll(toItem: index)
         XCTAssertTrue(iterateMainLoop(until: { self.list.visibleRange.contains(index) }, timeout: 5),
                       "row \(index) did not come into view")
         iterateMainLoop(for: Double(ThumbnailDemand.restMilliseconds) / 1000 + 0.05)
@@ -196,5 +202,24 @@ final class UIHarness {
             let state = self.download(index).state
             return state != .loading && state != .notStarted
         }, timeout: timeout)
+    }
+}
+
+extension ImageDownload.State {
+    /// Nothing more will happen to the cell by itself.
+    var isFinal: Bool { self != .notStarted && self != .loading }
+}
+
+extension UIHarness {
+    /// Gives the window the X server's keyboard focus, as a window manager does for the active window.
+    func takeKeyboardFocus() {
+        gdk_window_focus(gtk_widget_get_window(window.window.widget), UInt32(GDK_CURRENT_TIME))
+        XCTAssertTrue(iterateMainLoop(until: { gtk_window_has_toplevel_focus(self.window.window.widget.raw.as(GtkWindow.self)) != 0 },
+                                      timeout: 5), "the window did not get the keyboard focus")
+    }
+
+    /// Types `text` key by key into the focused widget, as a keyboard does.
+    func type(_ text: String) {
+        for scalar in text.unicodeScalars { press(Int32(gdk_unicode_to_keyval(scalar.value))) }
     }
 }

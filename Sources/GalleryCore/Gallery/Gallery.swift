@@ -6,7 +6,7 @@ import GObjectBindings
 @MainActor
 public final class Gallery {
     public struct Options: Sendable {
-        /// Longer side of the decoded thumbnails, in device pixels.
+        /// Longer side of the decoded thumbnails, in device pixels, at first (see `Gallery.thumbnailPixelSize`).
         public var thumbnailPixelSize: Int
         public var showSensitive: Bool
         public var feedLimits: GalleryFeed.Limits
@@ -87,6 +87,19 @@ public final class Gallery {
         for download in Array(inFlight.values) { download.cancel() }
         onDownloadsAppended = nil
         onStatusChange = nil
+    }
+
+    /// Longer side of the decoded thumbnails, in device pixels: what the view's cells show (a list row's
+    /// 96 px, a grid tile's 160 px). Changing it stops the thumbnails in flight, which the view asks for
+    /// again at the new size; loaded ones come back at the new size from the cache, or load again, when their
+    /// cells are bound next.
+    public var thumbnailPixelSize: Int {
+        get { downloadContext.thumbnailPixelSize }
+        set {
+            guard newValue != downloadContext.thumbnailPixelSize else { return }
+            downloadContext.thumbnailPixelSize = newValue
+            for download in Array(inFlight.values) { download.cancel() }
+        }
     }
 
     public func revealSensitive() {

@@ -35,7 +35,8 @@ public final class ImageDownload {
         public typealias Completion = @MainActor (Result<DecodedPixbuf, ImageLoadError>) -> Void
         public typealias Load = @MainActor (_ url: String, _ maxPixelSize: Int, _ priority: LoadPriority,
                                              _ completion: @escaping Completion) -> any ThumbnailRequest
-        let thumbnailPixelSize: Int
+        /// Changed only through `Gallery.thumbnailPixelSize` (the list and the grid ask for different sizes).
+        var thumbnailPixelSize: Int
         let load: Load
         /// An image already decoded at that size, without loading anything.
         let cached: @MainActor (_ url: String, _ maxPixelSize: Int) -> DecodedPixbuf?

@@ -22,6 +22,9 @@ final class CoalescingFileWriter {
 
     init(path: String) { self.path = path }
 
+    /// A write under way or waiting.
+    var isWriting: Bool { saving || pending != nil }
+
     func save(_ bytes: Bytes) {
         pending = .ready(bytes)
         writePending()

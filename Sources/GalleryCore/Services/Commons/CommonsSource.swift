@@ -12,9 +12,11 @@ import GObjectBindings
 public struct CommonsSource: GallerySource {
     public static let canonicalOrigin = "https://commons.wikimedia.org"
     static let apiPath = "/w/api.php"
-    /// Rows show 96 px thumbnails, 192 px on 2× screens. 250 is the smallest of Wikimedia's standard
-    /// thumbnail widths that covers that: standard widths come from the CDN's cache, the API rounds other
-    /// widths up to the next standard one anyway, and hand-made URLs with other widths are refused (429).
+    /// List rows show 96 px thumbnails, grid tiles 160 px (192 and 320 on 2× screens). 250 is the smallest
+    /// of Wikimedia's standard thumbnail widths that covers a row on any screen and a tile at 1×; a 2× tile
+    /// gets the 330 px standard rendering (`largeRenderings`). Standard widths come from the CDN's cache, the
+    /// API rounds other widths up to the next standard one anyway, and hand-made URLs with other widths are
+    /// refused (429).
     static let thumbnailWidth = 250
     /// Files per request: a screenful or two, and below imageinfo's limit of 50 thumbnails per request,
     /// past which MediaWiki would split every batch across two replies.

@@ -1,0 +1,114 @@
+import GObjectBindings
+import GtkBindings
+import GalleryCore
+
+/// One recycled tile of the gallery grid: a square picture (the thumbnail fitted inside, or a placeholder, a
+/// failure icon, a hidden sensitive item), the title under it, a spinner and the item's badge in the
+/// picture's lower corners. Like `GalleryRow`, it shows its bound model's state and keeps none of its own.
+@MainActor
+public final class GalleryTile: GalleryCell {
+    /// The picture's side in logical pixels: four tiles across the window's default width, seven at 1280 px.
+    public static let thumbnailSize = 160
+
+    /// The item the tile shows now; nil while it waits in the pool.
+    public private(set) var download: ImageDownload?
+    public let child = FlowBoxChild()
+    let slot: ThumbnailSlot
+    let titleLabel = Label()
+    let spinner = Spinner()
+    let badgeView = ItemBadgeView()
+    var badge: Image { badgeView.image }
+
+    var thumbnail: Image { slot.image }
+    var cellWidget: Widget { child }
+
+    public init(scale: Int) {
+        slot = ThumbnailSlot(size: Self.thumbnailSize, scale: scale)
+        layOut()
+    }
+
+    /// Shows `download` (one of `total` items) and follows its changes until `unbind`.
+    public func bind(_ download: ImageDownload, total: Int) {
+        self.download = download
+        download.bind { [weak self] changed in
+            guard let self, self.download === changed else { return }
+            self.update()
+        }
+        let item = download.item
+        titleLabel.text = item.displayTitle
+        child.accessibleName = item.displayTitle
+        describePosition(total: total)
+        update()
+    }
+
+    /// Back to the pool: the model hears nothing more from this tile, and the tile lets go of the pixels.
+    public func unbind() {
+        download?.unbind()
+        download = nil
+        slot.clear()
+        spinner.isSpinning = false
+    }
+
+    func describePosition(total: Int) {
+        guard let download else { return }
+        child.accessibleDescription = GalleryRow.positionText(download, total: total)
+    }
+
+    private func layOut() {
+        child.addStyleClass("gallery-tile")
+        child.setTooltipProvider { [weak self] in self?.tooltipText }
+        let picture = Overlay()
+        picture.setChild(slot.stack)
+        for corner in [badge, spinner] {
+            corner.valign = .end
+            corner.setMargins(top: 6, bottom: 6, start: 6, end: 6)
+            picture.addOverlay(corner, passThrough: true)
+        }
+        badge.halign = .start
+        spinner.halign = .end
+        spinner.setSizeRequest(width: 16, height: 16)
+
+        titleLabel.ellipsize = .middle
+        titleLabel.xalign = 0.5
+        // An ellipsized label still asks for its whole text as natural width, which would widen every tile of
+        // a homogeneous flow box: the picture alone sets the tile's width.
+        titleLabel.maxWidthChars = 1
+        titleLabel.addStyleClass("tile-title")
+
+        let content = Box(.vertical, spacing: 6)
+        content.append(picture)
+        content.append(titleLabel)
+        child.setChild(content)
+        content.showAll()
+        spinner.hide()
+        badge.hide()
+    }
+
+    /// Applies the model's state; runs on every change of the bound download.
+    func update() {
+        guard let download else { return }
+        spinner.isSpinning = download.state == .loading
+        child.removeStyleClass("failed")
+        if case .failed = download.state { child.addStyleClass("failed") }
+        slot.show(download)
+        badgeView.show(ItemBadge.of(download))
+    }
+
+    /// The title may be cut short under the tile: the tooltip has it whole, with what a row's detail line
+    /// says. Made when the pointer rests on the tile, not at every rebind.
+    var tooltipText: String? {
+        guard let download else { return nil }
+        let item = download.item
+        var lines = [item.displayTitle]
+        switch download.state {
+        case .failed(let reason):
+            lines.append(reason)
+        case .sensitiveHidden:
+            lines.append(tr("Sensitive content hidden"))
+        case .notStarted, .loading, .loaded, .noPreview:
+            lines.append(GalleryRow.detailText(download))
+            if let altText = item.altText, altText != item.displayTitle { lines.append(altText) }
+        }
+        return lines.joined(separator: "\n")
+    }
+}
