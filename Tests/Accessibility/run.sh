@@ -61,7 +61,8 @@ xdotool windowfocus --sync "$window"
 xdotool key ctrl+2
 check "the grid" "Grid" "Aurora over the Harbour" "Retry: HTTP 404 Not Found" "Show sensitive image" --expect-checked "Grid"
 
-xdotool mousemove --window "$window" 400 120 click --repeat 2 --delay 120 1
+# The first tile: Aurora over the Harbour, whose alt text the details check reads.
+xdotool mousemove --window "$window" 100 120 click --repeat 2 --delay 120 1
 check "the large view" "Back to the Gallery" "Image Menu" "Image Details"
 
 # The details panel: its rows are named by their captions, and the picture's description is its alt text.
