@@ -11,6 +11,12 @@ import GalleryCore
 /// widget (and so their focus and their painted thumbnail); only the cells that left are unbound, moved to
 /// the other end and bound to the items that entered. A jump — fewer than half the cells staying —
 /// rebinds every cell in place.
+///
+/// New cell widgets come a few per frame (`newCellsPerFrame`): a cell's first frame — its widgets made,
+/// styled, measured, realized and painted — is a few milliseconds of main-loop time, so a window showing a
+/// gallery for the first time (or grown taller, or switched to the other view) fills over a few frames instead
+/// of freezing for one long one (a screenful at once was the longest stretch of the `thumbnails` benchmark).
+/// Recycled cells are cheap and come all at once.
 @MainActor
 final class CellPool {
     let box: any CellBox
@@ -20,10 +26,25 @@ final class CellPool {
     /// Cells waiting to be bound, outside the box.
     private var spare: [any GalleryCell] = []
     private let makeCell: @MainActor () -> any GalleryCell
+    /// New widgets one frame may make.
+    let newCellsPerFrame: Int
+    private var newCellsLeft: Int
+    private var budgetFrame: Int?
 
-    init(box: any CellBox, makeCell: @escaping @MainActor () -> any GalleryCell) {
+    init(box: any CellBox, newCellsPerFrame: Int, makeCell: @escaping @MainActor () -> any GalleryCell) {
         self.box = box
+        self.newCellsPerFrame = newCellsPerFrame
+        newCellsLeft = newCellsPerFrame
         self.makeCell = makeCell
+    }
+
+    /// A pass starts during (or after) frame number `frame`: a frame not seen before may make
+    /// `newCellsPerFrame` cells, and every pass of one frame shares them. Before the box has a frame clock
+    /// (nil) nothing is painted, and the passes share the first frame's cells.
+    func startPass(frame: Int?) {
+        guard frame != budgetFrame else { return }
+        budgetFrame = frame
+        newCellsLeft = newCellsPerFrame
     }
 
     /// Every cell this pool made, bound or spare: what the view costs in widgets.
@@ -42,9 +63,13 @@ final class CellPool {
         range.contains(index) ? index - range.lowerBound : nil
     }
 
-    /// Binds the cells to `newRange` of `downloads` (whose count goes into the cells' accessible
-    /// descriptions). Work is proportional to the cells that change, never to the gallery.
-    func bind(_ newRange: Range<Int>, of downloads: [ImageDownload]) {
+    /// Binds the cells to `wanted` of `downloads` (whose count goes into the cells' accessible descriptions),
+    /// or to its start when that takes more new widgets than this frame has left: `range` then falls short
+    /// of `wanted` at its end, and the caller passes again in the next frame. Work is proportional to the
+    /// cells that change, never to the gallery.
+    func bind(_ wanted: Range<Int>, of downloads: [ImageDownload]) {
+        let affordable = madeCount + newCellsLeft
+        let newRange = wanted.lowerBound..<min(wanted.upperBound, wanted.lowerBound + affordable)
         guard newRange != range else { return }
         let overlap = newRange.clamped(to: range)
         // Sliding takes each cell that left out of its box and puts it back at the other end, which unrealizes
@@ -114,6 +139,7 @@ final class CellPool {
 
     private func takeCell() -> any GalleryCell {
         if let cell = spare.popLast() { return cell }
+        newCellsLeft -= 1
         let cell = makeCell()
         cell.cellWidget.show()
         return cell

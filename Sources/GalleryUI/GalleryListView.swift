@@ -32,6 +32,10 @@ public final class GalleryListView {
     /// Room between tiles, and between the grid and the window's edges.
     static let tileSpacing = 6
     static let gridMargin = 6
+    /// New cell widgets per frame (`CellPool`): a row's first frame costs about 3–4 ms of main-thread time
+    /// (perf, `thumbnails` benchmark), three made a 13–16 ms frame; a tile is about half a row.
+    static let newRowsPerFrame = 2
+    static let newTilesPerFrame = 4
 
     /// What the window shows: the viewport and its scrollbar.
     public let container = Box(.horizontal)
@@ -51,6 +55,8 @@ public final class GalleryListView {
     let gridPool: CellPool
     var demand: ThumbnailDemand!
     var kinetic: KineticScroll!
+    /// Passes every frame while cells on screen are still to be made.
+    private var cellTicker: FrameTicker!
     private var scrollController: EventControllerScroll!
     public private(set) var gallery: Gallery?
 
@@ -85,8 +91,13 @@ public final class GalleryListView {
 
     public init() {
         scrollbar = Scrollbar(.vertical, adjustment: adjustment)
-        listPool = CellPool(box: listBox) { [listBox] in GalleryRow(scale: max(1, listBox.scaleFactor)) }
-        gridPool = CellPool(box: flowBox) { [flowBox] in GalleryTile(scale: max(1, flowBox.scaleFactor)) }
+        listPool = CellPool(box: listBox, newCellsPerFrame: Self.newRowsPerFrame) { [listBox] in
+            GalleryRow(scale: max(1, listBox.scaleFactor))
+        }
+        gridPool = CellPool(box: flowBox, newCellsPerFrame: Self.newTilesPerFrame) { [flowBox] in
+            GalleryTile(scale: max(1, flowBox.scaleFactor))
+        }
+        cellTicker = FrameTicker(widget: viewport)
         demand = ThumbnailDemand { [weak self] index in self?.download(at: index) }
         kinetic = KineticScroll(widget: viewport, adjustment: adjustment)
 
@@ -170,6 +181,7 @@ public final class GalleryListView {
 
     /// Lets go of the gallery and the cells without touching the widgets, which GTK is destroying.
     public func detach() {
+        cellTicker.stop()
         demand.reset()
         kinetic.stop()
         gallery?.onDownloadsAppended = nil
@@ -281,6 +293,7 @@ public final class GalleryListView {
         guard !isPositioning else { return needsAnotherPass = true }
         isPositioning = true
         defer { isPositioning = false }
+        pool.startPass(frame: cellTicker.frameCounter)
         repeat {
             needsAnotherPass = false
             placeCells()
@@ -296,12 +309,14 @@ public final class GalleryListView {
         let bound = geometry.items(onLines: boundLines)
         let hadFocus = viewport.containsFocus
         pool.bind(bound, of: downloads)
+        isAddingCells = pool.range != bound
+        if isAddingCells, !cellTicker.isRunning { passEveryFrameWhileAddingCells() }
         if !isLineHeightMeasured, !bound.isEmpty {
             measureLine()
             if needsAnotherPass { return }
         }
         // The footer follows the last line, so it is in the box's company only when that line is.
-        footer.isVisible = bound.upperBound == downloads.count
+        footer.isVisible = pool.range.upperBound == downloads.count
         contentY = (bound.isEmpty ? 0 : boundLines.lowerBound * lineHeight) - Int(value)
         viewport.move(content, x: 0, y: contentY)
         viewport.queueAllocate()
@@ -316,6 +331,20 @@ public final class GalleryListView {
         if let gallery, gallery.canLoadMore, !visible.isEmpty,
            visible.upperBound >= downloads.count - Self.prefetchRows * columns {
             gallery.loadMore()
+        }
+    }
+
+    /// Some cells wanted on screen are still to be made (see `CellPool`).
+    public private(set) var isAddingCells = false
+
+    /// The pool bound only part of the cells wanted: the rest come in the next frames, at the start of each
+    /// (the frame clock's update), so that GTK lays out and paints each frame's new cells in that frame.
+    /// Without a frame clock (not realized) nothing is painted: mapping places the cells again.
+    private func passEveryFrameWhileAddingCells() {
+        cellTicker.start { [weak self] _ in
+            guard let self else { return false }
+            positionChanged()
+            return isAddingCells
         }
     }
 

@@ -23,6 +23,12 @@ public final class FrameTicker {
         gtk_widget_get_frame_clock(widget.widget).map { Int(gdk_frame_clock_get_frame_time($0)) }
     }
 
+    /// The number of the frame being prepared, or of the last one outside a frame (it changes only when a
+    /// frame starts); nil while the widget is not realized.
+    public var frameCounter: Int? {
+        gtk_widget_get_frame_clock(widget.widget).map { Int(gdk_frame_clock_get_frame_counter($0)) }
+    }
+
     /// Calls `frame` with each frame's time until it returns false or `stop()` is called. Returns false
     /// (and calls nothing) when the widget has no frame clock yet.
     @discardableResult

@@ -69,6 +69,50 @@ final class RecycledListTests: GLibTestCase {
         }
     }
 
+    /// A cell's first frame (its widgets made, styled, measured, painted) is costly: a window showing its first
+    /// gallery gets a few new cells per frame, not a screenful in one long frame — and every cell on screen
+    /// still ends up bound, showing its own thumbnail. In the list and in the grid.
+    func testTheFirstRowsComeAFewPerFrameAndAllReachTheScreen() throws {
+        try checkCellsComeAFewPerFrame(.list)
+    }
+
+    func testTheFirstTilesComeAFewPerFrameAndAllReachTheScreen() throws {
+        try checkCellsComeAFewPerFrame(.grid)
+    }
+
+    private func checkCellsComeAFewPerFrame(_ mode: GalleryViewMode) throws {
+        try MainActor.assumeIsolated {
+            let ui = try UIHarness()
+            defer { ui.close() }
+            ui.window.setViewMode(mode)
+            let list = ui.list
+            let perFrame = list.pool.newCellsPerFrame
+            var cellsPerLayout: [Int] = []
+            list.cellBox.boxWidget.onSizeAllocate { _, _ in cellsPerLayout.append(list.pool.cells.count) }
+            ui.search("atlas")
+            XCTAssertTrue(ui.waitForRows(24))
+            let visible = list.visibleRange
+            XCTAssertGreaterThan(visible.count, 2 * perFrame, "the window shows more cells than two frames make")
+            let lastLine = list.geometry.line(of: visible.upperBound - 1)
+            let wanted = list.geometry.items(onLines: 0..<(lastLine + 1 + GalleryListView.marginRows))
+            XCTAssertEqual(list.pool.range, wanted, "all of them, and a line below")
+            let laidOut = cellsPerLayout.filter { $0 > 0 }
+            XCTAssertGreaterThan(laidOut.count, 2, "the cells were laid out over several frames: \(laidOut)")
+            XCTAssertLessThanOrEqual(laidOut.first ?? 0, perFrame, "the first frame's new cells")
+            for (before, after) in zip(laidOut, laidOut.dropFirst()) {
+                XCTAssertLessThanOrEqual(after - before, perFrame, "new cells in one frame: \(laidOut)")
+            }
+
+            XCTAssertTrue(iterateMainLoop(until: { visible.allSatisfy { ![.notStarted, .loading].contains(ui.download($0).state) } }, timeout: 10))
+            for index in visible where ui.download(index).state == .loaded {
+                let cell = try XCTUnwrap(list.cell(for: ui.download(index)), "item \(index) has its cell")
+                let shown = try XCTUnwrap(cell.thumbnail.pixbuf, "item \(index) shows its thumbnail")
+                XCTAssertEqual(shown.pointer, ui.download(index).thumbnail?.pixbuf.pointer, "item \(index)")
+            }
+            XCTAssertTrue(visible.contains { ui.download($0).state == .loaded })
+        }
+    }
+
     func testSelectionAndFocusSurviveRebinding() throws {
         try MainActor.assumeIsolated {
             let ui = try UIHarness()

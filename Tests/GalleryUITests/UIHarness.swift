@@ -91,7 +91,9 @@ final class UIHarness {
 
     @discardableResult
     func waitForRows(_ count: Int, timeout: Double = 20) -> Bool {
-        iterateMainLoop(until: { self.list.rowCount >= count && !self.list.visibleRange.isEmpty }, timeout: timeout)
+        // The view makes its first cells a few per frame: waiting for them too, a test finds every cell on screen.
+        iterateMainLoop(until: { self.list.rowCount >= count && !self.list.visibleRange.isEmpty && !self.list.isAddingCells },
+                        timeout: timeout)
     }
 
     func download(_ index: Int) -> ImageDownload { list.download(at: index)! }

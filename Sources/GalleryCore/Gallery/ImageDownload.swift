@@ -125,12 +125,15 @@ public final class ImageDownload {
 
     /// A row shows this item from now on: `onChange` runs on every change until `unbind`. A thumbnail that
     /// was loaded before comes back from the pipeline's cache; if the cache let it go, it loads again once
-    /// the row is at rest on screen.
+    /// the row is at rest on screen — at once when it is wanted already (a view's cells may be bound a
+    /// few frames after the view asked for their items).
     public func bind(_ onChange: @escaping @MainActor (ImageDownload) -> Void) {
         binding = onChange
         guard state == .loaded, thumbnail == nil else { return }
         thumbnail = cachedThumbnail
-        if thumbnail == nil { publish(.notStarted) }
+        guard thumbnail == nil else { return }
+        publish(.notStarted)
+        if interest != .none { start() }
     }
 
     /// The row moved on to another item: it hears nothing more from this one, and the pixels go.
