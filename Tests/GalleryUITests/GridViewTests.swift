@@ -239,6 +239,7 @@ final class GridViewTests: GLibTestCase {
             XCTAssertTrue(ui.thumbnailRequests().allSatisfy { $0.hasPrefix("/thumbs/150/") }, "the list's 96 px rows: the 150 px rendition")
 
             ui.press(GDK_KEY_2, GDK_CONTROL_MASK)  // Ctrl+2, as in Files
+            XCTAssertTrue(ui.waitForCells(), "the tiles on screen are made, a few per frame")
             XCTAssertEqual(ui.list.mode, .grid)
             XCTAssertTrue(ui.window.header.gridToggle.isActive, "the header bar's toggle follows")
             XCTAssertTrue(ui.list.flowBox.isVisible)
@@ -256,6 +257,7 @@ final class GridViewTests: GLibTestCase {
             ui.press(GDK_KEY_Right)
             XCTAssertEqual(ui.list.selectedIndex, 24)
             ui.window.header.gridToggle.click()  // back to the list by the toggle
+            XCTAssertTrue(ui.waitForCells())
             XCTAssertEqual(ui.list.mode, .list)
             XCTAssertEqual(ui.window.viewMode, .list)
             XCTAssertEqual(ui.list.selectedIndex, 24)

@@ -96,6 +96,12 @@ final class UIHarness {
                         timeout: timeout)
     }
 
+    /// Waits for the cells a switch of view or a taller window still makes, a few per frame.
+    @discardableResult
+    func waitForCells(timeout: Double = 10) -> Bool {
+        iterateMainLoop(until: { !self.list.isAddingCells }, timeout: timeout)
+    }
+
     func download(_ index: Int) -> ImageDownload { list.download(at: index)! }
     func row(_ index: Int) -> GalleryRow { list.row(for: download(index))! }
     func tile(_ index: Int) -> GalleryTile { list.tile(for: download(index))! }
