@@ -26,7 +26,12 @@ public final class ImageCache {
         let file: ImageFileInfo?
     }
 
-    public init(capacityBytes: Int = 96 * 1_048_576) {
+    /// 64 MiB: a dozen screen-sized large views (≈ 47 MiB in the `memory` benchmark) with a few screens of
+    /// thumbnails, or about 640 of the grid's 160 px ones. At 96 MiB the grid's 100,000 items went over their
+    /// 250 MB goal (`gridend100k`: 274 MiB), the cache filling with tiles long scrolled past.
+    public static let defaultCapacityBytes = 64 * 1_048_576
+
+    public init(capacityBytes: Int = ImageCache.defaultCapacityBytes) {
         self.capacityBytes = capacityBytes
     }
 

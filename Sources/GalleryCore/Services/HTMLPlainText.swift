@@ -7,7 +7,9 @@ extension HTMLText {
     static func plainText(_ html: String, limit: Int = 4096) -> String {
         var text = ""
         var rest = Substring(html.prefix(limit))
-        while let open = rest.firstIndex(of: "<") {
+        // Scalars, not Characters, wherever a byte decides: grapheme breaking a page of descriptions was most
+        // of a feed page's parse.
+        while let open = rest.unicodeScalars.firstIndex(of: "<") {
             appendCollapsingSpaces(rest[..<open], to: &text)
             let tagStart = rest.index(after: open)
             // A "<" not followed by a tag name ("a < b") is text, as browsers treat it.
@@ -41,13 +43,19 @@ extension HTMLText {
 
     /// HTML's own rule for text: a run of spaces, tabs and line breaks is one space (only tags break lines).
     private static func appendCollapsingSpaces(_ run: Substring, to text: inout String) {
-        for character in run {
-            if character.isWhitespace {
-                if !(text.last?.isWhitespace ?? true) { text.append(" ") }
-            } else {
-                text.append(character)
+        var afterSpace = text.unicodeScalars.last?.isWhitespaceScalar ?? true
+        var start = run.unicodeScalars.startIndex
+        for index in run.unicodeScalars.indices where run.unicodeScalars[index].isWhitespaceScalar {
+            if start < index {
+                // Whole runs at once (a copy of their bytes), not scalar by scalar.
+                text += Substring(run.unicodeScalars[start..<index])
+                afterSpace = false
             }
+            if !afterSpace { text += " " }
+            afterSpace = true
+            start = run.unicodeScalars.index(after: index)
         }
+        text += Substring(run.unicodeScalars[start...])
     }
 
     /// Tags after which the text goes on on a new line.
@@ -70,19 +78,19 @@ extension HTMLText {
     /// The ">" that ends the tag starting at `tag` (after its "<"), skipping those inside quoted attribute values
     /// (a quote opens one only right after "=", as in HTML: `title=don't` quotes nothing).
     private static func tagEnd(in tag: Substring) -> Substring.Index? {
-        var quote: Character?
+        var quote: Unicode.Scalar?
         var afterEquals = false
-        for index in tag.indices {
-            let character = tag[index]
+        for index in tag.unicodeScalars.indices {
+            let scalar = tag.unicodeScalars[index]
             if let open = quote {
-                if character == open { quote = nil }
+                if scalar == open { quote = nil }
                 continue
             }
-            if character == ">" { return index }
-            if afterEquals && (character == "\"" || character == "'") { quote = character }
-            if character == "=" {
+            if scalar == ">" { return index }
+            if afterEquals && (scalar == "\"" || scalar == "'") { quote = scalar }
+            if scalar == "=" {
                 afterEquals = true
-            } else if !character.isWhitespace {
+            } else if !scalar.isWhitespaceScalar {
                 afterEquals = false
             }
         }

@@ -8,10 +8,10 @@ enum HTMLText {
     ]
 
     static func decodeEntities(_ text: String) -> String {
-        guard text.contains("&") else { return text }
+        guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
         var result = ""
         var rest = Substring(text)
-        while let ampersand = rest.firstIndex(of: "&") {
+        while let ampersand = rest.unicodeScalars.firstIndex(of: "&") {
             result += rest[..<ampersand]
             let afterAmpersand = rest.index(after: ampersand)
             guard let semicolon = rest[afterAmpersand...].prefix(12).firstIndex(of: ";"),

@@ -101,7 +101,8 @@ enum MediaRSSParser {
                 text = ""
             }
             guard var builder = item else { return }
-            let value = HTMLText.decodeEntities(text.trimmed)
+            // Only the short fields use it: a description's HTML is made plain text whole, below.
+            var value: String { HTMLText.decodeEntities(text.trimmed) }
             switch (element.namespace, element.name) {
             case ("", "item"):
                 if let built = builder.build() { page.items.append(built) }
