@@ -32,6 +32,8 @@ start() {
 scroll_to_failures() {
   xdotool mousemove --window "$window" 380 400
   for _ in 1 2 3 4 5 6 7 8 9 10 11 12; do xdotool click 5; sleep 0.05; done
+  # Off the window: a pointer resting on a row shows the row's tooltip, which a bare Xvfb paints black.
+  xdotool mousemove 1000 900
 }
 
 # The recent galleries: three searches (a handover each), then Ctrl+H.
