@@ -17,14 +17,37 @@ public final class Image: Widget {
 
     /// Shows a themed icon (symbolic icons follow the theme's text colour).
     public func setIcon(_ name: String, pixelSize: Int) {
+        shownPixbuf = nil
         gtk_image_set_from_icon_name(image, name, GTK_ICON_SIZE_BUTTON)
         gtk_image_set_pixel_size(image, Int32(pixelSize))
     }
 
     /// Shows `pixbuf` at one logical pixel per `scale` device pixels, so a thumbnail decoded at 2× looks
     /// sharp on a HiDPI screen instead of being shown twice as large.
+    ///
+    /// Once the image has a window, the pixels go into a surface like the window's — on X11 a pixmap in the X
+    /// server — once, here: GtkImage keeps a pixbuf as a client-side image surface, which every repaint sends
+    /// to the X server again (the grid repaints 28 thumbnails a frame while it scrolls).
     public func setPixbuf(_ pixbuf: Pixbuf, scale: Int = 1) {
-        if scale <= 1 {
+        // Shown already (a cell's every update shows its state again): no second copy to the X server.
+        if shownPixbuf?.pointer == pixbuf.pointer, content == .surface || content == .pixbuf { return }
+        shownPixbuf = pixbuf
+        let scale = max(1, scale)
+        if let window = gtk_widget_get_window(widget) {
+            let width = (pixbuf.width + scale - 1) / scale
+            let height = (pixbuf.height + scale - 1) / scale
+            if let surface = gdk_window_create_similar_surface(window, CAIRO_CONTENT_COLOR_ALPHA, Int32(width), Int32(height)) {
+                defer { cairo_surface_destroy(surface) }
+                let cairo = cairo_create(surface)
+                cairo_scale(cairo, 1 / Double(scale), 1 / Double(scale))
+                gdk_cairo_set_source_pixbuf(cairo, pixbuf.pointer, 0, 0)
+                cairo_paint(cairo)
+                cairo_destroy(cairo)
+                gtk_image_set_from_surface(image, surface)
+                return
+            }
+        }
+        if scale == 1 {
             gtk_image_set_from_pixbuf(image, pixbuf.pointer)
             return
         }
@@ -33,14 +56,20 @@ public final class Image: Widget {
         cairo_surface_destroy(surface)
     }
 
-    public func clear() { gtk_image_clear(image) }
+    /// What `setPixbuf` was given last, while it is shown.
+    private var shownPixbuf: Pixbuf?
+
+    public func clear() {
+        shownPixbuf = nil
+        gtk_image_clear(image)
+    }
 
     /// What kind of picture an image shows.
     public enum Content: Sendable {
         case empty
         /// `setPixbuf` at scale 1.
         case pixbuf
-        /// `setPixbuf` at a scale above 1 (shown through a cairo surface).
+        /// `setPixbuf` once realized, or at a scale above 1 (shown through a cairo surface).
         case surface
         /// `setIcon`.
         case iconName
@@ -59,10 +88,13 @@ public final class Image: Widget {
         }
     }
 
-    /// The pixbuf shown, when it was set as one (scale 1).
+    /// The pixbuf shown, as `setPixbuf` was given it (GTK may show it through a surface).
     public var pixbuf: Pixbuf? {
-        guard content == .pixbuf else { return nil }
-        return gtk_image_get_pixbuf(image).map { Pixbuf(retaining: $0) }
+        switch content {
+        case .pixbuf: gtk_image_get_pixbuf(image).map { Pixbuf(retaining: $0) }
+        case .surface: shownPixbuf
+        case .empty, .iconName, .other: nil
+        }
     }
 
     public var iconName: String? {
