@@ -130,7 +130,7 @@ final class DemoFaultTests: XCTestCase {
         try MainActor.assumeIsolated {
             let server = try DemoFixture.startServer()
             defer { server.stop() }
-            let url = try Self.imageURL(server, fault: .notFound).replacingOccurrences(of: "404", with: "explode")
+            let url = try Self.imageURL(server, fault: .notFound).replacingOccurrences(of: "fault=404", with: "fault=explode")
             let result = try fetchOrFail(url, session: makeTestSession())
             XCTAssertEqual(result.status, 400)
             XCTAssertTrue(result.text.contains("stall"), "lists the known faults")
