@@ -1,7 +1,7 @@
 import CGLib
 import CGtk
 import GObjectBindings
-import GtkBindings
+@_spi(GtkInterop) import GtkBindings
 import TestSupport
 import XCTest
 
@@ -54,6 +54,44 @@ final class GtkBindingsTests: GLibTestCase {
             XCTAssertEqual(object.string("secondary-text"), "Disk full")
             XCTAssertEqual(object.int("message-type"), Int32(GTK_MESSAGE_WARNING.rawValue))
             gtk_widget_destroy(dialog)
+        }
+    }
+
+    /// A realized image keeps its picture in a surface like its window's (an X pixmap, sent to the X server
+    /// once) and still says which pixbuf it shows; before it has a window it shows the pixbuf itself. Either
+    /// way what it draws is the pixbuf's pixels.
+    func testAPixbufIsCopiedOnceIntoTheWindowsKindOfSurface() throws {
+        try MainActor.assumeIsolated {
+            try Self.initGtk()
+            let red = Pixbuf.filled(width: 16, height: 16, rgba: 0xFF0000FF)
+            let blue = Pixbuf.filled(width: 16, height: 16, rgba: 0x0000FFFF)
+            let image = Image()
+            image.setPixbuf(red)
+            XCTAssertEqual(image.content, .pixbuf, "no window yet")
+            XCTAssertEqual(image.pixbuf?.pointer, red.pointer)
+
+            let window = gtk_window_new(GTK_WINDOW_TOPLEVEL)!
+            defer { gtk_widget_destroy(window) }
+            gtk_container_add(window.raw.as(GtkContainer.self), image.widget)
+            gtk_widget_show_all(window)
+            XCTAssertTrue(iterateMainLoop(until: { gtk_widget_get_mapped(image.widget) != 0 }, timeout: 5))
+            image.setPixbuf(blue)
+            XCTAssertEqual(image.content, .surface, "realized: a surface like the window's")
+            XCTAssertEqual(image.pixbuf?.pointer, blue.pointer, "and it still names the pixbuf shown")
+            XCTAssertTrue(iterateMainLoop(until: { gtk_widget_get_allocated_width(image.widget) >= 16 }, timeout: 5))
+            iterateMainLoop(for: 0.2)
+            let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 16, 16)!
+            defer { cairo_surface_destroy(surface) }
+            let cairo = cairo_create(surface)!
+            gtk_widget_draw(image.widget, cairo)
+            cairo_destroy(cairo)
+            cairo_surface_flush(surface)
+            let pixel = cairo_image_surface_get_data(surface)!.withMemoryRebound(to: UInt32.self, capacity: 1) {
+                $0[Int(cairo_image_surface_get_stride(surface) / 4) * 8 + 8]
+            }
+            XCTAssertEqual(pixel, 0xFF0000FF, "it draws the blue pixbuf's pixels (ARGB)")
+            image.clear()
+            XCTAssertNil(image.pixbuf)
         }
     }
 
