@@ -15,4 +15,26 @@ final class DistinctItemsTests: XCTestCase {
                                                   fullImageURL: "https://x.example/b/image.png")),
                       "another upload that is also called image.png")
     }
+
+    /// The keys are spread over many small sets: every one of thousands of items is still found again, by its
+    /// id or by its image URL, whichever set each key went to.
+    func testThousandsOfItemsAreEachFoundAgainByEitherKey() {
+        var distinct = DistinctItems()
+        let count = 5_000
+        for index in 0..<count {
+            XCTAssertTrue(distinct.insert(GalleryItem(id: "\(index)", title: "", kind: .image,
+                                                      fullImageURL: "https://x.example/\(index).png")))
+        }
+        var duplicates = 0
+        for index in 0..<count {
+            let byId = GalleryItem(id: "\(index)", title: "", kind: .image, fullImageURL: nil)
+            let byURL = GalleryItem(id: "other-\(index)", title: "", kind: .image,
+                                    fullImageURL: "https://x.example/\(index).png")
+            if !distinct.insert(byId) { duplicates += 1 }
+            if !distinct.insert(byURL) { duplicates += 1 }
+        }
+        XCTAssertEqual(duplicates, 2 * count)
+        XCTAssertTrue(distinct.insert(GalleryItem(id: "new", title: "", kind: .image,
+                                                  fullImageURL: "https://x.example/new.png")))
+    }
 }
