@@ -41,13 +41,14 @@ public final class ImageSurface: @unchecked Sendable {
     /// False when cairo could not make the surface (out of memory, or a side over cairo's 32767 px).
     public var isValid: Bool { cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS && pixelWidth > 0 && pixelHeight > 0 }
 
-    /// Above this many pixels `make` converts on a worker thread.
-    public static let workerPixels = 4_000_000
+    /// Above this many pixels `make` converts on a worker thread (a quarter megapixel is about a millisecond).
+    public static let workerPixels = 250_000
 
-    /// Converts `pixbuf` and calls `completion` with the surface on the main loop: a full-resolution photo on
-    /// a GTask worker thread (tens of milliseconds), a screen-sized one at once (a few). Not everything goes to
-    /// the worker: big buffers freed there stay in its malloc arena, which grows the process more for every
-    /// screen-sized image viewed (ARCHITECTURE.md, "The large view", has the measurement).
+    /// Converts `pixbuf` and calls `completion` with the surface on the main loop: anything bigger than a small
+    /// thumbnail on a GTask worker thread (a screen-sized image is several milliseconds, a full-resolution
+    /// photo tens), a small one at once. The surface's buffer, made on the worker, is a mapping of its own
+    /// (`WorkerTask.returnLargeBlocksWhenFreed`), so freeing it on the main thread leaves nothing in the
+    /// worker's malloc arena.
     @MainActor
     public static func make(from pixbuf: Pixbuf, cancellable: Cancellable? = nil,
                             completion: @escaping @MainActor (ImageSurface) -> Void) {
