@@ -24,7 +24,23 @@ enum BenchGTK {
             throw BenchmarkError(description: "could not register the application: \(error.message)")
         }
         application = created
+        try installAppStylesheet()
         return created
+    }
+
+    /// resources/style.css, as the app's `Style.install` loads it at start-up: what a frame paints (rounded
+    /// thumbnail backgrounds, focus rings) is the app's, not the bare theme's.
+    private static func installAppStylesheet() throws(BenchmarkError) {
+        let file = #filePath
+        guard let root = file.firstRange(of: "/Tests/Benchmarks/").map({ String(file[..<$0.lowerBound]) }),
+              let css = File.smallText(atPath: root + "/resources/style.css") else {
+            throw BenchmarkError(description: "resources/style.css is missing")
+        }
+        do throws(GLibError) {
+            try CssProvider.install(css)
+        } catch {
+            throw BenchmarkError(description: "resources/style.css: \(error.message)")
+        }
     }
 }
 
