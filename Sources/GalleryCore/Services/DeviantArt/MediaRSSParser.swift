@@ -119,7 +119,8 @@ enum MediaRSSParser {
             // text, not `value`: entities are decoded once, after the tags are gone.
             case (MediaRSSParser.mediaNamespace, "description"):
                 builder.mediaDescription = builder.descriptionIsHTML ? HTMLText.plainText(text) : HTMLText.decodeEntities(text)
-            case ("", "description"): builder.itemDescription = HTMLText.plainText(text)
+            // Kept as it came: made plain text (the costliest step of a page) only if it is needed, in build().
+            case ("", "description"): builder.itemDescriptionHTML = text
             default: break
             }
             item = builder
@@ -154,7 +155,8 @@ enum MediaRSSParser {
         /// Media RSS's `type`: "plain" (its default) or "html".
         var descriptionIsHTML = false
         var mediaDescription: String?
-        var itemDescription: String?
+        /// The item's own description, HTML; the alt text only where Media RSS's is missing or empty.
+        var itemDescriptionHTML: String?
         var image: (url: String, width: Int?, height: Int?)?
         var otherMedia = false
         var thumbnails: [GalleryItem.Thumbnail] = []
@@ -208,10 +210,15 @@ enum MediaRSSParser {
             var item = GalleryItem(
                 id: id, title: title, kind: image != nil || mediaRejected ? .image : .other, thumbnails: thumbnails,
                 fullImageURL: image?.url, pageURL: pageURL, author: author,
-                altText: [mediaDescription, itemDescription].lazy.compactMap { $0?.trimmed }.first { !$0.isEmpty },
+                altText: Self.nonEmpty(mediaDescription) ?? itemDescriptionHTML.flatMap { Self.nonEmpty(HTMLText.plainText($0)) },
                 isSensitive: rating == "adult", width: image?.width, height: image?.height, published: published)
             item.mediaURLRejected = mediaRejected
             return item
+        }
+
+        private static func nonEmpty(_ text: String?) -> String? {
+            guard let trimmed = text?.trimmed, !trimmed.isEmpty else { return nil }
+            return trimmed
         }
     }
 }
