@@ -29,11 +29,13 @@ public final class Image: Widget {
     /// server — once, here: GtkImage keeps a pixbuf as a client-side image surface, which every repaint sends
     /// to the X server again (the grid repaints 28 thumbnails a frame while it scrolls).
     public func setPixbuf(_ pixbuf: Pixbuf, scale: Int = 1) {
-        // Shown already (a cell's every update shows its state again): no second copy to the X server.
-        if shownPixbuf?.pointer == pixbuf.pointer, content == .surface || content == .pixbuf { return }
+        // Shown already (a cell's every update shows its state again): no second copy to the X server. A pixbuf
+        // set before the image had a window is copied once it has one.
+        let window = gtk_widget_get_window(widget)
+        if shownPixbuf?.pointer == pixbuf.pointer, content == .surface || (content == .pixbuf && window == nil) { return }
         shownPixbuf = pixbuf
         let scale = max(1, scale)
-        if let window = gtk_widget_get_window(widget) {
+        if let window {
             let width = (pixbuf.width + scale - 1) / scale
             let height = (pixbuf.height + scale - 1) / scale
             if let surface = gdk_window_create_similar_surface(window, CAIRO_CONTENT_COLOR_ALPHA, Int32(width), Int32(height)) {

@@ -75,6 +75,8 @@ final class GtkBindingsTests: GLibTestCase {
             gtk_container_add(window.raw.as(GtkContainer.self), image.widget)
             gtk_widget_show_all(window)
             XCTAssertTrue(iterateMainLoop(until: { gtk_widget_get_mapped(image.widget) != 0 }, timeout: 5))
+            image.setPixbuf(red)
+            XCTAssertEqual(image.content, .surface, "the same pixbuf again, now that there is a window: copied")
             image.setPixbuf(blue)
             XCTAssertEqual(image.content, .surface, "realized: a surface like the window's")
             XCTAssertEqual(image.pixbuf?.pointer, blue.pointer, "and it still names the pixbuf shown")
