@@ -7,10 +7,13 @@ import GalleryCore
 /// the screen shows plus a margin, however long the gallery. The view keeps the range to whole lines, so
 /// a flow box lays each line out as the gallery's.
 ///
-/// Rebinding is stable: when the range moves by a few items, the cells of items still in range keep their
-/// widget (and so their focus and their painted thumbnail); only the cells that left are unbound, moved to
-/// the other end and bound to the items that entered. A jump — fewer than half the cells staying —
-/// rebinds every cell in place.
+/// A pool that slides (the list) is stable: when the range moves by a few items, the cells of items still in
+/// range keep their widget (and their painted thumbnail); only the cells that left are unbound, moved to the
+/// other end and bound to the items that entered. A jump — fewer than half the cells staying — rebinds every
+/// cell in place. A pool that does not slide (the grid) always rebinds in place: a cell taken out of its box
+/// and put back is restyled whole (every CSS node under it matched against the theme again) and realized
+/// again, and while End was held in the grid that was the largest part of the longest frames; rebinding a
+/// tile in place is cheaper, now that its title is a `TextLine` (new text repaints, never remeasures).
 ///
 /// New cell widgets come a few per frame (`newCellsPerFrame`): a cell's first frame — its widgets made,
 /// styled, measured, realized and painted — is a few milliseconds of main-loop time, so a window showing a
@@ -31,8 +34,13 @@ final class CellPool {
     private var newCellsLeft: Int
     private var budgetFrame: Int?
 
-    init(box: any CellBox, newCellsPerFrame: Int, makeCell: @escaping @MainActor () -> any GalleryCell) {
+    /// False: every move rebinds the cells where they are, none leaves the box.
+    let slides: Bool
+
+    init(box: any CellBox, newCellsPerFrame: Int, slides: Bool = true,
+         makeCell: @escaping @MainActor () -> any GalleryCell) {
         self.box = box
+        self.slides = slides
         self.newCellsPerFrame = newCellsPerFrame
         newCellsLeft = newCellsPerFrame
         self.makeCell = makeCell
@@ -73,10 +81,9 @@ final class CellPool {
         guard newRange != range else { return }
         let overlap = newRange.clamped(to: range)
         // Sliding takes each cell that left out of its box and puts it back at the other end, which unrealizes
-        // and realizes it again (its windows made anew, its style computed again): in the grid, holding End,
-        // that was a fifth of the main thread's time. Once fewer than half the cells stay, rebinding every
-        // cell where it is costs less.
-        if overlap.isEmpty || overlap.count * 2 < newRange.count {
+        // and realizes it again (its windows made anew, its style computed again). Once fewer than half the
+        // cells stay, rebinding every cell where it is costs less.
+        if !slides || overlap.isEmpty || overlap.count * 2 < newRange.count {
             rebindInPlace(newRange, downloads)
         } else {
             slide(to: newRange, keeping: overlap, downloads)

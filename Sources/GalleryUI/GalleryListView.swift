@@ -94,7 +94,7 @@ public final class GalleryListView {
         listPool = CellPool(box: listBox, newCellsPerFrame: Self.newRowsPerFrame) { [listBox] in
             GalleryRow(scale: max(1, listBox.scaleFactor))
         }
-        gridPool = CellPool(box: flowBox, newCellsPerFrame: Self.newTilesPerFrame) { [flowBox] in
+        gridPool = CellPool(box: flowBox, newCellsPerFrame: Self.newTilesPerFrame, slides: false) { [flowBox] in
             GalleryTile(scale: max(1, flowBox.scaleFactor))
         }
         cellTicker = FrameTicker(widget: viewport)

@@ -14,7 +14,8 @@ public final class GalleryTile: GalleryCell {
     public private(set) var download: ImageDownload?
     public let child = FlowBoxChild()
     let slot: ThumbnailSlot
-    let titleLabel = Label()
+    /// The title, cut short in the middle to the tile's width; new text only repaints it (`TextLine`).
+    let titleLabel = TextLine(ellipsize: .middle)
     let spinner = Spinner()
     let badgeView = ItemBadgeView()
     var badge: Image { badgeView.image }
@@ -57,7 +58,9 @@ public final class GalleryTile: GalleryCell {
     private func layOut() {
         child.addStyleClass("gallery-tile")
         child.setTooltipProvider { [weak self] in self?.tooltipText }
-        let picture = Overlay()
+        // Not named `overlay`: Adwaita's `colorswatch:last-child overlay` would have GTK restyle the picture of
+        // every tile whenever a tile enters or leaves the grid.
+        let picture = Overlay(cssName: "gallery-picture")
         picture.setChild(slot.stack)
         for corner in [badge, spinner] {
             corner.valign = .end
@@ -68,11 +71,6 @@ public final class GalleryTile: GalleryCell {
         spinner.halign = .end
         spinner.setSizeRequest(width: 16, height: 16)
 
-        titleLabel.ellipsize = .middle
-        titleLabel.xalign = 0.5
-        // An ellipsized label still asks for its whole text as natural width, which would widen every tile of
-        // a homogeneous flow box: the picture alone sets the tile's width.
-        titleLabel.maxWidthChars = 1
         titleLabel.addStyleClass("tile-title")
 
         let content = Box(.vertical, spacing: 6)

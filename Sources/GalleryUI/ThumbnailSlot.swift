@@ -38,6 +38,11 @@ final class ThumbnailSlot {
         revealButton.onClicked { [weak self] in self?.download?.revealSensitive() }
         stack.add(revealButton, name: "sensitive")
         stack.showAll()
+        // Only the page shown is a shown widget: GTK restyles every shown widget of every cell whenever a
+        // cell enters or leaves the box (Adwaita has selectors on buttons under a last child), and a hidden
+        // one costs nothing there.
+        retryButton.hide()
+        revealButton.hide()
     }
 
     /// Shows `download`'s picture as its state says. Only what changes is set: a recycled cell is rebound
@@ -82,7 +87,11 @@ final class ThumbnailSlot {
     }
 
     private func showPage(_ name: String) {
-        if stack.visibleChildName != name { stack.visibleChildName = name }
+        guard stack.visibleChildName != name else { return }
+        let button = name == "failed" ? retryButton : name == "sensitive" ? revealButton : nil
+        button?.show()
+        stack.visibleChildName = name
+        for other in [retryButton, revealButton] where other !== button { other.hide() }
     }
 
     private func showPlaceholder(_ icon: String) {

@@ -9,6 +9,11 @@ public final class Overlay: Bin {
         super.init(gtk_overlay_new())
     }
 
+    /// An overlay whose CSS node is named `cssName` instead of `overlay` (see `CSSNamedSubclass`).
+    public init(cssName: String) {
+        super.init(CSSNamedSubclass.make(parent: gtk_overlay_get_type(), cssName: cssName))
+    }
+
     /// Adds `child` above the main child; with `passThrough`, clicks go through it to what lies below (a
     /// badge over a button).
     public func addOverlay(_ child: Widget, passThrough: Bool = false) {

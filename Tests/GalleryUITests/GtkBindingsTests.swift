@@ -97,6 +97,58 @@ final class GtkBindingsTests: GLibTestCase {
         }
     }
 
+    /// A text line asks for the same size whatever its text (so new text never makes its container lay out
+    /// again), a line's height in its font, and paints the text it has now, cut short to its width.
+    func testATextLineKeepsItsSizeAndPaintsItsText() throws {
+        try MainActor.assumeIsolated {
+            try Self.initGtk()
+            let line = TextLine(ellipsize: .middle)
+            let window = gtk_window_new(GTK_WINDOW_TOPLEVEL)!
+            defer { gtk_widget_destroy(window) }
+            gtk_widget_set_size_request(line.widget, 60, -1)
+            gtk_container_add(window.raw.as(GtkContainer.self), line.widget)
+            gtk_widget_show_all(window)
+            XCTAssertTrue(iterateMainLoop(until: { gtk_widget_get_mapped(line.widget) != 0 }, timeout: 5))
+
+            @MainActor func requested() -> (width: Int32, height: Int32) {
+                var width: Int32 = 0, height: Int32 = 0
+                gtk_widget_get_preferred_width(line.widget, nil, &width)
+                gtk_widget_get_preferred_height(line.widget, nil, &height)
+                return (width, height)
+            }
+            @MainActor func inkedColumns() -> Set<Int> {
+                iterateMainLoop(for: 0.1)
+                let width = Int(gtk_widget_get_allocated_width(line.widget)), height = Int(gtk_widget_get_allocated_height(line.widget))
+                let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))!
+                defer { cairo_surface_destroy(surface) }
+                let cairo = cairo_create(surface)!
+                gtk_widget_draw(line.widget, cairo)
+                cairo_destroy(cairo)
+                cairo_surface_flush(surface)
+                let stride = Int(cairo_image_surface_get_stride(surface) / 4)
+                let pixels = cairo_image_surface_get_data(surface)!.withMemoryRebound(to: UInt32.self, capacity: stride * height) { $0 }
+                var columns = Set<Int>()
+                for y in 0..<height { for x in 0..<width where pixels[y * stride + x] >> 24 != 0 { columns.insert(x) } }
+                return columns
+            }
+
+            let empty = requested()
+            XCTAssertGreaterThan(empty.height, 8, "a line of text tall, with no text yet")
+            XCTAssertTrue(inkedColumns().isEmpty, "nothing painted without text")
+            line.text = "a"
+            XCTAssertEqual(requested().width, empty.width)
+            XCTAssertEqual(requested().height, empty.height)
+            let short = inkedColumns()
+            XCTAssertFalse(short.isEmpty, "the text is painted")
+            line.text = String(repeating: "long title ", count: 40)
+            XCTAssertEqual(requested().width, empty.width, "a long text asks for no more width")
+            XCTAssertEqual(requested().height, empty.height, "nor another line")
+            let long = inkedColumns()
+            XCTAssertGreaterThan(long.count, short.count, "the new text is painted")
+            XCTAssertLessThan(long.max() ?? .max, Int(gtk_widget_get_allocated_width(line.widget)), "within the line's width")
+        }
+    }
+
     @MainActor
     private static func initGtk() throws {
         guard gtk_init_check(nil, nil) != 0 else {

@@ -1,0 +1,66 @@
+internal import CGLib
+internal import CGtk
+import GObjectBindings
+
+/// One line of text, ellipsized to the width its container gives it, whose size request never depends on
+/// its text: new text only repaints it. A GtkLabel's new text makes its container measure it again (the whole
+/// text shaped, without a width, before it is shaped again to be cut short): in a grid whose tiles are all
+/// rebound as the view moves, that was the largest part of a frame. Its CSS node is a `label`, so the
+/// theme's label rules and style classes apply; it is not a GtkLabel to assistive technologies, so the
+/// widget around it carries the text as its accessible name.
+@MainActor
+public final class TextLine: Widget {
+    public var text = "" {
+        didSet {
+            guard text != oldValue else { return }
+            layout = nil
+            gtk_widget_queue_draw(widget)
+        }
+    }
+
+    private let ellipsize: Label.EllipsizeMode
+    /// Shaped at the first paint after the text, the width or the style changed.
+    private var layout: ObjectRef?
+    private var layoutWidth = -1
+
+    public init(ellipsize: Label.EllipsizeMode = .middle) {
+        self.ellipsize = ellipsize
+        super.init(CSSNamedSubclass.make(parent: gtk_drawing_area_get_type(), cssName: "label"))
+        ref.connect("style-updated", after: true) { [weak self] in self?.styleChanged() }
+        ref.connectEvent("draw") { [weak self] cairo in
+            guard let self, let cairo else { return false }
+            self.draw(OpaquePointer(cairo))
+            return true
+        }
+        styleChanged()
+    }
+
+    /// The font may have changed: the line's height follows it, and the text is shaped again.
+    private func styleChanged() {
+        layout = nil
+        let probe = ObjectRef(gtk_widget_create_pango_layout(widget, "Ag")!, transfer: .full)
+        var height: Int32 = 0
+        pango_layout_get_pixel_size(probe.opaque, nil, &height)
+        gtk_widget_set_size_request(widget, -1, height)
+        gtk_widget_queue_draw(widget)
+    }
+
+    private func draw(_ cairo: OpaquePointer) {
+        let width = Int(gtk_widget_get_allocated_width(widget))
+        guard width > 0, !text.isEmpty else { return }
+        if layout == nil || layoutWidth != width {
+            let made = layout ?? ObjectRef(gtk_widget_create_pango_layout(widget, text)!, transfer: .full)
+            pango_layout_set_ellipsize(made.opaque, ellipsize.pango)
+            pango_layout_set_alignment(made.opaque, PANGO_ALIGN_CENTER)
+            pango_layout_set_single_paragraph_mode(made.opaque, 1)
+            pango_layout_set_width(made.opaque, Int32(width) * PANGO_SCALE)
+            layout = made
+            layoutWidth = width
+        }
+        guard let layout else { return }
+        var height: Int32 = 0
+        pango_layout_get_pixel_size(layout.opaque, nil, &height)
+        let y = (Double(gtk_widget_get_allocated_height(widget)) - Double(height)) / 2
+        gtk_render_layout(gtk_widget_get_style_context(widget), cairo, 0, y, layout.opaque)
+    }
+}
