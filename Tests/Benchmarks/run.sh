@@ -72,6 +72,12 @@ wm_stand_in=$!
 trap 'kill "$wm_stand_in" 2>/dev/null || true' EXIT
 sleep 0.5
 
+# GDK 3 on X11 sets up GLX when it opens the display (to pick visuals), which maps the GL driver: under Xvfb,
+# Mesa's llvmpipe and libLLVM, 52 MiB of resident memory (file-backed) that the app never uses. Xvfb let only the
+# first GTK process of a session load it, so one scenario's memory depended on its place in the run (a window
+# baseline of 101 MiB first, 49 MiB after). Without GL every scenario measures the app alone.
+export GDK_GL=disable
+
 log=$(mktemp "${TMPDIR:-/tmp}/gallery-bench.XXXXXX")
 trap 'rm -f "$log"; kill "$wm_stand_in" 2>/dev/null || true' EXIT
 failed=0
