@@ -8,8 +8,6 @@ import GObjectBindings
 /// enters or leaves the box). One GType per parent and name, registered on first use.
 @MainActor
 enum CSSNamedSubclass {
-    private static var registered: [String: GType] = [:]
-
     /// A new floating instance of `parent`'s subclass whose CSS node is named `cssName`.
     static func make(parent: GType, cssName: String) -> UnsafeMutablePointer<GtkWidget> {
         let type = subclass(of: parent, cssName: cssName)
@@ -19,7 +17,8 @@ enum CSSNamedSubclass {
 
     private static func subclass(of parent: GType, cssName: String) -> GType {
         let typeName = "GalleryViewer_\(string(g_type_name(parent)) ?? "Widget")_\(String(cssName.map { $0.isLetter || $0.isNumber ? $0 : "_" }))"
-        if let type = registered[typeName] { return type }
+        let registered = g_type_from_name(typeName)
+        if registered != 0 { return registered }
         var query = GTypeQuery()
         g_type_query(parent, &query)
         // The name lives as long as the class, which is never finalized: a static type.
@@ -33,8 +32,6 @@ enum CSSNamedSubclass {
             gtk_widget_class_set_css_name(klass.assumingMemoryBound(to: GtkWidgetClass.self),
                                           data.assumingMemoryBound(to: CChar.self))
         }
-        let type = g_type_register_static(parent, typeName, &info, GTypeFlags(0))
-        registered[typeName] = type
-        return type
+        return g_type_register_static(parent, typeName, &info, GTypeFlags(0))
     }
 }

@@ -18,6 +18,9 @@ public final class TextLine: Widget {
         }
     }
 
+    /// The text did not fit at the last paint and was cut short.
+    public var isEllipsized: Bool { layout.map { pango_layout_is_ellipsized($0.opaque) != 0 } ?? false }
+
     private let ellipsize: Label.EllipsizeMode
     /// Shaped at the first paint after the text, the width or the style changed.
     private var layout: ObjectRef?
@@ -35,13 +38,15 @@ public final class TextLine: Widget {
         styleChanged()
     }
 
-    /// The font may have changed: the line's height follows it, and the text is shaped again.
+    /// The font may have changed: the line's height follows it (a width asked for stays), and the text is
+    /// shaped again.
     private func styleChanged() {
         layout = nil
         let probe = ObjectRef(gtk_widget_create_pango_layout(widget, "Ag")!, transfer: .full)
-        var height: Int32 = 0
+        var height: Int32 = 0, width: Int32 = -1
         pango_layout_get_pixel_size(probe.opaque, nil, &height)
-        gtk_widget_set_size_request(widget, -1, height)
+        gtk_widget_get_size_request(widget, &width, nil)
+        gtk_widget_set_size_request(widget, width, height)
         gtk_widget_queue_draw(widget)
     }
 

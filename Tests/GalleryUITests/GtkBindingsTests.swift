@@ -126,13 +126,15 @@ final class GtkBindingsTests: GLibTestCase {
                 cairo_destroy(cairo)
                 cairo_surface_flush(surface)
                 let stride = Int(cairo_image_surface_get_stride(surface) / 4)
-                let pixels = cairo_image_surface_get_data(surface)!.withMemoryRebound(to: UInt32.self, capacity: stride * height) { $0 }
-                var columns = Set<Int>()
-                for y in 0..<height { for x in 0..<width where pixels[y * stride + x] >> 24 != 0 { columns.insert(x) } }
-                return columns
+                return cairo_image_surface_get_data(surface)!.withMemoryRebound(to: UInt32.self, capacity: stride * height) { pixels in
+                    var columns = Set<Int>()
+                    for y in 0..<height { for x in 0..<width where pixels[y * stride + x] >> 24 != 0 { columns.insert(x) } }
+                    return columns
+                }
             }
 
             let empty = requested()
+            XCTAssertEqual(empty.width, 60, "the width asked for stays once the line has its style")
             XCTAssertGreaterThan(empty.height, 8, "a line of text tall, with no text yet")
             XCTAssertTrue(inkedColumns().isEmpty, "nothing painted without text")
             line.text = "a"
@@ -140,12 +142,13 @@ final class GtkBindingsTests: GLibTestCase {
             XCTAssertEqual(requested().height, empty.height)
             let short = inkedColumns()
             XCTAssertFalse(short.isEmpty, "the text is painted")
+            XCTAssertFalse(line.isEllipsized, "a short text whole")
             line.text = String(repeating: "long title ", count: 40)
             XCTAssertEqual(requested().width, empty.width, "a long text asks for no more width")
             XCTAssertEqual(requested().height, empty.height, "nor another line")
             let long = inkedColumns()
             XCTAssertGreaterThan(long.count, short.count, "the new text is painted")
-            XCTAssertLessThan(long.max() ?? .max, Int(gtk_widget_get_allocated_width(line.widget)), "within the line's width")
+            XCTAssertTrue(line.isEllipsized, "a text wider than the line cut short")
         }
     }
 
