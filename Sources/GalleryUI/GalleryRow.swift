@@ -20,7 +20,7 @@ public final class GalleryRow: GalleryCell {
     var badge: Image { badgeView.image }
 
     var thumbnailStack: Stack { slot.stack }
-    var thumbnail: Image { slot.image }
+    var thumbnail: Image { slot.shownImage }
     var retryButton: Button { slot.retryButton }
     var revealButton: Button { slot.revealButton }
     var cellWidget: Widget { row }
@@ -100,13 +100,12 @@ public final class GalleryRow: GalleryCell {
         guard let download else { return }
         let item = download.item
         spinner.isSpinning = download.state == .loading
-        row.removeStyleClass("failed")
+        row.setStyleClass("failed", download.state.isFailed)
         slot.show(download)
         badgeView.show(ItemBadge.of(download))
         switch download.state {
         case .failed(let reason):
             detailLabel.text = reason
-            row.addStyleClass("failed")
             row.tooltip = reason
         case .sensitiveHidden:
             detailLabel.text = tr("Sensitive content hidden")

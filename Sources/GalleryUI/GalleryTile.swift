@@ -20,7 +20,7 @@ public final class GalleryTile: GalleryCell {
     let badgeView = ItemBadgeView()
     var badge: Image { badgeView.image }
 
-    var thumbnail: Image { slot.image }
+    var thumbnail: Image { slot.shownImage }
     var cellWidget: Widget { child }
 
     public init(scale: Int) {
@@ -86,8 +86,7 @@ public final class GalleryTile: GalleryCell {
     func update() {
         guard let download else { return }
         spinner.isSpinning = download.state == .loading
-        child.removeStyleClass("failed")
-        if case .failed = download.state { child.addStyleClass("failed") }
+        child.setStyleClass("failed", download.state.isFailed)
         slot.show(download)
         badgeView.show(ItemBadge.of(download))
     }

@@ -8,7 +8,12 @@ import GalleryCore
 @MainActor
 final class ThumbnailSlot {
     let stack = Stack(transition: .none)
+    /// The thumbnail.
     let image = Image()
+    /// The placeholder icon, dimmed for good: a style class switched on and off restyles the image and (in
+    /// GTK 3) every sibling page, hidden or not, and a recycled cell switched it on every rebind and again when
+    /// its thumbnail came; a page switch restyles nothing.
+    let placeholder = Image()
     let retryButton = Button()
     let revealButton = Button()
     private let scale: Int
@@ -24,6 +29,8 @@ final class ThumbnailSlot {
         stack.addStyleClass("thumbnail")
         stack.isHomogeneous = true
         stack.add(image, name: "image")
+        placeholder.addStyleClass("dim-label")
+        stack.add(placeholder, name: "placeholder")
 
         retryButton.setChild(Image(iconName: "dialog-error-symbolic", pixelSize: placeholderPixelSize))
         retryButton.isFlat = true
@@ -55,35 +62,35 @@ final class ThumbnailSlot {
         case .loaded:
             if let thumbnail = download.thumbnail {
                 image.setPixbuf(thumbnail.pixbuf, scale: scale)
-                setDimmed(false)
                 showPage("image")
             } else {
                 showPlaceholder("image-x-generic-symbolic")
             }
         case .failed(let reason):
             showPage("failed")
+            releasePixels()
             // TRANSLATORS: {reason} is why the image could not be shown, such as "HTTP 404 Not Found".
             retryButton.tooltip = tr("{reason}. Click to try again.", ["reason": reason])
             retryButton.accessibleName = tr("Retry: {reason}", ["reason": reason])
         case .sensitiveHidden:
             showPage("sensitive")
+            releasePixels()
         case .noPreview:
             showPlaceholder(download.item.kind == .audio ? "audio-x-generic-symbolic" : "text-x-generic-symbolic")
         }
     }
 
+    /// The page's image shown: the thumbnail or the placeholder.
+    var shownImage: Image { stack.visibleChildName == "placeholder" ? placeholder : image }
+
     /// Lets go of the model and the pixels.
     func clear() {
         download = nil
-        if image.content != .iconName { image.clear() }
+        releasePixels()
     }
 
-    private var isDimmed = false
-
-    private func setDimmed(_ dimmed: Bool) {
-        guard dimmed != isDimmed else { return }
-        isDimmed = dimmed
-        if dimmed { image.addStyleClass("dim-label") } else { image.removeStyleClass("dim-label") }
+    private func releasePixels() {
+        if image.content != .empty { image.clear() }
     }
 
     private func showPage(_ name: String) {
@@ -95,8 +102,8 @@ final class ThumbnailSlot {
     }
 
     private func showPlaceholder(_ icon: String) {
-        if image.iconName != icon { image.setIcon(icon, pixelSize: placeholderPixelSize) }
-        setDimmed(true)
-        showPage("image")
+        if placeholder.iconName != icon { placeholder.setIcon(icon, pixelSize: placeholderPixelSize) }
+        showPage("placeholder")
+        releasePixels()
     }
 }

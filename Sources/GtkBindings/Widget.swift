@@ -129,6 +129,13 @@ public class Widget {
         gtk_style_context_has_class(gtk_widget_get_style_context(widget), name) != 0
     }
 
+    /// Adds or removes `name`, touching the style only when that changes it: a class removed and added
+    /// again in one frame still has GTK compute the widget's style, and its children's, anew.
+    public func setStyleClass(_ name: String, _ present: Bool) {
+        guard hasStyleClass(name) != present else { return }
+        if present { addStyleClass(name) } else { removeStyleClass(name) }
+    }
+
     public func grabFocus() { gtk_widget_grab_focus(widget) }
     /// The focus widget of its window, whether or not the window is active (gtk_widget_has_focus needs both,
     /// and can stay set on a widget removed while it had the focus).

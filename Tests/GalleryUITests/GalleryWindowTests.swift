@@ -78,12 +78,17 @@ final class GalleryWindowTests: GLibTestCase {
             XCTAssertEqual(ui.download(0).state, .loading)
             XCTAssertTrue(row.spinner.isSpinning, "spinning while the thumbnail loads")
             XCTAssertEqual(row.thumbnail.iconName, "image-x-generic-symbolic", "a placeholder meanwhile")
+            XCTAssertTrue(row.thumbnail.hasStyleClass("dim-label"), "dimmed")
+            let placeholder = row.thumbnail
 
             XCTAssertTrue(iterateMainLoop(until: { ui.download(0).state == .loaded }, timeout: 10))
             XCTAssertFalse(row.spinner.isSpinning)
             XCTAssertFalse(row.spinner.isVisible)
             XCTAssertEqual(row.thumbnailStack.visibleChildName, "image")
             XCTAssertTrue([Image.Content.pixbuf, .surface].contains(row.thumbnail.content), "the thumbnail is shown")
+            XCTAssertFalse(row.thumbnail.hasStyleClass("dim-label"), "not dimmed")
+            // Two widgets, each with its classes for good: a class switched on a page restyles its siblings.
+            XCTAssertTrue(placeholder.hasStyleClass("dim-label"), "the placeholder stays dimmed, on a page not shown")
             XCTAssertEqual(row.titleLabel.text, "Aurora over the Harbour")
             XCTAssertEqual(row.detailLabel.text, "aurora-001-aurora-over-the-harbour.jpg · 4000 × 2667")
         }

@@ -16,6 +16,10 @@ public final class ImageDownload {
         case sensitiveHidden
         /// The item has no picture to show (e.g. audio); the row shows a badge instead.
         case noPreview
+
+        public var isFailed: Bool {
+            if case .failed = self { true } else { false }
+        }
     }
 
     /// How much the list wants the thumbnail now.
