@@ -13,7 +13,9 @@ import GalleryCore
 /// cell in place. A pool that does not slide (the grid) always rebinds in place: a cell taken out of its box
 /// and put back is restyled whole (every CSS node under it matched against the theme again) and realized
 /// again, and while End was held in the grid that was the largest part of the longest frames; rebinding a
-/// tile in place is cheaper, now that its title is a `TextLine` (new text repaints, never remeasures).
+/// tile in place is cheaper, now that its title is a `TextLine` (new text repaints, never remeasures). For
+/// the same reason the grid's pool never takes a cell out when it needs fewer (a new search, a shorter
+/// gallery): it hides the cell where it is, after the bound ones, and shows it again when it needs more.
 ///
 /// New cell widgets come a few per frame (`newCellsPerFrame`): a cell's first frame — its widgets made,
 /// styled, measured, realized and painted — is a few milliseconds of main-loop time, so a window showing a
@@ -28,6 +30,9 @@ final class CellPool {
     private(set) var range: Range<Int> = 0..<0
     /// Cells waiting to be bound, outside the box.
     private var spare: [any GalleryCell] = []
+    /// Cells waiting to be bound, hidden in the box right after the bound ones, in box order (a pool that
+    /// does not slide).
+    private var parked: [any GalleryCell] = []
     private let makeCell: @MainActor () -> any GalleryCell
     /// New widgets one frame may make.
     let newCellsPerFrame: Int
@@ -56,7 +61,7 @@ final class CellPool {
     }
 
     /// Every cell this pool made, bound or spare: what the view costs in widgets.
-    var madeCount: Int { cells.count + spare.count }
+    var madeCount: Int { cells.count + spare.count + parked.count }
 
     func cell(forIndex index: Int) -> (any GalleryCell)? {
         range.contains(index) ? cells[index - range.lowerBound] : nil
@@ -105,6 +110,12 @@ final class CellPool {
         for cell in cells { cell.unbind() }
         while cells.count > newRange.count { retire(cells.removeLast()) }
         while cells.count < newRange.count {
+            if !parked.isEmpty {
+                let cell = parked.removeFirst()
+                cell.cellWidget.show()
+                cells.append(cell)
+                continue
+            }
             let cell = takeCell()
             box.insertCell(cell.cellWidget, at: cells.count)
             cells.append(cell)
@@ -139,9 +150,16 @@ final class CellPool {
         cells = above + kept + below
     }
 
+    /// Only the last bound cell may be retired while the pool does not slide: it parks right after the
+    /// cells still bound, so their positions in the box stay their offsets in `cells`.
     private func retire(_ cell: any GalleryCell) {
-        box.removeCell(cell.cellWidget)
-        spare.append(cell)
+        if slides {
+            box.removeCell(cell.cellWidget)
+            spare.append(cell)
+        } else {
+            cell.cellWidget.hide()
+            parked.insert(cell, at: 0)
+        }
     }
 
     private func takeCell() -> any GalleryCell {

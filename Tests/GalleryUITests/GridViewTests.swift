@@ -160,6 +160,45 @@ final class GridViewTests: GLibTestCase {
         }
     }
 
+    /// A new search of a shorter gallery hides the tiles it no longer needs where they are (after the bound
+    /// ones), and the next longer one shows them again: no tile leaves the box to be restyled whole on its way
+    /// back. The hidden tiles take no part in the keys, the selection or the layout.
+    func testTilesNotNeededAfterANewSearchWaitHiddenInTheFlowBox() throws {
+        try MainActor.assumeIsolated {
+            let ui = try UIHarness()
+            defer { ui.close() }
+            ui.window.setViewMode(.grid)
+            ui.search("huge-300")
+            XCTAssertTrue(ui.waitForRows(24))
+            let placed = Self.children(of: ui.list.flowBox)
+            let made = ui.list.gridPool.madeCount
+            XCTAssertGreaterThan(placed.count, 5)
+
+            ui.search("huge-5")
+            XCTAssertTrue(iterateMainLoop(until: { ui.list.rowCount == 5 && ui.list.boundTiles.count == 5 }, timeout: 10))
+            XCTAssertEqual(Self.children(of: ui.list.flowBox), placed, "every tile still in the box, in its place")
+            XCTAssertEqual(ui.list.boundTiles.map { $0.child.widget }, Array(placed.prefix(5)), "the bound ones first")
+            XCTAssertEqual(placed.map { gtk_widget_get_visible($0) != 0 }, placed.indices.map { $0 < 5 },
+                           "the rest hidden")
+            iterateMainLoop(for: 0.1)
+            XCTAssertEqual(placed.map { gtk_widget_get_mapped($0) != 0 }, placed.indices.map { $0 < 5 }, "and not on screen")
+            ui.list.select(0, focus: true)
+            ui.press(GDK_KEY_End)
+            XCTAssertEqual(ui.list.selectedIndex, 4, "End stops at the last item shown")
+            ui.press(GDK_KEY_Right)
+            XCTAssertEqual(ui.list.selectedIndex, 4)
+            XCTAssertEqual(ui.list.flowBox.selectedIndex, 4, "GTK's selection with it")
+            XCTAssertTrue(ui.tile(4).child.isFocus)
+
+            ui.search("huge-300")
+            XCTAssertTrue(iterateMainLoop(until: { ui.list.boundTiles.count == placed.count }, timeout: 10))
+            XCTAssertEqual(Self.children(of: ui.list.flowBox), placed, "the same tiles again")
+            XCTAssertTrue(placed.allSatisfy { gtk_widget_get_visible($0) != 0 }, "all shown")
+            XCTAssertEqual(ui.list.gridPool.madeCount, made, "none made anew")
+            XCTAssertEqual(ui.list.boundTiles.map { $0.download?.index }, Array(0..<placed.count).map { $0 })
+        }
+    }
+
     func testATileReboundMidDownloadShowsItsOwnItemOnly() throws {
         try MainActor.assumeIsolated {
             let ui = try UIHarness(server: .init(latencyMilliseconds: 400))
