@@ -33,8 +33,10 @@ public final class GalleryListView {
     static let tileSpacing = 6
     static let gridMargin = 6
     /// New cell widgets per frame (`CellPool`): a row's first frame costs about 3–4 ms of main-thread time
-    /// (perf, `thumbnails` benchmark), three made a 13–16 ms frame; a tile is about half a row.
-    static let newRowsPerFrame = 2
+    /// (perf, `thumbnails` benchmark); with Debian's GTK two a frame still made the first gallery's frames
+    /// 13–19 ms, one makes them 7–14 ms, and the thumbnails arrive no later (they, not the rows, are what
+    /// the first screenful waits for). A tile is about half a row.
+    static let newRowsPerFrame = 1
     static let newTilesPerFrame = 4
 
     /// What the window shows: the viewport and its scrollbar.
