@@ -88,6 +88,20 @@ public final class MainWindow {
         installActions(application)
         installRecentGalleries()
         window.onDestroy { [weak self] in self?.windowDestroyed() }
+        window.onMap { [weak self] in self?.prepareWhenIdle() }
+    }
+
+    private var preparation: MainLoopSource?
+
+    /// Once the window is on screen, at the lowest priority (after its first frames): the spinner's icon is
+    /// drawn once, so that the first search's first frames do not also open gdk-pixbuf's SVG loader and start
+    /// librsvg (Adwaita has that icon as SVG only; the rows' other first icons come as PNG at their sizes).
+    private func prepareWhenIdle() {
+        guard preparation == nil else { return }
+        preparation = MainLoopSource.idle(priority: MainLoopSource.Priority.low) { [weak self] in
+            guard let self, !self.isDestroyed else { return }
+            IconTheme.prepareSymbolic("process-working-symbolic", pixelSize: 16, for: self.window)
+        }
     }
 
     /// True once the window was closed. Its widgets are disposed then; nothing may update them again.
@@ -99,6 +113,7 @@ public final class MainWindow {
         isDestroyed = true
         input.cancelLookup()
         statusUpdate?.cancel()
+        preparation?.cancel()
         largeView.stop()
         itemActions.cancelAll()
         notification.dismiss()

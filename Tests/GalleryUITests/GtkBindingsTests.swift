@@ -152,6 +152,17 @@ final class GtkBindingsTests: GLibTestCase {
         }
     }
 
+    /// An icon of the theme is drawn in a widget's colours; one the theme lacks says so.
+    func testASymbolicIconIsPreparedOnlyWhenTheThemeHasIt() throws {
+        try MainActor.assumeIsolated {
+            try Self.initGtk()
+            let label = Label()
+            XCTAssertTrue(IconTheme.prepareSymbolic("process-working-symbolic", pixelSize: 16, for: label))
+            XCTAssertTrue(IconTheme.prepareSymbolic("image-x-generic-symbolic", pixelSize: 32, for: label))
+            XCTAssertFalse(IconTheme.prepareSymbolic("gallery-viewer-no-such-icon-symbolic", pixelSize: 16, for: label))
+        }
+    }
+
     @MainActor
     private static func initGtk() throws {
         guard gtk_init_check(nil, nil) != 0 else {
