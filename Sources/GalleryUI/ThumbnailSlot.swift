@@ -10,9 +10,9 @@ final class ThumbnailSlot {
     let stack = Stack(transition: .none)
     /// The thumbnail.
     let image = Image()
-    /// The placeholder icon, dimmed for good: a style class switched on and off restyles the image and (in
-    /// GTK 3) every sibling page, hidden or not, and a recycled cell switched it on every rebind and again when
-    /// its thumbnail came; a page switch restyles nothing.
+    /// The placeholder icon, dimmed for good. It was the thumbnail's image with `dim-label` switched on at
+    /// every rebind and off when the thumbnail came, and each switch restyled the image and the buttons
+    /// beside it in the stack ("a sibling's class changed"); a page switch restyles nothing.
     let placeholder = Image()
     let retryButton = Button()
     let revealButton = Button()
