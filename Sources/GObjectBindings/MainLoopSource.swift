@@ -43,6 +43,14 @@ public final class MainLoopSource {
         MainLoopSource(g_timeout_source_new(milliseconds), priority: priority) { body(); return false }
     }
 
+    /// Runs `body` each time the main loop is idle, for as long as it returns true: work cut into steps,
+    /// each its own iteration, so that events and frames come between them.
+    @MainActor @discardableResult
+    public static func whileIdle(priority: Int32 = G_PRIORITY_DEFAULT_IDLE,
+                                 _ body: @escaping @MainActor () -> Bool) -> MainLoopSource {
+        MainLoopSource(g_idle_source_new(), priority: priority, body: body)
+    }
+
     /// Runs `body` every `milliseconds` for as long as it returns true.
     @MainActor @discardableResult
     public static func every(milliseconds: UInt32, priority: Int32 = G_PRIORITY_DEFAULT,

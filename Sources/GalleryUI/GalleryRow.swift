@@ -16,6 +16,7 @@ public final class GalleryRow: GalleryCell {
     let titleLabel = Label()
     let detailLabel = Label()
     let spinner = Spinner()
+    static let spinnerSize = 24
     let badgeView = ItemBadgeView()
     var badge: Image { badgeView.image }
 
@@ -86,7 +87,7 @@ public final class GalleryRow: GalleryCell {
         badge.valign = .center
         content.append(badge)
         spinner.valign = .center
-        spinner.setSizeRequest(width: 24, height: 24)
+        spinner.setSizeRequest(width: Self.spinnerSize, height: Self.spinnerSize)
         content.append(spinner)
 
         row.setChild(content)

@@ -17,6 +17,7 @@ public final class GalleryTile: GalleryCell {
     /// The title, cut short in the middle to the tile's width; new text only repaints it (`TextLine`).
     let titleLabel = TextLine(ellipsize: .middle)
     let spinner = Spinner()
+    static let spinnerSize = 16
     let badgeView = ItemBadgeView()
     var badge: Image { badgeView.image }
 
@@ -69,7 +70,7 @@ public final class GalleryTile: GalleryCell {
         }
         badge.halign = .start
         spinner.halign = .end
-        spinner.setSizeRequest(width: 16, height: 16)
+        spinner.setSizeRequest(width: Self.spinnerSize, height: Self.spinnerSize)
 
         titleLabel.addStyleClass("tile-title")
 

@@ -22,6 +22,7 @@ public final class LargeImageView {
     let details = DetailsPanel()
     let canvas = ImageCanvas()
     let spinner = Spinner()
+    static let spinnerSize = 48
     let progressBar = ProgressBar()
     /// Spinner, message and buttons over the middle of the picture; hidden when empty, because an overlay
     /// child takes the pointer events over its area (a scroll or double-click there would go nowhere).
@@ -74,7 +75,7 @@ public final class LargeImageView {
         let overlay = statusBox
         overlay.halign = .center
         overlay.valign = .center
-        spinner.setSizeRequest(width: 48, height: 48)
+        spinner.setSizeRequest(width: Self.spinnerSize, height: Self.spinnerSize)
         overlay.append(spinner)
         messageLabel.addStyleClass("large-view-message")
         messageLabel.wraps = true

@@ -93,14 +93,22 @@ public final class MainWindow {
 
     private var preparation: MainLoopSource?
 
-    /// Once the window is on screen, at the lowest priority (after its first frames): the spinner's icon is
-    /// drawn once, so that the first search's first frames do not also open gdk-pixbuf's SVG loader and start
-    /// librsvg (Adwaita has that icon as SVG only; the rows' other first icons come as PNG at their sizes).
+    /// Once the window is on screen, at the lowest priority (after its first frames): the spinners' icon is
+    /// drawn once, so that the first search's first frames do not also open gdk-pixbuf's SVG loader, start
+    /// librsvg and parse the icon (Adwaita has it as SVG only; the rows' other first icons come as PNG at
+    /// their sizes). A spinner draws it at its own size in its own colours, and GTK keeps each drawing, so
+    /// each kind of spinner gets its own: the status page's, a row's (in the list's colours), a tile's, the
+    /// large view's, one an idle iteration (each a few milliseconds).
     private func prepareWhenIdle() {
         guard preparation == nil else { return }
-        preparation = MainLoopSource.idle(priority: MainLoopSource.Priority.low) { [weak self] in
-            guard let self, !self.isDestroyed else { return }
-            IconTheme.prepareSymbolic("process-working-symbolic", pixelSize: 16, for: self.window)
+        var spinners: [(Widget, Int)] = [
+            (statusPage.spinner, StatusPage.spinnerSize), (listView.listBox, GalleryRow.spinnerSize),
+            (listView.flowBox, GalleryTile.spinnerSize), (largeView.spinner, LargeImageView.spinnerSize),
+        ]
+        preparation = MainLoopSource.whileIdle(priority: MainLoopSource.Priority.low) { [weak self] in
+            guard let self, !self.isDestroyed, let (widget, size) = spinners.popLast() else { return false }
+            IconTheme.prepareSymbolic("process-working-symbolic", pixelSize: size, for: widget)
+            return !spinners.isEmpty
         }
     }
 

@@ -8,6 +8,7 @@ public final class StatusPage {
     public let container = Box(.vertical, spacing: 12)
     let icon = Image()
     let spinner = Spinner()
+    static let spinnerSize = 48
     public let titleLabel = Label()
     public let descriptionLabel = Label()
     /// "Try Again", for failures that may pass (network, server trouble).
@@ -19,7 +20,7 @@ public final class StatusPage {
         container.setMargins(top: 36, bottom: 36, start: 36, end: 36)
         container.addStyleClass("status-page")
         icon.addStyleClass("dim-label")
-        spinner.setSizeRequest(width: 48, height: 48)
+        spinner.setSizeRequest(width: Self.spinnerSize, height: Self.spinnerSize)
         titleLabel.addStyleClass("status-title")
         titleLabel.wraps = true
         titleLabel.justify = .center

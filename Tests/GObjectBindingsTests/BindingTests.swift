@@ -19,11 +19,18 @@ final class BindingTests: GLibTestCase {
                 ticks += 1
                 return ticks < 3
             }
+            var steps = 0
+            let stepping = MainLoopSource.whileIdle {
+                steps += 1
+                return steps < 4
+            }
             iterateMainLoop(for: 0.2)
             XCTAssertEqual(fired, ["idle"])
             XCTAssertEqual(ticks, 3, "stops when the closure says so")
             XCTAssertFalse(repeating.isActive)
             repeating.cancel()  // after it ended: harmless
+            XCTAssertEqual(steps, 4, "an idle step runs again until it says it is done")
+            XCTAssertFalse(stepping.isActive)
         }
     }
 
