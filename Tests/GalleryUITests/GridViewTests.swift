@@ -123,84 +123,6 @@ final class GridViewTests: GLibTestCase {
         }
     }
 
-    /// Tiles never leave the flow box as the grid moves, by a line or by a jump: each is rebound where it
-    /// is. A tile taken out and put back at the other end is restyled whole and realized again, which (with
-    /// GtkLabel titles measured anew) made the grid's longest frames while End was held. The selection and
-    /// the keyboard focus follow the item, not the tile.
-    func testTilesStayInTheFlowBoxAndFollowTheirItemsAsTheGridMoves() throws {
-        try MainActor.assumeIsolated {
-            let ui = try UIHarness()
-            defer { ui.close() }
-            ui.window.setViewMode(.grid)
-            ui.search("huge-300")
-            XCTAssertTrue(ui.waitForRows(24))
-            ui.loadAllPages()
-            let columns = ui.list.columns
-            ui.scroll(toRow: 40 * columns)
-            let selected = 41 * columns + 1
-            ui.list.select(selected, focus: true)
-            XCTAssertTrue(iterateMainLoop(until: { ui.tile(selected).child.isFocus }, timeout: 2), "the selected tile has the focus")
-            let placed = Self.children(of: ui.list.flowBox)
-            let range = ui.list.pool.range
-
-            ui.scroll(toRow: 41 * columns)
-            let slid = ui.list.pool.range
-            XCTAssertEqual(slid.lowerBound, range.lowerBound + columns, "one line further")
-            XCTAssertEqual(Self.children(of: ui.list.flowBox), placed, "a line further: every tile where it was")
-            XCTAssertEqual(ui.list.boundTiles.map { $0.download?.index }, slid.map { $0 }, "showing the new items in order")
-            XCTAssertEqual(ui.tile(selected).download?.index, selected)
-            XCTAssertTrue(ui.tile(selected).child.isFocus, "the focus followed the selected item to its new tile")
-            XCTAssertEqual(ui.list.flowBox.selectedIndex, ui.list.pool.position(ofIndex: selected), "and GTK's selection")
-
-            let lines = range.count / columns
-            ui.scroll(toRow: (41 + lines - 1) * columns)
-            let jumped = ui.list.pool.range
-            XCTAssertLessThan(jumped.clamped(to: slid).count * 2, jumped.count, "most items changed")
-            XCTAssertEqual(Self.children(of: ui.list.flowBox), placed, "every tile where it was")
-            XCTAssertEqual(ui.list.boundTiles.map { $0.download?.index }, jumped.map { $0 }, "showing the new items in order")
-            XCTAssertEqual(ui.list.boundTiles.map { $0.child.widget }, placed, "in the box's order")
-        }
-    }
-
-    /// A new search of a shorter gallery hides the tiles it no longer needs where they are (after the bound
-    /// ones), and the next longer one shows them again: no tile leaves the box to be restyled whole on its way
-    /// back. The hidden tiles take no part in the keys, the selection or the layout.
-    func testTilesNotNeededAfterANewSearchWaitHiddenInTheFlowBox() throws {
-        try MainActor.assumeIsolated {
-            let ui = try UIHarness()
-            defer { ui.close() }
-            ui.window.setViewMode(.grid)
-            ui.search("huge-300")
-            XCTAssertTrue(ui.waitForRows(24))
-            let placed = Self.children(of: ui.list.flowBox)
-            let made = ui.list.gridPool.madeCount
-            XCTAssertGreaterThan(placed.count, 5)
-
-            ui.search("huge-5")
-            XCTAssertTrue(iterateMainLoop(until: { ui.list.rowCount == 5 && ui.list.boundTiles.count == 5 }, timeout: 10))
-            XCTAssertEqual(Self.children(of: ui.list.flowBox), placed, "every tile still in the box, in its place")
-            XCTAssertEqual(ui.list.boundTiles.map { $0.child.widget }, Array(placed.prefix(5)), "the bound ones first")
-            XCTAssertEqual(placed.map { gtk_widget_get_visible($0) != 0 }, placed.indices.map { $0 < 5 },
-                           "the rest hidden")
-            iterateMainLoop(for: 0.1)
-            XCTAssertEqual(placed.map { gtk_widget_get_mapped($0) != 0 }, placed.indices.map { $0 < 5 }, "and not on screen")
-            ui.list.select(0, focus: true)
-            ui.press(GDK_KEY_End)
-            XCTAssertEqual(ui.list.selectedIndex, 4, "End stops at the last item shown")
-            ui.press(GDK_KEY_Right)
-            XCTAssertEqual(ui.list.selectedIndex, 4)
-            XCTAssertEqual(ui.list.flowBox.selectedIndex, 4, "GTK's selection with it")
-            XCTAssertTrue(ui.tile(4).child.isFocus)
-
-            ui.search("huge-300")
-            XCTAssertTrue(iterateMainLoop(until: { ui.list.boundTiles.count == placed.count }, timeout: 10))
-            XCTAssertEqual(Self.children(of: ui.list.flowBox), placed, "the same tiles again")
-            XCTAssertTrue(placed.allSatisfy { gtk_widget_get_visible($0) != 0 }, "all shown")
-            XCTAssertEqual(ui.list.gridPool.madeCount, made, "none made anew")
-            XCTAssertEqual(ui.list.boundTiles.map { $0.download?.index }, Array(0..<placed.count).map { $0 })
-        }
-    }
-
     func testATileReboundMidDownloadShowsItsOwnItemOnly() throws {
         try MainActor.assumeIsolated {
             let ui = try UIHarness(server: .init(latencyMilliseconds: 400))
@@ -407,7 +329,8 @@ final class GridViewTests: GLibTestCase {
         }
     }
 
-    @MainActor private static func children(of widget: Widget) -> [UnsafeMutablePointer<GtkWidget>] {
+    /// The flow box's children, in box order, hidden ones included.
+    @MainActor static func children(of widget: Widget) -> [UnsafeMutablePointer<GtkWidget>] {
         let list = gtk_container_get_children(widget.widget.raw.as(GtkContainer.self))
         defer { g_list_free(list) }
         var children: [UnsafeMutablePointer<GtkWidget>] = []
