@@ -37,9 +37,9 @@ final class MainLoopProbe {
         /// The most main-thread CPU time between two firings: the longest piece of the app's own work.
         var worstBusyMilliseconds: Double
         /// Page faults the main thread took in that piece of work. Each first touch of a page is a fault,
-        /// and on this project's virtual machines the host backs a page the guest gave back only when it
-        /// is touched again, which costs the guest CPU time: thousands of faults in the worst piece of work
-        /// say it was mostly memory coming in, not the app's code.
+        /// paid in this thread's CPU time, at a price that varies on the project's virtual machines (their
+        /// balloon hands freed pages back to the host): thousands of faults in the worst piece of work say
+        /// much of it was memory coming in, not the app's code.
         var worstBusyPageFaults: Int
         /// The longest gap less the time the main thread waited for a core in it (see above).
         var worstOwnMilliseconds: Double
