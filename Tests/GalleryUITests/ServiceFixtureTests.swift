@@ -36,6 +36,9 @@ final class ServiceFixtureTests: GLibTestCase {
     @MainActor
     private static func settle(_ ui: UIHarness, rows: Int) -> [ImageDownload.State] {
         XCTAssertTrue(iterateMainLoop(until: { ui.list.rowCount == rows }, timeout: 20), "rows: \(ui.list.rowCount)")
+        // The view makes its rows one a frame and fetches thumbnails ahead of them, so on a busy machine the
+        // last thumbnails can finish before their rows exist: wait for the rows too (`waitForRows`).
+        XCTAssertTrue(ui.waitForRows(rows), "rows on screen: \(ui.list.boundRows.count)")
         iterateMainLoop(until: { ui.window.gallery?.loadingCount == 0 && !ui.list.visibleRange.isEmpty }, timeout: 20)
         return (0..<ui.list.rowCount).map { ui.download($0).state }
     }
