@@ -173,7 +173,7 @@ final class AnimationTests: GLibTestCase {
             ui.window.closeLargeView()
             ui.scroll(toRow: Self.gif)
             XCTAssertTrue(ui.waitUntilSettled(Self.gif))
-            XCTAssertEqual(ui.row(Self.gif).shownBadge?.text, "Animated", "its 150 px thumbnail is within the limits")
+            XCTAssertEqual(try ui.row(Self.gif).shownBadge?.text, "Animated", "its 150 px thumbnail is within the limits")
         }
     }
 
@@ -188,7 +188,7 @@ final class AnimationTests: GLibTestCase {
             let rows = [15, 16, 17, 19, 20]
             for index in rows { XCTAssertTrue(ui.waitUntilSettled(index), "row \(index)") }
             for index in rows {
-                let row = ui.row(index)
+                let row = try ui.row(index)
                 if index == Self.gif || index == Self.webp {
                     XCTAssertTrue(ui.download(index).isAnimated, "row \(index)")
                     XCTAssertEqual(row.shownBadge?.text, "Animated", "row \(index)")
@@ -215,7 +215,7 @@ final class AnimationTests: GLibTestCase {
             let tiles = [16, 17, 19]
             for index in tiles { XCTAssertTrue(ui.waitUntilSettled(index), "tile \(index)") }
             for index in tiles {
-                let tile = ui.tile(index)
+                let tile = try ui.tile(index)
                 if index == Self.gif || index == Self.webp {
                     XCTAssertEqual(tile.badgeView.shown?.text, "Animated", "tile \(index)")
                     XCTAssertTrue(tile.badge.isVisible, "tile \(index)")

@@ -74,7 +74,7 @@ final class GalleryWindowTests: GLibTestCase {
             defer { ui.close() }
             ui.search("aurora")
             XCTAssertTrue(ui.waitForRows(1))
-            let row = ui.row(0)
+            let row = try ui.row(0)
             XCTAssertEqual(ui.download(0).state, .loading)
             XCTAssertTrue(row.spinner.isSpinning, "spinning while the thumbnail loads")
             XCTAssertEqual(row.thumbnail.iconName, "image-x-generic-symbolic", "a placeholder meanwhile")
@@ -104,7 +104,7 @@ final class GalleryWindowTests: GLibTestCase {
             ui.scroll(toRow: missing)
             XCTAssertTrue(iterateMainLoop(until: { if case .failed = ui.download(missing).state { true } else { false } },
                                           timeout: 10))
-            let row = ui.row(missing)
+            let row = try ui.row(missing)
             XCTAssertEqual(ui.download(missing).state, .failed(reason: "HTTP 404 Not Found"))
             XCTAssertEqual(row.detailLabel.text, "HTTP 404 Not Found")
             XCTAssertEqual(row.thumbnailStack.visibleChildName, "failed")

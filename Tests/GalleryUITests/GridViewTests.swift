@@ -26,7 +26,7 @@ final class GridViewTests: GLibTestCase {
             XCTAssertEqual(ui.list.selectedIndex, 1 + columns, "Down: the tile below")
             ui.press(GDK_KEY_Left)
             XCTAssertEqual(ui.list.selectedIndex, columns)
-            XCTAssertEqual(ui.focusWidget, ui.tile(columns).child.widget, "the keyboard focus follows the selection")
+            XCTAssertEqual(ui.focusWidget, try ui.tile(columns).child.widget, "the keyboard focus follows the selection")
             XCTAssertEqual(ui.list.flowBox.selectedIndex, ui.list.pool.position(ofIndex: columns), "and GTK's selection")
             ui.press(GDK_KEY_Left)
             XCTAssertEqual(ui.list.selectedIndex, columns - 1, "Left at a line's start: the end of the line above")
@@ -55,7 +55,7 @@ final class GridViewTests: GLibTestCase {
             ui.press(GDK_KEY_Home, GDK_CONTROL_MASK)
             XCTAssertEqual(ui.list.selectedIndex, 0)
             XCTAssertEqual(ui.list.adjustment.value, 0)
-            XCTAssertEqual(ui.focusWidget, ui.tile(0).child.widget)
+            XCTAssertEqual(ui.focusWidget, try ui.tile(0).child.widget)
             ui.press(GDK_KEY_End, GDK_CONTROL_MASK)
             XCTAssertEqual(ui.list.selectedIndex, 29)
             XCTAssertTrue(iterateMainLoop(until: { ui.list.footerText == "End of gallery · 30 images" }, timeout: 5),
@@ -116,7 +116,7 @@ final class GridViewTests: GLibTestCase {
                 XCTAssertEqual(first % columns, 0, "bound from a line's start, so GTK's lines are the gallery's")
                 XCTAssertEqual(ui.list.boundTiles.map { $0.download?.index }, Array(first..<first + ui.list.boundTiles.count).map { $0 },
                                "in order")
-                XCTAssertEqual(ui.tile(target).child.accessibleDescription, "Item \(target + 1) of 10000")
+                XCTAssertEqual(try ui.tile(target).child.accessibleDescription, "Item \(target + 1) of 10000")
             }
             XCTAssertLessThanOrEqual(ui.list.gridPool.madeCount, bound, "tiles made over the whole walk")
             XCTAssertEqual(ui.list.listPool.cells.count, 0, "the list holds no rows meanwhile")
@@ -131,7 +131,7 @@ final class GridViewTests: GLibTestCase {
             ui.search("atlas")
             XCTAssertTrue(ui.waitForRows(24))
             let first = ui.download(0)
-            let tile = ui.tile(0)
+            let tile = try ui.tile(0)
             XCTAssertEqual(first.state, .loading)
 
             ui.scroll(toRow: 20)  // a jump: every tile is rebound, item 0's download goes on
@@ -210,12 +210,12 @@ final class GridViewTests: GLibTestCase {
             XCTAssertEqual(ui.list.visibleRange.lowerBound, 20, "item 21 stays on the top line")
             XCTAssertEqual(ui.list.selectedIndex, 23)
             XCTAssertEqual(ui.list.flowBox.selectedIndex, ui.list.pool.position(ofIndex: 23))
-            XCTAssertEqual(ui.focusWidget, ui.tile(23).child.widget, "the keyboard focus moves with the view")
+            XCTAssertEqual(ui.focusWidget, try ui.tile(23).child.widget, "the keyboard focus moves with the view")
             XCTAssertTrue(iterateMainLoop(until: { ui.download(23).state == .loaded }, timeout: 10))
             let tilePicture = try XCTUnwrap(ui.download(23).thumbnail)
             XCTAssertEqual(max(tilePicture.pixbuf.width, tilePicture.pixbuf.height), GalleryTile.thumbnailSize,
                            "the tile's thumbnail is decoded at the tile's size")
-            XCTAssertEqual(ui.tile(23).thumbnail.pixbuf?.pointer, tilePicture.pixbuf.pointer)
+            XCTAssertEqual(try ui.tile(23).thumbnail.pixbuf?.pointer, tilePicture.pixbuf.pointer)
 
             ui.press(GDK_KEY_Right)
             XCTAssertEqual(ui.list.selectedIndex, 24)
@@ -253,7 +253,7 @@ final class GridViewTests: GLibTestCase {
             let list = ui.list
 
             // Right-click on a tile: its menu, it selected.
-            let tile = ui.tile(30)
+            let tile = try ui.tile(30)
             let point = try XCTUnwrap(tile.child.translate(x: 60, y: 60, to: list.flowBox))
             ui.click(list.flowBox, x: Double(point.x), y: Double(point.y), button: 3)
             XCTAssertTrue(ui.window.rowMenuTarget === ui.download(30), "right-click: the menu of the tile clicked")
@@ -266,7 +266,7 @@ final class GridViewTests: GLibTestCase {
             ui.window.rowMenu?.close()
 
             // A double-click on a tile opens it; back, the last image viewed is selected, in view.
-            let open = try XCTUnwrap(ui.tile(29).child.translate(x: 60, y: 60, to: list.flowBox))
+            let open = try XCTUnwrap(try ui.tile(29).child.translate(x: 60, y: 60, to: list.flowBox))
             ui.click(list.flowBox, x: Double(open.x), y: Double(open.y), double: true)
             XCTAssertTrue(ui.window.isLargeViewOpen)
             XCTAssertEqual(ui.window.largeView.download?.index, 29)
@@ -277,7 +277,7 @@ final class GridViewTests: GLibTestCase {
             XCTAssertEqual(list.mode, .grid)
             XCTAssertEqual(list.selectedIndex, 41)
             XCTAssertTrue(list.visibleRange.contains(41))
-            XCTAssertEqual(ui.focusWidget, ui.tile(41).child.widget)
+            XCTAssertEqual(ui.focusWidget, try ui.tile(41).child.widget)
             ui.press(GDK_KEY_Return)
             XCTAssertEqual(ui.window.largeView.download?.index, 41, "Enter on the selected tile")
         }
@@ -293,7 +293,7 @@ final class GridViewTests: GLibTestCase {
             let toggle = ui.window.header.gridToggle
             XCTAssertEqual(toggle.accessibleName, "Grid")
             XCTAssertEqual(atk_object_get_role(gtk_widget_get_accessible(toggle.widget)), ATK_ROLE_TOGGLE_BUTTON)
-            let tile = ui.tile(1)
+            let tile = try ui.tile(1)
             XCTAssertEqual(tile.child.accessibleName, ui.download(1).item.displayTitle)
             XCTAssertEqual(tile.child.accessibleDescription, "Item 2 of \(ui.list.rowCount)")
             XCTAssertEqual(atk_object_get_role(gtk_widget_get_accessible(tile.child.widget)), ATK_ROLE_LIST_ITEM)
@@ -304,7 +304,7 @@ final class GridViewTests: GLibTestCase {
             ui.scroll(toRow: 23)
             XCTAssertTrue(iterateMainLoop(until: { ui.list.rowCount >= 48 && ui.window.gallery?.feed.state != .loading(page: 3) },
                                           timeout: 10))
-            XCTAssertEqual(ui.tile(23).child.accessibleDescription, "Item 24 of \(ui.list.rowCount)", "the total follows the pages")
+            XCTAssertEqual(try ui.tile(23).child.accessibleDescription, "Item 24 of \(ui.list.rowCount)", "the total follows the pages")
         }
     }
 

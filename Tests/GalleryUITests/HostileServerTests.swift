@@ -76,7 +76,7 @@ final class HostileServerTests: GLibTestCase {
                 ui.scroll(toRow: index)
                 XCTAssertTrue(ui.waitUntilSettled(index), "row \(index) (\(ui.download(index).item.title)) still loading")
                 let download = ui.download(index)
-                let row = ui.row(index)
+                let row = try ui.row(index)
                 guard let expected = Self.expectedRows[download.item.title] else {
                     XCTFail("unexpected row \(download.item.title)")
                     continue
@@ -147,7 +147,7 @@ final class HostileServerTests: GLibTestCase {
             ui.search(HostileFeed.controlCharacters.rawValue)
             XCTAssertTrue(ui.waitForRows(2))
             for index in 0..<2 {
-                let title = ui.row(index).titleLabel.text
+                let title = try ui.row(index).titleLabel.text
                 XCTAssertTrue(DisplayText.isClean(title), "row \(index): \(title.debugDescription)")
             }
 
@@ -187,7 +187,7 @@ final class HostileServerTests: GLibTestCase {
                 for index in rejected {
                     ui.scroll(toRow: index)
                     XCTAssertTrue(ui.waitUntilSettled(index))
-                    XCTAssertEqual(ui.row(index).detailLabel.text, "Not a web address", "\(service) row \(index)")
+                    XCTAssertEqual(try ui.row(index).detailLabel.text, "Not a web address", "\(service) row \(index)")
                 }
                 ui.search(user(.manyPosts), source: source)
                 XCTAssertTrue(ui.waitForRows(1000, timeout: 30), "\(service): 40,000 images in a reply, the first 1000")

@@ -68,7 +68,7 @@ final class ItemActionTests: GLibTestCase {
             defer { ui.close() }
             ui.search("aurora")
             XCTAssertTrue(ui.waitForRows(24))
-            let row = ui.row(2)
+            let row = try ui.row(2)
             let point = try XCTUnwrap(row.row.translate(x: 40, y: 20, to: ui.list.listBox))
             ui.click(ui.list.listBox, x: Double(point.x), y: Double(point.y), button: 3)
             XCTAssertTrue(ui.window.rowMenuTarget === ui.download(2), "right-click: the menu of the row clicked")

@@ -21,7 +21,7 @@ final class ModernFormatWindowTests: GLibTestCase {
             for (index, suffix) in expected.sorted(by: { $0.key < $1.key }) {
                 XCTAssertTrue(ui.waitUntilSettled(index, timeout: 20), "row \(index)")
                 XCTAssertEqual(ui.download(index).state, .loaded, "row \(index) (\(suffix))")
-                let row = ui.row(index)
+                let row = try ui.row(index)
                 XCTAssertTrue(row.detailLabel.text.contains(suffix), row.detailLabel.text)
                 XCTAssertEqual(row.thumbnailStack.visibleChildName, "image")
                 XCTAssertTrue([Image.Content.pixbuf, .surface].contains(row.thumbnail.content),

@@ -69,7 +69,7 @@ final class ReadabilityTests: GLibTestCase {
                     ui.list.select(selected, focus: true)
                     Self.settle(ui)
                     XCTAssertTrue(ui.list.visibleRange.contains(5))
-                    let row = ui.row(5)
+                    let row = try ui.row(5)
                     let rendered = RenderedWindow(ui.window.window.widget)
                     let minimum = selected == 5 ? selectedMinimum(row, rendered: rendered) : Self.minimumRatio
                     check("failed row's reason" + state, row.detailLabel, in: style, rendered: rendered, minimum: minimum)
@@ -108,13 +108,13 @@ final class ReadabilityTests: GLibTestCase {
             XCTAssertTrue(ui.waitForRows(24))
             let video = try XCTUnwrap((0..<24).first { ui.download($0).item.kind == .video }, "a video row")
             ui.scroll(toRow: video)
-            XCTAssertTrue(ui.row(video).badge.isVisible)
+            XCTAssertTrue(try ui.row(video).badge.isVisible)
             for style in Style.allCases {
                 Self.apply(style, to: ui)
                 for (selected, state) in [(video + 1, ""), (video, ", selected")] {
                     ui.list.select(selected, focus: true)
                     Self.settle(ui)
-                    let row = ui.row(video)
+                    let row = try ui.row(video)
                     let rendered = RenderedWindow(ui.window.window.widget)
                     let minimum = selected == video ? selectedMinimum(row, rendered: rendered) : Self.minimumRatio
                     check("badge" + state, row.badge, in: style, rendered: rendered, minimum: minimum)

@@ -20,7 +20,7 @@ final class RecycledListTests: GLibTestCase {
             ui.list.select(0, focus: true)
             for _ in 0..<3 { ui.press(GDK_KEY_Down) }
             XCTAssertEqual(ui.list.selectedIndex, 3)
-            XCTAssertEqual(ui.focusWidget, ui.row(3).row.widget, "the keyboard focus follows the selection")
+            XCTAssertEqual(ui.focusWidget, try ui.row(3).row.widget, "the keyboard focus follows the selection")
             ui.press(GDK_KEY_Page_Down)
             let paged = try XCTUnwrap(ui.list.selectedIndex)
             XCTAssertGreaterThan(paged, 6, "a page is most of a screenful")
@@ -41,7 +41,7 @@ final class RecycledListTests: GLibTestCase {
             XCTAssertEqual(ui.list.adjustment.value, 0)
             ui.press(GDK_KEY_Up)
             XCTAssertEqual(ui.list.selectedIndex, 0, "Up on the first row stays there")
-            XCTAssertEqual(ui.focusWidget, ui.row(0).row.widget)
+            XCTAssertEqual(ui.focusWidget, try ui.row(0).row.widget)
             XCTAssertLessThanOrEqual(ui.list.boundRows.count, ui.list.visibleRange.count + 2, "a screenful of rows, not 48")
         }
     }
@@ -121,7 +121,7 @@ final class RecycledListTests: GLibTestCase {
             XCTAssertTrue(ui.waitForRows(24))
             ui.loadAllPages()
             ui.list.select(2, focus: true)
-            XCTAssertEqual(ui.focusWidget, ui.row(2).row.widget)
+            XCTAssertEqual(ui.focusWidget, try ui.row(2).row.widget)
 
             ui.scroll(toRow: 200)  // the rows of items 0…2 were rebound to items near 200
             XCTAssertNil(ui.list.row(for: ui.download(2)))
@@ -132,7 +132,7 @@ final class RecycledListTests: GLibTestCase {
             ui.press(GDK_KEY_Down)
             XCTAssertEqual(ui.list.selectedIndex, 3, "the keys go on from the selection")
             XCTAssertTrue(ui.list.visibleRange.contains(3), "and bring it back into view")
-            XCTAssertEqual(ui.focusWidget, ui.row(3).row.widget)
+            XCTAssertEqual(ui.focusWidget, try ui.row(3).row.widget)
             let position = try XCTUnwrap(ui.list.pool.position(ofIndex: 3))
             XCTAssertEqual(ui.list.listBox.selectedIndex, position)
 
@@ -149,7 +149,7 @@ final class RecycledListTests: GLibTestCase {
             ui.search("atlas")
             XCTAssertTrue(ui.waitForRows(24))
             let first = ui.download(0)
-            let row = ui.row(0)
+            let row = try ui.row(0)
             XCTAssertEqual(first.state, .loading)
 
             ui.scroll(toRow: 14)  // a jump: every row is rebound, item 0's download goes on
@@ -187,7 +187,7 @@ final class RecycledListTests: GLibTestCase {
 
             ui.scroll(toRow: 0)
             XCTAssertNotNil(ui.download(0).thumbnail, "back on screen at once, from the cache")
-            XCTAssertEqual(ui.row(0).thumbnail.pixbuf?.pointer, ui.download(0).thumbnail?.pixbuf.pointer)
+            XCTAssertEqual(try ui.row(0).thumbnail.pixbuf?.pointer, ui.download(0).thumbnail?.pixbuf.pointer)
             XCTAssertEqual(ui.server.requestLog.filter { $0 == path }.count, 1, "not downloaded again")
         }
     }
@@ -234,7 +234,7 @@ final class RecycledListTests: GLibTestCase {
             iterateMainLoop(for: 0.2)
             XCTAssertEqual(ui.list.adjustment.value, 12_345.5, "not a pixel moved")
             XCTAssertEqual(ui.list.selectedIndex, index + 1)
-            XCTAssertEqual(ui.focusWidget, ui.row(index + 1).row.widget)
+            XCTAssertEqual(ui.focusWidget, try ui.row(index + 1).row.widget)
         }
     }
 
@@ -244,14 +244,14 @@ final class RecycledListTests: GLibTestCase {
             defer { ui.close() }
             ui.search("atlas")
             XCTAssertTrue(ui.waitForRows(24))
-            let row = ui.row(1)
+            let row = try ui.row(1)
             XCTAssertEqual(row.row.accessibleName, ui.download(1).item.displayTitle)
             XCTAssertEqual(row.row.accessibleDescription, "Item 2 of 24")
             XCTAssertEqual(atk_object_get_role(gtk_widget_get_accessible(row.row.widget)), ATK_ROLE_LIST_ITEM)
             XCTAssertEqual(ui.list.listBox.accessibleName, "Gallery of atlas")
             ui.scroll(toRow: 23)
             XCTAssertTrue(iterateMainLoop(until: { ui.list.rowCount == 48 }, timeout: 10))
-            XCTAssertEqual(ui.row(23).row.accessibleDescription, "Item 24 of 48", "the total follows the pages")
+            XCTAssertEqual(try ui.row(23).row.accessibleDescription, "Item 24 of 48", "the total follows the pages")
         }
     }
 

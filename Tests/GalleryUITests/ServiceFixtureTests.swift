@@ -56,8 +56,8 @@ final class ServiceFixtureTests: GLibTestCase {
             ui.search("inkwell", source: .deviantArt)
             let states = Self.settle(ui, rows: 4)
             XCTAssertEqual(states, [.loaded, .sensitiveHidden, .noPreview, .loaded])
-            XCTAssertEqual(ui.row(0).titleLabel.text, "Rock & Roll")
-            XCTAssertEqual(ui.row(2).detailLabel.text, "A-story-103", "a non-image row, named after its page")
+            XCTAssertEqual(try ui.row(0).titleLabel.text, "Rock & Roll")
+            XCTAssertEqual(try ui.row(2).detailLabel.text, "A-story-103", "a non-image row, named after its page")
             XCTAssertTrue(iterateMainLoop(until: { ui.window.gallery?.feed.state == .finished }, timeout: 5))
             XCTAssertTrue(server.requestLog.contains { $0.contains("/media/images-wixmp.example/inkwell/rock-150.jpg") },
                           "the smallest thumbnail that covers the row")

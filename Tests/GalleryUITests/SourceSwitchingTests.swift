@@ -66,10 +66,10 @@ final class SourceSwitchingTests: GLibTestCase {
             let adult = 8  // "Late Night Study", rated adult
             ui.scroll(toRow: adult)
             XCTAssertEqual(ui.download(adult).state, .sensitiveHidden)
-            XCTAssertEqual(ui.row(adult).thumbnailStack.visibleChildName, "sensitive")
+            XCTAssertEqual(try ui.row(adult).thumbnailStack.visibleChildName, "sensitive")
             XCTAssertFalse(ui.thumbnailRequests().contains { $0.contains("late-night-study") }, "nothing downloaded")
 
-            ui.row(adult).revealButton.click()
+            try ui.row(adult).revealButton.click()
             XCTAssertTrue(iterateMainLoop(until: { ui.download(adult).state == .loaded }, timeout: 10))
             ui.scroll(toRow: 23)  // brings the second page, with the other adult item
             XCTAssertTrue(iterateMainLoop(until: { ui.list.rowCount == 48 }, timeout: 10))

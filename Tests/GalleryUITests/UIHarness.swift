@@ -103,8 +103,14 @@ final class UIHarness {
     }
 
     func download(_ index: Int) -> ImageDownload { list.download(at: index)! }
-    func row(_ index: Int) -> GalleryRow { list.row(for: download(index))! }
-    func tile(_ index: Int) -> GalleryTile { list.tile(for: download(index))! }
+    /// The row or tile bound to item `index` now; none fails the test that asked, not the whole test process.
+    func row(_ index: Int) throws -> GalleryRow {
+        try XCTUnwrap(list.row(for: download(index)), "no row is bound to item \(index)")
+    }
+
+    func tile(_ index: Int) throws -> GalleryTile {
+        try XCTUnwrap(list.tile(for: download(index)), "no tile is bound to item \(index)")
+    }
 
     /// Scrolls so that row `index` (in the grid: its line) is at the top of the viewport (as far as the view
     /// allows) and lets the cells on screen come to rest (their thumbnails are asked for then).
