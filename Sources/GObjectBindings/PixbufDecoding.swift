@@ -42,6 +42,22 @@ public enum PixbufDecodingError: Error, Equatable, Sendable {
 /// one the caller read from the header, or is over `maxPixels`, sets the size to 0 × 0, which every loader
 /// takes as "stop, allocate nothing".
 public enum PixbufDecoding {
+    /// Loads the loader of each of `types` and returns those gdk-pixbuf has none for; for a worker thread.
+    ///
+    /// gdk-pixbuf loads a format's loader (most are shared libraries) on its first decode in a process, from
+    /// disk, under a lock its other users wait for, GTK's own icon loading on the main loop among them (seen
+    /// with perf in gridend100k's new search: the main loop off its core for 12 ms inside gdk-pixbuf while two
+    /// workers opened loaders). Loaded once ahead of need, a later first decode finds them in memory.
+    public static func loadLoaders(_ types: [String]) -> [String] {
+        types.filter { type in
+            guard let loader = gdk_pixbuf_loader_new_with_type(type, nil) else { return true }
+            // A loader given no data fails to close ("premature end"), quietly; closing is still required.
+            gdk_pixbuf_loader_close(loader, nil)
+            g_object_unref(UnsafeMutableRawPointer(loader))
+            return false
+        }
+    }
+
     /// - Parameters:
     ///   - loaderType: gdk-pixbuf's loader name ("png", "jpeg"): the loader whose format the caller checked.
     ///     Nil lets gdk-pixbuf pick one from the bytes (only for data the app made itself).

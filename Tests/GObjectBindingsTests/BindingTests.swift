@@ -71,4 +71,16 @@ final class BindingTests: GLibTestCase {
             XCTAssertTrue(($0 as? PixbufDecodingError)?.isCancelled == true)
         }
     }
+
+    func testLoadingLoadersMapsTheirModulesAndNamesTheMissingOnes() throws {
+        // GIF's and SVG's loaders are shared libraries in Debian's gdk-pixbuf (PNG's and JPEG's are built in).
+        XCTAssertEqual(PixbufDecoding.loadLoaders(["png", "gif", "svg", "no-such-format"]), ["no-such-format"])
+        // GLib reads /proc files to their end (Foundation goes by their size, which is 0).
+        var contents: UnsafeMutablePointer<gchar>?
+        XCTAssertNotEqual(g_file_get_contents("/proc/self/maps", &contents, nil, nil), 0)
+        defer { g_free(contents) }
+        let maps = try XCTUnwrap(contents.map { String(cString: $0) })
+        XCTAssertTrue(maps.contains("libpixbufloader-gif.so"), "GIF's loader is mapped")
+        XCTAssertTrue(maps.contains("libpixbufloader-svg.so"), "SVG's loader is mapped")
+    }
 }

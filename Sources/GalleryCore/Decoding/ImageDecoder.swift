@@ -20,6 +20,18 @@ public final class ImageDecoder {
 
     public init(limits: ImageDecodeLimits = .init()) {
         self.limits = limits
+        Self.loadLoadersOnce()
+    }
+
+    /// Every format's gdk-pixbuf loader, loaded on a worker when the first decoder is made (see
+    /// `PixbufDecoding.loadLoaders`), so that no search waits for one to come from disk.
+    private static var loadersRequested = false
+
+    private static func loadLoadersOnce() {
+        guard !loadersRequested else { return }
+        loadersRequested = true
+        let types = ImageFormat.allCases.map(\.loaderName)
+        WorkerTask.run({ PixbufDecoding.loadLoaders(types) }, completion: { _ in })
     }
 
     /// A decode's result: the image (an animation's first frame), and with `keepsAnimation` the animation.
