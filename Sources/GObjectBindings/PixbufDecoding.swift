@@ -45,9 +45,10 @@ public enum PixbufDecoding {
     /// Loads the loader of each of `types` and returns those gdk-pixbuf has none for; for a worker thread.
     ///
     /// gdk-pixbuf loads a format's loader (most are shared libraries) on its first decode in a process, from
-    /// disk, under a lock its other users wait for, GTK's own icon loading on the main loop among them (seen
-    /// with perf in gridend100k's new search: the main loop off its core for 12 ms inside gdk-pixbuf while two
-    /// workers opened loaders). Loaded once ahead of need, a later first decode finds them in memory.
+    /// disk, likely under a lock its other users wait for, GTK's own icon loading on the main loop among them
+    /// (seen with perf in gridend100k's new search: the main loop off its core for 12 ms right after a call
+    /// into gdk-pixbuf, while two workers opened loaders). Loaded once ahead of need, a later first decode
+    /// finds them in memory.
     public static func loadLoaders(_ types: [String]) -> [String] {
         types.filter { type in
             guard let loader = gdk_pixbuf_loader_new_with_type(type, nil) else { return true }
