@@ -73,14 +73,15 @@ final class BindingTests: GLibTestCase {
     }
 
     func testLoadingLoadersMapsTheirModulesAndNamesTheMissingOnes() throws {
-        // GIF's and SVG's loaders are shared libraries in Debian's gdk-pixbuf (PNG's and JPEG's are built in).
-        XCTAssertEqual(PixbufDecoding.loadLoaders(["png", "gif", "svg", "no-such-format"]), ["no-such-format"])
+        // TGA's loader is a shared library of gdk-pixbuf's own that nothing else in the test process loads
+        // (the app's decoders load their formats' loaders, GIF and SVG among them, when the first is made), so
+        // it is mapped only if this call mapped it. PNG's is built in.
+        XCTAssertEqual(PixbufDecoding.loadLoaders(["png", "tga", "svg", "no-such-format"]), ["no-such-format"])
         // GLib reads /proc files to their end (Foundation goes by their size, which is 0).
         var contents: UnsafeMutablePointer<gchar>?
         XCTAssertNotEqual(g_file_get_contents("/proc/self/maps", &contents, nil, nil), 0)
         defer { g_free(contents) }
         let maps = try XCTUnwrap(contents.map { String(cString: $0) })
-        XCTAssertTrue(maps.contains("libpixbufloader-gif.so"), "GIF's loader is mapped")
-        XCTAssertTrue(maps.contains("libpixbufloader-svg.so"), "SVG's loader is mapped")
+        XCTAssertTrue(maps.contains("libpixbufloader-tga.so"), "TGA's loader is mapped")
     }
 }
