@@ -12,7 +12,7 @@ struct ItemBadge: Equatable {
     /// own bytes once its thumbnail was decoded (no feed says so reliably: Mastodon's "gifv" is a video), so a
     /// row gains the badge when its thumbnail arrives.
     @MainActor static func of(_ download: ImageDownload) -> ItemBadge? {
-        switch download.item.kind {
+        switch download.kind {
         case .video: return ItemBadge(iconName: "media-playback-start-symbolic", text: tr("Video"))
         case .audio: return ItemBadge(iconName: "audio-x-generic-symbolic", text: tr("Audio"))
         case .other: return ItemBadge(iconName: "web-browser-symbolic", text: tr("Opens in the browser"))

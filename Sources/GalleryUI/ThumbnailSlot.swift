@@ -76,7 +76,7 @@ final class ThumbnailSlot {
             showPage("sensitive")
             releasePixels()
         case .noPreview:
-            showPlaceholder(download.item.kind == .audio ? "audio-x-generic-symbolic" : "text-x-generic-symbolic")
+            showPlaceholder(download.kind == .audio ? "audio-x-generic-symbolic" : "text-x-generic-symbolic")
         }
     }
 

@@ -21,6 +21,17 @@ final class PackedGalleryItemTests: XCTestCase {
         XCTAssertEqual(PackedGalleryItem(sparse).item, sparse, "empty strings, no thumbnails, every optional nil")
     }
 
+    /// A cell reads the kind alone, past the id and title, whatever their length.
+    func testTheKindIsReadWithoutUnpacking() {
+        let long = String(repeating: "é", count: 300)
+        for kind in GalleryItem.Kind.allCases {
+            for text in ["", "x", long] {
+                let item = GalleryItem(id: text, title: text + "!", kind: kind, fullImageURL: nil)
+                XCTAssertEqual(PackedGalleryItem(item).kind, kind, "id and title \(text.count) characters")
+            }
+        }
+    }
+
     /// DeviantArt's guid is its link: the page URL is stored once, as the id.
     func testAPageURLThatIsTheIdIsStoredOnce() {
         let link = "https://www.deviantart.com/inkwell/art/Rock-and-Roll-101"

@@ -107,6 +107,7 @@ public final class ImageDownload {
 
     /// The item, unpacked for the caller.
     public var item: GalleryItem { packedItem.item }
+    public var kind: GalleryItem.Kind { packedItem.kind }
     public var thumbnailPixelSize: Int { context.thumbnailPixelSize }
     public var thumbnailURL: String? { item.thumbnailURL(covering: context.thumbnailPixelSize) }
     public var isVisible: Bool { interest == .visible }

@@ -49,13 +49,20 @@ struct PackedGalleryItem: Sendable {
         let author = reader.optionalString()
         let altText = reader.optionalString()
         let isSensitive = reader.int() != 0
-        var item = GalleryItem(id: id, title: title, kind: kind, thumbnails: thumbnails, fullImageURL: fullImageURL,
-                               pageURL: pageURL, author: author, altText: altText, isSensitive: isSensitive,
-                               width: reader.optionalInt(), height: reader.optionalInt())
-        item.suggestedFileName = reader.optionalString()
-        item.mediaURLRejected = reader.int() != 0
-        item.published = reader.optionalInt()
-        return item
+        let width = reader.optionalInt()
+        let height = reader.optionalInt()
+        return GalleryItem(cleanID: id, title: title, kind: kind, thumbnails: thumbnails, fullImageURL: fullImageURL,
+                           pageURL: pageURL, author: author, altText: altText, isSensitive: isSensitive,
+                           width: width, height: height, suggestedFileName: reader.optionalString(),
+                           mediaURLRejected: reader.int() != 0, published: reader.optionalInt())
+    }
+
+    /// The item's kind without unpacking the rest: a cell asks on every change of its download.
+    var kind: GalleryItem.Kind {
+        var reader = Reader(bytes: bytes)
+        reader.skipString()
+        reader.skipString()
+        return GalleryItem.Kind(rawValue: reader.string()) ?? .other
     }
 
     /// Bytes held (for tests and benchmarks).
@@ -118,6 +125,11 @@ struct PackedGalleryItem: Sendable {
             return String(decoding: bytes[offset..<end], as: UTF8.self)
         }
 
+        mutating func skipString() {
+            let count = max(0, int())
+            offset = min(bytes.count, offset + count)
+        }
+
         mutating func optionalInt() -> Int? { present() ? int() : nil }
         mutating func optionalString() -> String? { present() ? string() : nil }
 
@@ -136,5 +148,29 @@ struct PackedGalleryItem: Sendable {
             offset += 1
             return bytes[offset - 1]
         }
+    }
+}
+
+extension GalleryItem {
+    /// Fields that went through `init(id:title:…)` before they were packed: cleaning them again on every
+    /// unpack was most of what binding a row cost (a 1,500-character alt text walked scalar by scalar for
+    /// each cell a frame rebinds).
+    fileprivate init(cleanID id: String, title: String, kind: Kind, thumbnails: [Thumbnail], fullImageURL: String?,
+                     pageURL: String?, author: String?, altText: String?, isSensitive: Bool, width: Int?, height: Int?,
+                     suggestedFileName: String?, mediaURLRejected: Bool, published: Int?) {
+        self.id = id
+        self.title = title
+        self.kind = kind
+        self.thumbnails = thumbnails
+        self.fullImageURL = fullImageURL
+        self.pageURL = pageURL
+        self.author = author
+        self.altText = altText
+        self.isSensitive = isSensitive
+        self.width = width
+        self.height = height
+        self.suggestedFileName = suggestedFileName
+        self.mediaURLRejected = mediaURLRejected
+        self.published = published
     }
 }
