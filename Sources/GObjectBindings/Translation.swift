@@ -59,26 +59,29 @@ public enum Translation {
     }
 
     /// `template` with each `{name}` that has a value replaced by it, in one pass; anything else, braces
-    /// included, stays as it is. Works on Unicode scalars, so a combining mark after a brace (a translation
-    /// typed that way) cannot hide the brace inside one character.
+    /// included, stays as it is. Works on UTF-8 bytes, where a brace is one byte that no other character's
+    /// bytes contain, so a combining mark after a brace (a translation typed that way) cannot hide it inside
+    /// one character; and bytes are cheap: every cell bound fills in its "Item 12 of N".
     public static func substitute(_ template: String, _ values: [String: any CustomStringConvertible]) -> String {
-        guard !values.isEmpty, template.unicodeScalars.contains("{") else { return template }
-        let scalars = template.unicodeScalars
-        var result = String.UnicodeScalarView()
-        var rest = scalars.startIndex
-        while let open = scalars[rest...].firstIndex(of: "{") {
-            result.append(contentsOf: scalars[rest..<open])
-            let nameStart = scalars.index(after: open)
-            if let close = scalars[nameStart...].firstIndex(where: { $0 == "}" || $0 == "{" }), scalars[close] == "}",
-               let value = values[String(scalars[nameStart..<close])] {
-                result.append(contentsOf: String(describing: value).unicodeScalars)
-                rest = scalars.index(after: close)
+        let open = UInt8(ascii: "{"), close = UInt8(ascii: "}")
+        guard !values.isEmpty, template.utf8.contains(open) else { return template }
+        let bytes = Array(template.utf8)
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count + 16)
+        var rest = 0
+        while let brace = bytes[rest...].firstIndex(of: open) {
+            result.append(contentsOf: bytes[rest..<brace])
+            let nameStart = brace + 1
+            if let end = bytes[nameStart...].firstIndex(where: { $0 == close || $0 == open }), bytes[end] == close,
+               let value = values[String(decoding: bytes[nameStart..<end], as: UTF8.self)] {
+                result.append(contentsOf: String(describing: value).utf8)
+                rest = end + 1
             } else {
-                result.append("{")
+                result.append(open)
                 rest = nameStart
             }
         }
-        result.append(contentsOf: scalars[rest...])
-        return String(result)
+        result.append(contentsOf: bytes[rest...])
+        return String(decoding: result, as: UTF8.self)
     }
 }
