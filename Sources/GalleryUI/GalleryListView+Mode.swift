@@ -47,6 +47,7 @@ extension GalleryListView {
         columns = mode == .grid ? max(1, available / (tileWidth + spacing)) : 1
         demand.aheadCount = ThumbnailDemand.prefetchRows * columns
         guard mode == .grid else { return }
+        gridPool.revivedCellsPerFrame = columns
         flowBox.setChildrenPerLine(minimum: columns, maximum: columns)
         flowBox.setSizeRequest(width: columns * tileWidth + (columns - 1) * spacing, height: -1)
     }

@@ -51,7 +51,7 @@ extension GridViewTests {
 
     /// A new search of a shorter gallery hides the tiles it no longer needs where they are (after the bound
     /// ones), and the next longer one shows them again: no tile leaves the box to be restyled whole on its way
-    /// back. The hidden tiles take no part in the keys, the selection or the layout.
+    /// back, a line a frame. The hidden tiles take no part in the keys, the selection or the layout.
     func testTilesNotNeededAfterANewSearchWaitHiddenInTheFlowBox() throws {
         try MainActor.assumeIsolated {
             let ui = try UIHarness()
@@ -79,8 +79,19 @@ extension GridViewTests {
             XCTAssertEqual(ui.list.flowBox.selectedIndex, 4, "GTK's selection with it")
             XCTAssertTrue(try ui.tile(4).child.isFocus)
 
+            // A hidden tile coming back is mapped, laid out and painted anew: a line of them a frame.
+            var tilesPerLayout: [Int] = []
+            ui.list.flowBox.onSizeAllocate { _, _ in tilesPerLayout.append(ui.list.gridPool.cells.count) }
             ui.search("huge-300")
             XCTAssertTrue(iterateMainLoop(until: { ui.list.boundTiles.count == placed.count }, timeout: 10))
+            iterateMainLoop(for: 0.1)  // the last ones' layout
+            let columns = ui.list.columns
+            let laidOut = tilesPerLayout.filter { $0 > 5 }
+            XCTAssertGreaterThan(placed.count, 5 + 2 * columns, "more hidden tiles than two frames bring back")
+            XCTAssertGreaterThan(laidOut.count, 2, "the tiles came back over several frames: \(tilesPerLayout)")
+            for (before, after) in zip([5] + laidOut, laidOut) {
+                XCTAssertLessThanOrEqual(after - before, columns, "tiles shown again in one frame: \(laidOut)")
+            }
             XCTAssertEqual(Self.children(of: ui.list.flowBox), placed, "the same tiles again")
             XCTAssertTrue(placed.allSatisfy { gtk_widget_get_visible($0) != 0 }, "all shown")
             XCTAssertEqual(ui.list.gridPool.madeCount, made, "none made anew")
