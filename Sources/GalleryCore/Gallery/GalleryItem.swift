@@ -29,19 +29,22 @@ public struct GalleryItem: Hashable, Sendable {
     /// snapshot, so a 100 KB guid is cut (between characters).
     public static let maxIDBytes = 256
 
+    // The fields the initializer cleans or bounds are set nowhere else outside this module: a packed item
+    // (`PackedGalleryItem`) is unpacked as stored, not cleaned again.
+
     /// Stable within its source (guid, media id, page id); at most `maxIDBytes` of UTF-8.
-    public var id: String
-    public var title: String
+    public internal(set) var id: String
+    public internal(set) var title: String
     public var kind: Kind
-    public var thumbnails: [Thumbnail]
+    public internal(set) var thumbnails: [Thumbnail]
     /// The full-size image; nil for items that are not images (they open in the browser instead).
     public var fullImageURL: String?
     /// The item's page on the service, for "Open in Browser".
     public var pageURL: String?
-    public var author: String?
+    public internal(set) var author: String?
     /// Alternative text / description written by the author: Mastodon's `description`, Bluesky's `alt`, Misskey's
     /// `comment`, Commons' and DeviantArt's descriptions made plain text. The large view's accessible description.
-    public var altText: String?
+    public internal(set) var altText: String?
     /// Rated adult (DeviantArt) or marked sensitive (Mastodon): hidden until the user opts in.
     public var isSensitive: Bool
     public var width: Int?
@@ -54,7 +57,7 @@ public struct GalleryItem: Hashable, Sendable {
     public var mediaURLRejected = false
     /// When the service says the item was published (posted, uploaded): seconds since the Unix epoch, within
     /// `publishedRange`.
-    public var published: Int?
+    public internal(set) var published: Int?
 
     /// Years 1 to 9999, what GLib's dates hold: a feed's "year 300,000" is no date at all.
     public static let publishedRange = -62_135_596_800...253_402_300_799

@@ -152,9 +152,9 @@ struct PackedGalleryItem: Sendable {
 }
 
 extension GalleryItem {
-    /// Fields that went through `init(id:title:…)` before they were packed: cleaning them again on every
-    /// unpack was most of what binding a row cost (a 1,500-character alt text walked scalar by scalar for
-    /// each cell a frame rebinds).
+    /// The fields as they were packed: those `init(id:title:…)` cleans were cleaned then (nothing outside
+    /// GalleryCore can set them otherwise), and cleaning them again on every unpack was most of what binding
+    /// a row cost (a 1,500-character alt text walked scalar by scalar for each cell a frame rebinds).
     fileprivate init(cleanID id: String, title: String, kind: Kind, thumbnails: [Thumbnail], fullImageURL: String?,
                      pageURL: String?, author: String?, altText: String?, isSensitive: Bool, width: Int?, height: Int?,
                      suggestedFileName: String?, mediaURLRejected: Bool, published: Int?) {
