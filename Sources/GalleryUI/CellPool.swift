@@ -41,7 +41,9 @@ final class CellPool {
     let newCellsPerFrame: Int
     private var newCellsLeft: Int
     /// Parked cells one frame may show again.
-    var revivedCellsPerFrame = Int.max
+    var revivedCellsPerFrame = Int.max {
+        didSet { revivedCellsLeft = min(revivedCellsLeft, revivedCellsPerFrame) }
+    }
     private var revivedCellsLeft = Int.max
     private var budgetFrame: Int?
 
@@ -58,8 +60,9 @@ final class CellPool {
     }
 
     /// A pass starts during (or after) frame number `frame`: a frame not seen before may make
-    /// `newCellsPerFrame` cells, and every pass of one frame shares them. Before the box has a frame clock
-    /// (nil) nothing is painted, and the passes share the first frame's cells.
+    /// `newCellsPerFrame` cells and show `revivedCellsPerFrame` parked ones again, and every pass of one
+    /// frame shares them. Before the box has a frame clock (nil) nothing is painted, and the passes share the
+    /// first frame's cells.
     func startPass(frame: Int?) {
         guard frame != budgetFrame else { return }
         budgetFrame = frame

@@ -336,7 +336,7 @@ public final class GalleryListView {
         }
     }
 
-    /// Some cells wanted on screen are still to be made (see `CellPool`).
+    /// Some cells wanted on screen are still to be made or shown again (see `CellPool`).
     public private(set) var isAddingCells = false
 
     /// The pool bound only part of the cells wanted: the rest come in the next frames, at the start of each
