@@ -42,8 +42,9 @@ extension String {
     /// Without leading and trailing whitespace (Unicode-aware; FoundationEssentials has no trimming).
     public var trimmed: String {
         var scalars = Substring(self).unicodeScalars
-        while let first = scalars.first, first.properties.isWhitespace { scalars.removeFirst() }
-        while let last = scalars.last, last.properties.isWhitespace { scalars.removeLast() }
-        return String(scalars)
+        while let first = scalars.first, first.isWhitespaceScalar { scalars.removeFirst() }
+        while let last = scalars.last, last.isWhitespaceScalar { scalars.removeLast() }
+        // Most feed text has nothing to trim: no copy then.
+        return scalars.startIndex == startIndex && scalars.endIndex == endIndex ? self : String(scalars)
     }
 }

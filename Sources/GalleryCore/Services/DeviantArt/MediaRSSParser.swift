@@ -129,15 +129,20 @@ enum MediaRSSParser {
         private var isInChannel: Bool { path.count == 3 && path[1].name == "channel" }
         private var isDirectChildOfChannel: Bool { path.count == 3 && path[1].name == "channel" && path[0].name == "rss" }
 
+        /// Runs for every element: the name is cut at its first colon in place, not split into an array.
         private func resolve(_ qualifiedName: String) -> (namespace: String, name: String) {
-            let parts = qualifiedName.split(separator: ":", maxSplits: 1).map(String.init)
-            // RSS 2.0 elements have no namespace; a default xmlns on them would not change their meaning.
-            guard parts.count == 2 else { return ("", qualifiedName) }
+            // RSS 2.0 elements have no namespace; a default xmlns on them would not change their meaning. A
+            // name with nothing before or after its colon has no prefix either.
+            guard let colon = qualifiedName.firstIndex(of: ":"), colon != qualifiedName.startIndex,
+                  qualifiedName.index(after: colon) != qualifiedName.endIndex
+            else { return ("", qualifiedName) }
+            let prefix = String(qualifiedName[..<colon])
+            let name = String(qualifiedName[qualifiedName.index(after: colon)...])
             for scope in scopes.reversed() {
-                if let uri = scope[parts[0]] { return (uri, parts[1]) }
+                if let uri = scope[prefix] { return (uri, name) }
             }
             // An undeclared prefix never matches a real namespace.
-            return ("undeclared:\(parts[0])", parts[1])
+            return ("undeclared:\(prefix)", name)
         }
     }
 
