@@ -46,7 +46,7 @@ public enum PixbufDecoding {
     ///
     /// gdk-pixbuf loads a format's loader (most are shared libraries) on its first decode in a process, from
     /// disk, likely under a lock its other users wait for, GTK's own icon loading on the main loop among them
-    /// (seen with perf in gridend100k's new search: the main loop off its core for 12 ms right after a call
+    /// (seen with perf in gridend100k's new search: the main loop off its core right after a call
     /// into gdk-pixbuf, while two workers opened loaders). Loaded once ahead of need, a later first decode
     /// finds them in memory.
     public static func loadLoaders(_ types: [String]) -> [String] {

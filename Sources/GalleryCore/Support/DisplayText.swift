@@ -8,8 +8,8 @@ public enum DisplayText {
     }
 
     /// Most titles and descriptions need no change, and looking is cheaper than building the copy scalar by
-    /// scalar (that copy was a tenth of a feed page's parse): no control, whitespace or bidi control but single
-    /// spaces between other characters, no more than `limit` of them. Then `rebuilt` would return `text` as is.
+    /// scalar (docs/ARCHITECTURE.md has the profile): no control, whitespace or bidi control but single spaces
+    /// between other characters, no more than `limit` of them. Then `rebuilt` would return `text` as is.
     static func isAlreadyClean(_ text: String, limit: Int) -> Bool {
         var count = 0
         var afterSpace = true  // a space first is dropped
