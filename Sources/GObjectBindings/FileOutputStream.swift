@@ -91,73 +91,113 @@ public final class FileOutputStream {
 
     // MARK: Several steps on one worker thread
 
-    // A small download is one chunk: creating the file, writing it and closing it are three round trips to
-    // GIO's threads and back through the main loop, and the connection's slot waits for each. These do two
-    // steps in one trip, with GIO's synchronous calls on a GTask worker thread (the stream is used by one
-    // thread at a time: the worker's, until it hands it back).
+    // A download is usually smaller than one write: opening the file, writing, closing and renaming it would
+    // be four round trips to GIO's threads and back through the main loop, the connection's slot waiting for
+    // each. `perform` does them in one trip, with GIO's synchronous calls on a GTask worker thread (the stream
+    // is used by one thread at a time: the worker's, until it hands it back).
 
-    /// Creates `file` (as `open(_:mode: .create)`) and writes `bytes` into it, on a worker thread.
-    @MainActor
-    public static func create(_ file: File, writing bytes: Bytes, cancellable: Cancellable,
-                              completion: @escaping @MainActor (Result<FileOutputStream, GLibError>) -> Void) {
-        let target = HandOver(file.ref)
-        WorkerTask.run(cancellable: cancellable, { () -> Result<HandOver, GLibError> in
-            Result { () throws(GLibError) -> HandOver in
-                let stream = try GLibError.check { error in
-                    g_file_create(target.ref.opaque, G_FILE_CREATE_NONE, cancellable.pointer, error)
-                }!
-                let handOver = HandOver(ObjectRef(stream, transfer: .full))
-                let output: UnsafeMutablePointer<GOutputStream> = handOver.ref.typed()
-                let written = bytes.withUnsafeBytes { buffer in
-                    Result { () throws(GLibError) in
-                        var count: gsize = 0
-                        _ = try GLibError.check { error in
-                            g_output_stream_write_all(output, buffer.baseAddress, gsize(buffer.count), &count, cancellable.pointer, error)
-                        }
-                    }
-                }
-                if case .failure(let error) = written {
-                    // Nothing half-made is left behind: the caller never learns of this file.
-                    g_output_stream_close(output, nil, nil)
-                    g_file_delete(target.ref.opaque, nil, nil)
-                    throw error
-                }
-                return handOver
-            }
-        }, completion: { result in completion(result.map { FileOutputStream(handOver: $0) }) })
+    /// What `perform` does with the stream once it has written.
+    public enum Ending {
+        case keepOpen
+        case close
+        /// Closes the stream and renames its file to this one (replacing a file there; within one directory
+        /// a rename(2), so the destination appears complete or not at all). Not if closing failed.
+        case closeAndMove(to: File)
     }
 
-    /// Which of `close(moving:to:)`'s two steps failed.
-    public enum CloseAndMoveError: Error, Sendable {
+    /// The step of `perform` that failed.
+    public enum StepError: Error, Sendable {
+        case open(GLibError)
+        case write(GLibError)
         case close(GLibError)
         case move(GLibError)
+
+        public var error: GLibError {
+            switch self {
+            case .open(let error), .write(let error), .close(let error), .move(let error): error
+            }
+        }
     }
 
-    /// Closes the stream and then renames its file to `destination` (replacing a file there; within one
-    /// directory a rename(2), so the destination appears complete or not at all), on a worker thread. Not
-    /// cancellable, as `close`. `file` is the file the stream writes; it is not renamed if closing failed.
+    /// On one worker thread: opens `file` as `mode` says (unless `stream` is already its open stream), writes
+    /// `bytes`, then keeps the stream open (handed back to `completion`), or closes it, or closes it and renames
+    /// the file. A failed write closes the stream, and a file this call created is deleted again: the caller
+    /// never learns of it. `cancellable` stops the opening and the writing; closing and renaming run regardless, so a download
+    /// that is being stopped still closes its file properly, for the next run to resume.
     @MainActor
-    public func close(moving file: File, to destination: File,
-                      completion: @escaping @MainActor (Result<Void, CloseAndMoveError>) -> Void) {
-        let handOver = HandOver(ref)
+    public static func perform(on stream: FileOutputStream?, file: File, mode: Mode, writing bytes: Bytes?,
+                               then ending: Ending, cancellable: Cancellable?,
+                               completion: @escaping @MainActor (Result<FileOutputStream?, StepError>) -> Void) {
+        let opened = stream.map { HandOver($0.ref) }
         let source = HandOver(file.ref)
-        let target = HandOver(destination.ref)
-        WorkerTask.run({ () -> Result<Void, CloseAndMoveError> in
-            let output: UnsafeMutablePointer<GOutputStream> = handOver.ref.typed()
-            do throws(GLibError) {
-                _ = try GLibError.check { error in g_output_stream_close(output, nil, error) }
-            } catch {
-                return .failure(.close(error))
-            }
-            do throws(GLibError) {
-                _ = try GLibError.check { error in
-                    g_file_move(source.ref.opaque, target.ref.opaque, G_FILE_COPY_OVERWRITE, nil, nil, nil, error)
+        let target: HandOver?
+        let closes: Bool
+        switch ending {
+        case .keepOpen: (target, closes) = (nil, false)
+        case .close: (target, closes) = (nil, true)
+        case .closeAndMove(let destination): (target, closes) = (HandOver(destination.ref), true)
+        }
+        WorkerTask.run(cancellable: cancellable, { () -> Result<HandOver?, StepError> in
+            Result { () throws(StepError) -> HandOver? in
+                let handOver: HandOver
+                if let opened { handOver = opened } else { handOver = try open(source, mode: mode, cancellable: cancellable) }
+                let output: UnsafeMutablePointer<GOutputStream> = handOver.ref.typed()
+                if let bytes {
+                    do throws(GLibError) {
+                        try write(bytes, to: output, cancellable: cancellable)
+                    } catch {
+                        // Closed here, not by the last reference on the main thread.
+                        g_output_stream_close(output, nil, nil)
+                        if opened == nil && mode == .create { g_file_delete(source.ref.opaque, nil, nil) }
+                        throw .write(error)
+                    }
                 }
-            } catch {
-                return .failure(.move(error))
+                guard closes else { return handOver }
+                do throws(GLibError) {
+                    _ = try GLibError.check { error in g_output_stream_close(output, nil, error) }
+                } catch {
+                    throw .close(error)
+                }
+                if let target {
+                    do throws(GLibError) {
+                        _ = try GLibError.check { error in
+                            g_file_move(source.ref.opaque, target.ref.opaque, G_FILE_COPY_OVERWRITE, nil, nil, nil, error)
+                        }
+                    } catch {
+                        throw .move(error)
+                    }
+                }
+                return nil
             }
-            return .success(())
-        }, completion: completion)
+        }, completion: { result in completion(result.map { $0.map { FileOutputStream(handOver: $0) } }) })
+    }
+
+    /// Opens `file` for writing, on the worker thread that calls it.
+    private nonisolated static func open(_ file: HandOver, mode: Mode, cancellable: Cancellable?) throws(StepError) -> HandOver {
+        do throws(GLibError) {
+            let stream = try GLibError.check { error in
+                switch mode {
+                case .create: g_file_create(file.ref.opaque, G_FILE_CREATE_NONE, cancellable?.pointer, error)
+                case .append: g_file_append_to(file.ref.opaque, G_FILE_CREATE_NONE, cancellable?.pointer, error)
+                }
+            }
+            return HandOver(ObjectRef(stream!, transfer: .full))
+        } catch {
+            throw .open(error)
+        }
+    }
+
+    /// Writes all of `bytes` (GIO retries short writes), on the worker thread that calls it.
+    private nonisolated static func write(_ bytes: Bytes, to output: UnsafeMutablePointer<GOutputStream>,
+                                          cancellable: Cancellable?) throws(GLibError) {
+        try bytes.withUnsafeBytes { buffer in
+            Result { () throws(GLibError) in
+                var count: gsize = 0
+                _ = try GLibError.check { error in
+                    g_output_stream_write_all(output, buffer.baseAddress, gsize(buffer.count), &count, cancellable?.pointer, error)
+                }
+            }
+        }.get()
     }
 
     private init(handOver: HandOver) { ref = handOver.ref }

@@ -207,6 +207,45 @@ final class GalleryDownloaderTests: GLibTestCase {
         }
     }
 
+    func testASinkWritesTheChunksItHoldsTogetherOnceTheyAreEnoughAndTheRestWhenItCloses() throws {
+        try MainActor.assumeIsolated {
+            let folder = TemporaryFolder(prefix: "gallery-downloads")
+            let sink = FileSink(file: File(path: folder.path + "/.a.png.part"), name: "a.png", mode: .create,
+                                flushBytes: 10_000, cancellable: Cancellable())
+            let chunks = stride(from: 0, to: 15_000, by: 3_000).map { Bytes(Array(Self.payload[$0..<$0 + 3_000])) }
+            for chunk in chunks[0..<3] {
+                var taken = false
+                sink.write(chunk) { failure in
+                    XCTAssertNil(failure)
+                    taken = true
+                }
+                XCTAssertTrue(taken, "a chunk that is held is taken at once")
+            }
+            XCTAssertEqual(folder.names(), [], "9,000 bytes held, nothing written")
+
+            var written = false
+            sink.write(chunks[3]) { failure in
+                XCTAssertNil(failure)
+                written = true
+            }
+            XCTAssertFalse(written, "12,000 bytes are written before the sink takes more")
+            XCTAssertTrue(iterateMainLoop(until: { written }, timeout: 5))
+            XCTAssertEqual(folder.contents(".a.png.part"), Array(Self.payload[..<12_000]), "the four chunks, in one write")
+            XCTAssertTrue(sink.createdFile)
+
+            sink.write(chunks[4]) { XCTAssertNil($0) }
+            XCTAssertEqual(folder.contents(".a.png.part")?.count, 12_000, "the fifth is held")
+            var closed = false
+            sink.close(movingTo: File(path: folder.path + "/a.png")) { failure in
+                XCTAssertNil(failure)
+                closed = true
+            }
+            XCTAssertTrue(iterateMainLoop(until: { closed }, timeout: 5))
+            XCTAssertEqual(folder.names(), ["a.png"])
+            XCTAssertEqual(folder.contents("a.png"), Array(Self.payload[..<15_000]), "what was held is written before the rename")
+        }
+    }
+
     func testCancellingLeavesOnlyPartialFilesThatTheNextRunResumes() throws {
         try MainActor.assumeIsolated {
             let folder = TemporaryFolder(prefix: "gallery-downloads")

@@ -3,10 +3,10 @@ import GObjectBindings
 /// Saves one image at full size, byte for byte, into a folder — the work of `ImagePipeline.saveFile` once its
 /// task holds a connection slot. The body is read by the same `BodyReader` as every download (size limit,
 /// throughput floor, progress) into a `FileSink`: a hidden partial file (".NAME.part") written through GIO's
-/// async output stream, one chunk in memory at a time, and renamed to NAME only once it is complete. A partial
-/// file left by an earlier run is resumed with a Range request, and kept only if the server really answers with
-/// the rest of that file (206 and a matching Content-Range); anything else starts the file over. Bytes a caller
-/// already holds (`held`) are written the same way, without a request.
+/// async output stream, at most `writeChunkBytes` in memory at a time, and renamed to NAME only once it is
+/// complete. A partial file left by an earlier run is resumed with a Range request, and kept only if the server
+/// really answers with the rest of that file (206 and a matching Content-Range); anything else starts the file
+/// over. Bytes a caller already holds (`held`) are written the same way, without a request.
 ///
 /// The same checks as the image downloads: 2xx, a Content-Type that may be an image, the size limit (declared
 /// and as bytes arrive), and an HTML page is refused even when it claims to be an image.
@@ -22,7 +22,11 @@ final class FileDownload {
     private let finalFile: File
     private let partialFile: File
     private let cancellable = Cancellable()
-    private let readChunkBytes = 256 * 1024
+    /// A read's most: under glibc's threshold for giving a buffer its own mmap(2) (128 KiB), which GIO's
+    /// read-then-shrink would otherwise pay for with a map, page faults and an unmap for every chunk.
+    private let readChunkBytes = 64 * 1024
+    /// The most a download holds in memory before writing it (`FileSink`).
+    private let writeChunkBytes = 256 * 1024
 
     /// Bytes in the partial file when this download started (0: none or empty).
     private var resumeOffset: Int
@@ -156,7 +160,8 @@ final class FileDownload {
 
     private func readBody(offset: Int, length: Int?) {
         guard let body else { return }
-        let sink = FileSink(file: partialFile, name: name, mode: offset > 0 ? .append : .create, cancellable: cancellable)
+        let sink = FileSink(file: partialFile, name: name, mode: offset > 0 ? .append : .create, flushBytes: writeChunkBytes,
+                            cancellable: cancellable)
         self.sink = sink
         let reader = BodyReader(body: body, limit: maxBytes, alreadyStored: offset, expectedLength: length,
                                 chunkBytes: readChunkBytes, cancellable: cancellable)
@@ -179,7 +184,8 @@ final class FileDownload {
     private func writeHeld(_ bytes: Bytes) {
         restart(requestAgain: false) { [weak self] in
             guard let self else { return }
-            let sink = FileSink(file: self.partialFile, name: self.name, mode: .create, cancellable: self.cancellable)
+            let sink = FileSink(file: self.partialFile, name: self.name, mode: .create, flushBytes: self.writeChunkBytes,
+                                cancellable: self.cancellable)
             self.sink = sink
             self.progress?(LoadProgress(receivedBytes: 0, expectedBytes: bytes.count))
             sink.write(bytes) { [weak self] failure in
@@ -192,38 +198,35 @@ final class FileDownload {
         }
     }
 
-    /// The partial file holds the whole image: close it and give it its final name (unless the caller does),
-    /// both in one trip to a worker when this download wrote the file.
+    /// The whole image was received: what the sink holds is written, the file closed and given its final name
+    /// (unless the caller does that), all in one trip to a worker.
     private func saveCompleteFile() {
         let saved = SavedFile(resumed: resumed, fromHeldOriginal: held != nil)
-        guard hasPartialFile, renamesWhenComplete else {
-            return closeOutput { [weak self] closeError in
+        let sink = self.sink
+        self.sink = nil
+        guard hasPartialFile || sink?.holdsBytes == true else {
+            return closeOutput(of: sink) { [weak self] _ in self?.finish(.failure(.file(tr("The server sent an empty file")))) }
+        }
+        let destination = renamesWhenComplete ? finalFile : nil
+        guard let sink else {
+            // A partial file from an earlier run that was already the whole image.
+            guard let destination else { return finish(.success(saved)) }
+            return partialFile.move(to: destination) { [weak self] result in
                 guard let self else { return }
-                if let closeError { return self.finish(.failure(.file(FileSink.couldNotWrite(self.name, closeError)))) }
-                guard self.hasPartialFile else { return self.finish(.failure(.file(tr("The server sent an empty file")))) }
+                if case .failure(let error) = result { return self.finish(.failure(.file(self.couldNotRename(error)))) }
                 self.finish(.success(saved))
             }
         }
-        let renamed: @MainActor (GLibError?) -> Void = { [weak self] error in
+        sink.close(movingTo: destination) { [weak self] failure in
             guard let self else { return }
-            guard let error else { return self.finish(.success(saved)) }
-            self.finish(.failure(.file(tr("Could not rename {file}: {reason}", ["file": self.name, "reason": error.message]))))
+            if sink.createdFile { self.hasPartialFile = true }
+            guard let failure else { return self.finish(.success(saved)) }
+            self.finish(.failure(.file(sink.message(for: failure))))
         }
-        guard let sink else {
-            return partialFile.move(to: finalFile) { result in
-                if case .failure(let error) = result { renamed(error) } else { renamed(nil) }
-            }
-        }
-        self.sink = nil
-        sink.close(moving: partialFile, to: finalFile) { [weak self] result in
-            switch result {
-            case .success: renamed(nil)
-            case .failure(.move(let error)): renamed(error)
-            case .failure(.close(let error)):
-                guard let self else { return }
-                self.finish(.failure(.file(FileSink.couldNotWrite(self.name, error))))
-            }
-        }
+    }
+
+    private func couldNotRename(_ error: GLibError) -> String {
+        tr("Could not rename {file}: {reason}", ["file": name, "reason": error.message])
     }
 
     // MARK: Ending
@@ -231,7 +234,10 @@ final class FileDownload {
     /// The partial file is kept for a resume unless it can never become the image.
     private func fail(_ error: ImageLoadError, discardPartial: Bool = false) {
         closeBody()
-        closeOutput { [weak self] _ in
+        if discardPartial { sink?.discardHeld() }
+        let sink = self.sink
+        self.sink = nil
+        closeOutput(of: sink) { [weak self] _ in
             guard let self else { return }
             guard discardPartial, self.hasPartialFile else { return self.finish(.failure(error)) }
             self.partialFile.delete { [weak self] _ in self?.finish(.failure(error)) }
@@ -252,96 +258,115 @@ final class FileDownload {
         body = nil
     }
 
-    private func closeOutput(_ then: @escaping @MainActor (GLibError?) -> Void) {
+    /// Writes what `sink` holds and closes its file; `then` hears whether that failed.
+    private func closeOutput(of sink: FileSink?, _ then: @escaping @MainActor (FileOutputStream.StepError?) -> Void) {
         guard let sink else { return then(nil) }
-        self.sink = nil
-        sink.close(then)
+        sink.close(movingTo: nil) { [weak self] failure in
+            if sink.createdFile { self?.hasPartialFile = true }
+            then(failure)
+        }
     }
 }
 
-/// Writes a body into a partial file, chunk by chunk through GIO's async output stream. A new file is created
-/// by the first chunk — and refused if that chunk is an HTML page (an error or login page) rather than saved
-/// under an image's name; a resumed one is appended to.
+/// Writes a body into a partial file through GIO's async output stream. Chunks are held until `flushBytes`
+/// of them are (or the body ended) and then written together: an image smaller than that — most are — is
+/// created, written, closed and renamed in one trip to a worker, instead of a trip per chunk the network
+/// happened to deliver (on loopback, ~10 kB each). A new file is created by the first write — and refused if
+/// the body starts as an HTML page (an error or login page) rather than saved under an image's name; a resumed
+/// one is appended to. Closing writes what is held first, also when the download is being stopped: what was
+/// received stays in the partial file for the next run to resume.
 @MainActor
 final class FileSink: BodySink {
     private let file: File
     private let name: String
     private let mode: FileOutputStream.Mode
     private let cancellable: Cancellable
+    private let flushBytes: Int
     private var output: FileOutputStream?
+    private var held: [Bytes] = []
+    private var heldBytes = 0
     /// This sink created the file (so there is a partial file to keep or delete now).
     private(set) var createdFile = false
 
-    init(file: File, name: String, mode: FileOutputStream.Mode, cancellable: Cancellable) {
+    init(file: File, name: String, mode: FileOutputStream.Mode, flushBytes: Int, cancellable: Cancellable) {
         self.file = file
         self.name = name
         self.mode = mode
+        self.flushBytes = flushBytes
         self.cancellable = cancellable
     }
 
+    /// Bytes received and not yet written.
+    var holdsBytes: Bool { heldBytes > 0 }
+
     func write(_ chunk: Bytes, done: @escaping @MainActor (ImageLoadError?) -> Void) {
-        if let output { return write(chunk, to: output, done: done) }
-        if mode == .create, Self.looksLikeHTML(chunk) { return done(.http(.notAnImage(mediaType: "text/html"))) }
-        if mode == .create {
-            // Created and written in one trip to a worker.
-            return FileOutputStream.create(file, writing: chunk, cancellable: cancellable) { [weak self] result in
-                guard let self else { return done(.http(.cancelled)) }
-                switch result {
-                case .success(let stream):
-                    self.output = stream
-                    self.createdFile = true
-                    done(nil)
-                case .failure(let error) where error.isCancelled:
-                    done(.http(.cancelled))
-                case .failure(let error):
-                    done(.file(tr("Could not create {file}: {reason}",
-                                  ["file": DownloadNames.partialName(of: self.name), "reason": error.message])))
-                }
+        if output == nil, !createdFile, held.isEmpty, mode == .create, Self.looksLikeHTML(chunk) {
+            return done(.http(.notAnImage(mediaType: "text/html")))
+        }
+        held.append(chunk)
+        heldBytes += chunk.count
+        guard heldBytes >= flushBytes else { return done(nil) }
+        writeHeld(then: .keepOpen, cancellable: cancellable) { [weak self] failure in
+            guard let self else { return done(.http(.cancelled)) }
+            switch failure {
+            case nil: done(nil)
+            case let failure? where failure.error.isCancelled: done(.http(.cancelled))
+            case let failure?: done(.file(self.message(for: failure)))
             }
         }
-        FileOutputStream.open(file, mode: mode, cancellable: cancellable) { [weak self] result in
-            guard let self else { return done(.http(.cancelled)) }
+    }
+
+    /// Drops what is held: the download failed in a way that makes its bytes useless.
+    func discardHeld() {
+        held = []
+        heldBytes = 0
+    }
+
+    /// Writes what is held, closes the file and renames it to `destination` (nil: leaves it as it is).
+    func close(movingTo destination: File?, completion: @escaping @MainActor (FileOutputStream.StepError?) -> Void) {
+        if output == nil, held.isEmpty {
+            // Nothing written by this sink: the file, if there is one, is as an earlier run left it.
+            guard let destination else { return completion(nil) }
+            return file.move(to: destination) { result in
+                if case .failure(let error) = result { return completion(.move(error)) }
+                completion(nil)
+            }
+        }
+        writeHeld(then: destination.map { .closeAndMove(to: $0) } ?? .close, cancellable: nil, completion: completion)
+    }
+
+    /// What went wrong in a step, as a row or `--download` says it.
+    func message(for failure: FileOutputStream.StepError) -> String {
+        switch failure {
+        case .open(let error) where mode == .create:
+            tr("Could not create {file}: {reason}", ["file": DownloadNames.partialName(of: name), "reason": error.message])
+        case .open(let error): Self.couldNotWrite(name + ".part", error)
+        case .write(let error), .close(let error): Self.couldNotWrite(name, error)
+        case .move(let error): tr("Could not rename {file}: {reason}", ["file": name, "reason": error.message])
+        }
+    }
+
+    private func writeHeld(then ending: FileOutputStream.Ending, cancellable: Cancellable?,
+                           completion: @escaping @MainActor (FileOutputStream.StepError?) -> Void) {
+        let bytes = held.isEmpty ? nil : Bytes.joined(held)
+        discardHeld()
+        let stream = output
+        output = nil
+        FileOutputStream.perform(on: stream, file: file, mode: mode, writing: bytes, then: ending,
+                                 cancellable: cancellable) { [weak self] result in
+            guard let self else { return completion(nil) }
             switch result {
             case .success(let stream):
                 self.output = stream
                 if self.mode == .create { self.createdFile = true }
-                self.write(chunk, to: stream, done: done)
-            case .failure(let error) where error.isCancelled:
-                done(.http(.cancelled))
-            case .failure(let error) where self.mode == .create:
-                done(.file(tr("Could not create {file}: {reason}",
-                              ["file": DownloadNames.partialName(of: self.name), "reason": error.message])))
-            case .failure(let error):
-                done(.file(Self.couldNotWrite(self.name + ".part", error)))
+            case .failure(.close), .failure(.move):
+                // Written (perhaps not all of it): the file is there.
+                if self.mode == .create { self.createdFile = true }
+            case .failure:
+                break
             }
-        }
-    }
-
-    private func write(_ chunk: Bytes, to output: FileOutputStream, done: @escaping @MainActor (ImageLoadError?) -> Void) {
-        output.write(chunk, cancellable: cancellable) { [name] result in
-            switch result {
-            case .success: done(nil)
-            case .failure(let error) where error.isCancelled: done(.http(.cancelled))
-            case .failure(let error): done(.file(Self.couldNotWrite(name, error)))
-            }
-        }
-    }
-
-    /// Closes the file (it was opened: this sink wrote to it) and renames it to `destination`.
-    func close(moving file: File, to destination: File,
-               completion: @escaping @MainActor (Result<Void, FileOutputStream.CloseAndMoveError>) -> Void) {
-        guard let output else { return file.move(to: destination) { completion($0.mapError { .move($0) }) } }
-        self.output = nil
-        output.close(moving: file, to: destination, completion: completion)
-    }
-
-    /// Closes the file, if it was opened; `then` hears a failure to write its last bytes.
-    func close(_ then: @escaping @MainActor (GLibError?) -> Void) {
-        guard let output else { return then(nil) }
-        self.output = nil
-        output.close { result in
-            if case .failure(let error) = result { return then(error) }
-            then(nil)
+            if case .failure(let failure) = result { return completion(failure) }
+            completion(nil)
         }
     }
 
