@@ -44,6 +44,27 @@ extension File {
                                           nil, nil, $0, $1) }
     }
 
+    /// Renames each file at `from` to `to` (replacing a file there), one after another on one worker thread:
+    /// renames in one folder take its lock in turn anyway, and a few hundred of them spread over GIO's threads
+    /// spend a core spinning on it. `completion` hears each rename's error, nil when it was done, in order.
+    @MainActor
+    public static func move(_ moves: [(from: String, to: String)], completion: @escaping @MainActor ([GLibError?]) -> Void) {
+        WorkerTask.run({
+            moves.map { from, to -> GLibError? in
+                let source = File(path: from)
+                let destination = File(path: to)
+                do throws(GLibError) {
+                    _ = try GLibError.check { error in
+                        g_file_move(source.ref.opaque, destination.ref.opaque, G_FILE_COPY_OVERWRITE, nil, nil, nil, error)
+                    }
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+        }, completion: completion)
+    }
+
     /// Lists this directory: name, size and type of each entry (symbolic links are not followed). Entries
     /// arrive from GIO in batches, so no single main-loop callback handles more than `batchSize` of them.
     @MainActor

@@ -88,7 +88,10 @@ extension GalleryDownloader {
             recordFailure(entry.provisional, error.message)
         }
         streamed[index] = entry
-        if phase != .running { settle(index) }
+        if phase != .running {
+            settle(index)
+            renameSettled()
+        }
         continueResolving()
     }
 
@@ -117,19 +120,45 @@ extension GalleryDownloader {
             slot.task?.interrupt()
         }
         for index in streamed.keys.sorted() { settle(index) }
+        renameSettled()
         continueResolving()
     }
 
-    /// Once the names are final: renames a complete partial file whose name stayed.
+    /// Once the names are final: a complete partial file whose name stayed is to be renamed to it.
     private func settle(_ index: Int) {
         guard let entry = streamed[index], case .complete(let resumed) = entry.state, !isRenamed(index) else { return }
         streamed[index]?.state = .saved
-        move(partialOf: entry.provisional, to: entry.provisional) { [weak self] error in
+        existing.insert(entry.provisional)
+        settling.append((entry.provisional, resumed))
+    }
+
+    /// Renames the settled files to their names, a batch at a time on one worker (`File.move(_:)`): when the
+    /// feed ends, most of a gallery's images are complete and waiting.
+    private func renameSettled() {
+        guard !isRenamingSettled, !settling.isEmpty else { return }
+        let batch = settling.prefix(Self.renameBatchSize)
+        settling.removeFirst(batch.count)
+        isRenamingSettled = true
+        fileOperations += 1
+        let moves = batch.map { (from: directory + "/" + DownloadNames.partialName(of: $0.name), to: directory + "/" + $0.name) }
+        File.move(moves) { [weak self] errors in
             guard let self else { return }
-            if let error { return self.recordFailure(entry.provisional, error) }
-            self.recordSaved(entry.provisional, resumed: resumed)
+            self.fileOperations -= 1
+            self.isRenamingSettled = false
+            for (file, error) in zip(batch, errors) {
+                if let error {
+                    self.recordFailure(file.name, tr("Could not rename {file}: {reason}", ["file": file.name, "reason": error.message]))
+                } else {
+                    self.recordSaved(file.name, resumed: file.resumed)
+                }
+            }
+            self.renameSettled()
+            self.finishIfDone()
         }
     }
+
+    /// Renames per trip to the worker: few enough that handling their results is a short main-loop callback.
+    private static var renameBatchSize: Int { 64 }
 
     /// When no renamed image is still downloading: each one's partial file goes to its final name (complete)
     /// or away, and then the images that waited for the final names run.

@@ -79,6 +79,10 @@ public final class GalleryDownloader {
     var resolvedNames: [String]?
     /// Renames and deletes under way (the run is not over before they are).
     var fileOperations = 0
+    /// Complete streamed files whose name stayed, waiting to be renamed to it, and whether a batch of them is
+    /// being renamed now.
+    var settling: [(name: String, resumed: Bool)] = []
+    var isRenamingSettled = false
 
     enum Phase {
         case listing
