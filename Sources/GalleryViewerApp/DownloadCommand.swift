@@ -33,7 +33,7 @@ final class DownloadCommand {
 
         let user = source.username.hasPrefix("@") ? String(source.username.dropFirst()) : source.username
         let folder = options.download! + "/" + source.kind.rawValue + "/" + DownloadNames.safe(user, fallback: "user")
-        let downloader = GalleryDownloader(pipeline: ImagePipeline(client: client), directory: folder)
+        let downloader = GalleryDownloader(pipeline: ImagePipeline(client: client, decodes: false), directory: folder)
         downloader.onProgress = { [display, weak downloader] in
             if let downloader { display.update(downloader.progress) }
         }

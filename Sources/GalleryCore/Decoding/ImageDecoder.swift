@@ -20,14 +20,13 @@ public final class ImageDecoder {
 
     public init(limits: ImageDecodeLimits = .init()) {
         self.limits = limits
-        Self.loadLoadersOnce()
     }
 
-    /// Every format's gdk-pixbuf loader, loaded on a worker when the first decoder is made (see
-    /// `PixbufDecoding.loadLoaders`), so that no search waits for one to come from disk.
     private static var loadersRequested = false
 
-    private static func loadLoadersOnce() {
+    /// Loads every format's gdk-pixbuf loader on a worker, once per process (see `PixbufDecoding.loadLoaders`),
+    /// so that no search waits for one to come from disk.
+    static func loadLoadersAhead() {
         guard !loadersRequested else { return }
         loadersRequested = true
         let types = ImageFormat.allCases.map(\.loaderName)
