@@ -120,12 +120,12 @@ public final class FileOutputStream {
     }
 
     /// On one worker thread: opens `file` as `mode` says (unless `stream` is already its open stream), writes
-    /// `bytes`, then keeps the stream open (handed back to `completion`), or closes it, or closes it and renames
+    /// `chunks` one after another, then keeps the stream open (handed back to `completion`), or closes it, or closes it and renames
     /// the file. A failed write closes the stream, and a file this call created is deleted again: the caller
     /// never learns of it. `cancellable` stops the opening and the writing; closing and renaming run regardless, so a download
     /// that is being stopped still closes its file properly, for the next run to resume.
     @MainActor
-    public static func perform(on stream: FileOutputStream?, file: File, mode: Mode, writing bytes: Bytes?,
+    public static func perform(on stream: FileOutputStream?, file: File, mode: Mode, writing chunks: [Bytes],
                                then ending: Ending, cancellable: Cancellable?,
                                completion: @escaping @MainActor (Result<FileOutputStream?, StepError>) -> Void) {
         let opened = stream.map { HandOver($0.ref) }
@@ -142,9 +142,9 @@ public final class FileOutputStream {
                 let handOver: HandOver
                 if let opened { handOver = opened } else { handOver = try open(source, mode: mode, cancellable: cancellable) }
                 let output: UnsafeMutablePointer<GOutputStream> = handOver.ref.typed()
-                if let bytes {
+                if !chunks.isEmpty {
                     do throws(GLibError) {
-                        try write(bytes, to: output, cancellable: cancellable)
+                        try write(chunks, to: output, cancellable: cancellable)
                     } catch {
                         // Closed here, not by the last reference on the main thread.
                         g_output_stream_close(output, nil, nil)
@@ -187,17 +187,24 @@ public final class FileOutputStream {
         }
     }
 
-    /// Writes all of `bytes` (GIO retries short writes), on the worker thread that calls it.
-    private nonisolated static func write(_ bytes: Bytes, to output: UnsafeMutablePointer<GOutputStream>,
+    /// Writes all of `chunks`, in order, with writev(2) where it can (GIO retries short writes), on the worker
+    /// thread that calls it: no copy of them joined.
+    private nonisolated static func write(_ chunks: [Bytes], to output: UnsafeMutablePointer<GOutputStream>,
                                           cancellable: Cancellable?) throws(GLibError) {
-        try bytes.withUnsafeBytes { buffer in
-            Result { () throws(GLibError) in
-                var count: gsize = 0
-                _ = try GLibError.check { error in
-                    g_output_stream_write_all(output, buffer.baseAddress, gsize(buffer.count), &count, cancellable?.pointer, error)
-                }
+        // Each GBytes' data stays where it is while `chunks` holds it.
+        var vectors = chunks.map { chunk in
+            var size: gsize = 0
+            let data = g_bytes_get_data(chunk.pointer, &size)
+            return GOutputVector(buffer: data, size: size)
+        }
+        let count = gsize(vectors.count)
+        try withExtendedLifetime(chunks) { () throws(GLibError) in
+            var written: gsize = 0
+            // GIO may change the vectors as it goes (after a short write): they are this call's own copy.
+            _ = try GLibError.check { error in
+                g_output_stream_writev_all(output, &vectors, count, &written, cancellable?.pointer, error)
             }
-        }.get()
+        }
     }
 
     private init(handOver: HandOver) { ref = handOver.ref }

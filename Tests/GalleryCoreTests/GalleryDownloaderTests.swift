@@ -246,6 +246,27 @@ final class GalleryDownloaderTests: GLibTestCase {
         }
     }
 
+    func testASinkHoldsABoundedNumberOfChunksHoweverSmall() throws {
+        try MainActor.assumeIsolated {
+            let folder = TemporaryFolder(prefix: "gallery-downloads")
+            let sink = FileSink(file: File(path: folder.path + "/.drip.png.part"), name: "drip.png", mode: .create,
+                                flushBytes: 10_000, cancellable: Cancellable())
+            var taken = 0
+            for index in 0..<FileSink.maxHeldChunks {
+                sink.write(Bytes([Self.payload[index]])) { failure in
+                    XCTAssertNil(failure)
+                    taken += 1
+                }
+            }
+            XCTAssertEqual(taken, FileSink.maxHeldChunks - 1, "the last chunk waits for the write")
+            XCTAssertTrue(iterateMainLoop(until: { taken == FileSink.maxHeldChunks }, timeout: 5))
+            XCTAssertEqual(folder.contents(".drip.png.part"), Array(Self.payload[..<FileSink.maxHeldChunks]))
+            var closed = false
+            sink.close(movingTo: nil) { _ in closed = true }
+            XCTAssertTrue(iterateMainLoop(until: { closed }, timeout: 5))
+        }
+    }
+
     func testCancellingLeavesOnlyPartialFilesThatTheNextRunResumes() throws {
         try MainActor.assumeIsolated {
             let folder = TemporaryFolder(prefix: "gallery-downloads")

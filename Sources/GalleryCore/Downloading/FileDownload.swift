@@ -269,7 +269,7 @@ final class FileDownload {
 }
 
 /// Writes a body into a partial file through GIO's async output stream. Chunks are held until `flushBytes`
-/// of them are (or the body ended) and then written together: an image smaller than that — most are — is
+/// of them are (or `maxHeldChunks` chunks, or the body ended) and then written together, with one writev(2): an image smaller than that — most are — is
 /// created, written, closed and renamed in one trip to a worker, instead of a trip per chunk the network
 /// happened to deliver (on loopback, ~10 kB each). A new file is created by the first write — and refused if
 /// the body starts as an HTML page (an error or login page) rather than saved under an image's name; a resumed
@@ -298,6 +298,9 @@ final class FileSink: BodySink {
 
     /// Bytes received and not yet written.
     var holdsBytes: Bool { heldBytes > 0 }
+    /// Also written once this many chunks are held: a server that drips a byte a read would otherwise have a
+    /// few hundred thousand of them held, each an object of its own.
+    static let maxHeldChunks = 64
 
     func write(_ chunk: Bytes, done: @escaping @MainActor (ImageLoadError?) -> Void) {
         if output == nil, !createdFile, held.isEmpty, mode == .create, Self.looksLikeHTML(chunk) {
@@ -305,7 +308,7 @@ final class FileSink: BodySink {
         }
         held.append(chunk)
         heldBytes += chunk.count
-        guard heldBytes >= flushBytes else { return done(nil) }
+        guard heldBytes >= flushBytes || held.count >= Self.maxHeldChunks else { return done(nil) }
         writeHeld(then: .keepOpen, cancellable: cancellable) { [weak self] failure in
             guard let self else { return done(.http(.cancelled)) }
             switch failure {
@@ -348,11 +351,11 @@ final class FileSink: BodySink {
 
     private func writeHeld(then ending: FileOutputStream.Ending, cancellable: Cancellable?,
                            completion: @escaping @MainActor (FileOutputStream.StepError?) -> Void) {
-        let bytes = held.isEmpty ? nil : Bytes.joined(held)
+        let chunks = held
         discardHeld()
         let stream = output
         output = nil
-        FileOutputStream.perform(on: stream, file: file, mode: mode, writing: bytes, then: ending,
+        FileOutputStream.perform(on: stream, file: file, mode: mode, writing: chunks, then: ending,
                                  cancellable: cancellable) { [weak self] result in
             guard let self else { return completion(nil) }
             switch result {
