@@ -8,8 +8,11 @@ import Glibc
 /// 15 feed pages (which curl is spared: it is handed the URLs); the feed alone (`--list`) is timed too, and so
 /// is curl reading the same 15 pages one after another: each page names the next, so no client can read
 /// them faster, and on bare loopback that chain alone is most of curl's time for the images. Rounds
-/// alternate which goes first, each into a fresh folder; medians are compared, so the ratio is of one run on
-/// one machine, whatever else the machine is doing.
+/// alternate which goes first, each into folders of its own, made new and removed only once every round ran:
+/// before handing out an inode number, ext4 passes over the numbers freed recently (`recently_deleted` in a
+/// profile; minutes, here), so writing 360 files just after deleting 720 costs both programs several times
+/// what writing them costs, and more the more was deleted (see docs/ARCHITECTURE.md). Medians are compared,
+/// so the ratio is of one run on one machine, whatever else the machine is doing.
 @MainActor
 enum DownloadScenario {
     static let user = "atlas"
@@ -36,19 +39,9 @@ enum DownloadScenario {
         let server = try DemoServerProcess(latencyMilliseconds: latency)
         let scratch = takeString(g_dir_make_tmp("gallery-bench-download-XXXXXX", nil)) ?? "/tmp"
         defer {
-            clear(scratch)
-            unlink(scratch + "/curl.config")
+            for round in 0..<rounds { clear(scratch + "/\(round)") }
             rmdir(scratch)
         }
-        let config = scratch + "/curl.config"
-        let lines = items.enumerated().map { index, item in
-            "url = \"\(server.baseURL + item.imagePath())\"\noutput = \"\(scratch)/curl/\(index)\"\n"
-        }
-        guard g_file_set_contents(config, lines.joined(), -1, nil) != 0 else {
-            throw BenchmarkError(description: "could not write \(config)")
-        }
-        let download = [viewer, "--download", scratch + "/app", "--source", "demo", "--endpoint", server.baseURL, user]
-        let fetch = [curl, "--silent", "--fail", "--parallel", "--parallel-max", String(curlParallel), "--config", config]
         let list = [viewer, "--list", "--source", "demo", "--endpoint", server.baseURL, user]
         let pageOffsets = Array(stride(from: 0, to: items.count, by: DemoFeed.pageSize))
         let feedChain = [curl, "--silent", "--fail"] + pageOffsets.flatMap { offset in
@@ -62,8 +55,17 @@ enum DownloadScenario {
         var appBytes = 0
         var curlBytes = 0
         for round in 0..<rounds {
-            clear(scratch)
-            g_mkdir_with_parents(scratch + "/curl", 0o755)
+            let folder = scratch + "/\(round)"
+            g_mkdir_with_parents(folder + "/curl", 0o755)
+            let config = folder + "/curl.config"
+            let lines = items.enumerated().map { index, item in
+                "url = \"\(server.baseURL + item.imagePath())\"\noutput = \"\(folder)/curl/\(index)\"\n"
+            }
+            guard g_file_set_contents(config, lines.joined(), -1, nil) != 0 else {
+                throw BenchmarkError(description: "could not write \(config)")
+            }
+            let download = [viewer, "--download", folder + "/app", "--source", "demo", "--endpoint", server.baseURL, user]
+            let fetch = [curl, "--silent", "--fail", "--parallel", "--parallel-max", String(curlParallel), "--config", config]
             let order = round % 2 == 0 ? [download, fetch] : [fetch, download]
             for command in order {
                 let milliseconds = try time(command)
@@ -71,13 +73,13 @@ enum DownloadScenario {
             }
             feed.append(try time(list))
             chain.append(try time(feedChain))
-            let saved = DirectoryScan.names(in: scratch + "/app/demo/" + user).count
-            let fetched = DirectoryScan.names(in: scratch + "/curl").count
+            let saved = DirectoryScan.names(in: folder + "/app/demo/" + user).count
+            let fetched = DirectoryScan.names(in: folder + "/curl").count
             guard saved == items.count, fetched == items.count else {
                 throw BenchmarkError(description: "round \(round + 1): the app saved \(saved) and curl \(fetched) of \(items.count) images")
             }
-            appBytes = DirectoryScan.totalFileBytes(in: scratch + "/app/demo/" + user)
-            curlBytes = DirectoryScan.totalFileBytes(in: scratch + "/curl")
+            appBytes = DirectoryScan.totalFileBytes(in: folder + "/app/demo/" + user)
+            curlBytes = DirectoryScan.totalFileBytes(in: folder + "/curl")
         }
         _ = try server.stop()
 
@@ -111,12 +113,14 @@ enum DownloadScenario {
         return milliseconds
     }
 
-    /// Removes what a round left in `scratch`: the app's folder tree and curl's files.
-    private static func clear(_ scratch: String) {
-        DirectoryScan.removeFlatDirectory(scratch + "/app/demo/" + user)
-        rmdir(scratch + "/app/demo")
-        rmdir(scratch + "/app")
-        DirectoryScan.removeFlatDirectory(scratch + "/curl")
+    /// Removes what a round left in `folder`: the app's folder tree, curl's files and its configuration.
+    private static func clear(_ folder: String) {
+        DirectoryScan.removeFlatDirectory(folder + "/app/demo/" + user)
+        rmdir(folder + "/app/demo")
+        rmdir(folder + "/app")
+        DirectoryScan.removeFlatDirectory(folder + "/curl")
+        unlink(folder + "/curl.config")
+        rmdir(folder)
     }
 
     /// A program built beside this benchmark binary.
