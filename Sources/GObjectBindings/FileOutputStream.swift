@@ -1,11 +1,15 @@
 import CGLib
 
-/// A file being written through GIO's asynchronous output stream. Every call returns at once; GIO does the
-/// blocking write(2)/close(2) on its own worker threads and calls back on the main loop, so writing a large
-/// download never stalls the main loop and never needs the whole file in memory.
+/// A file being written by GIO's synchronous calls on a GTask worker, a batch of steps at a time (`perform`):
+/// each call returns at once and calls back on the main loop, so writing a large download never stalls the
+/// main loop and never needs the whole file in memory. A download is usually smaller than one batch: opening
+/// the file, writing, closing and renaming it are then one round trip to a worker and back, not four, each of
+/// which the connection's slot would wait for. The stream is used by one thread at a time: the worker's, until
+/// it hands it back.
 public final class FileOutputStream {
     public enum Mode: Sendable {
         /// A new file; fails with `G_IO_ERROR_EXISTS` if there is one already (two writers never share it).
+        /// Permissions follow the umask, as for any file the user saves.
         case create
         /// Continues at the end of an existing file (a resumed download).
         case append
@@ -13,88 +17,7 @@ public final class FileOutputStream {
 
     public let ref: ObjectRef
 
-    private init(owning pointer: UnsafeMutablePointer<GFileOutputStream>) {
-        ref = ObjectRef(pointer, transfer: .full)
-    }
-
-    private var stream: UnsafeMutablePointer<GOutputStream> { ref.typed() }
-
-    /// Opens `file` for writing. Permissions follow the umask, as for any file the user saves.
-    @MainActor
-    public static func open(_ file: File, mode: Mode, cancellable: Cancellable,
-                            completion: @escaping @MainActor (Result<FileOutputStream, GLibError>) -> Void) {
-        let callback = AsyncCallback { _, result in
-            do throws(GLibError) {
-                let stream = try GLibError.check { error in
-                    switch mode {
-                    case .create: g_file_create_finish(file.ref.opaque, result, error)
-                    case .append: g_file_append_to_finish(file.ref.opaque, result, error)
-                    }
-                }
-                completion(.success(FileOutputStream(owning: stream!)))
-            } catch {
-                completion(.failure(error))
-            }
-        }
-        switch mode {
-        case .create:
-            callback.pass { g_file_create_async(file.ref.opaque, G_FILE_CREATE_NONE, G_PRIORITY_DEFAULT, cancellable.pointer,
-                                                $0, $1) }
-        case .append:
-            callback.pass { g_file_append_to_async(file.ref.opaque, G_FILE_CREATE_NONE, G_PRIORITY_DEFAULT, cancellable.pointer,
-                                                   $0, $1) }
-        }
-    }
-
-    /// Writes all of `bytes` (GIO retries short writes). The callback keeps `bytes` alive until GIO is done
-    /// with the buffer.
-    @MainActor
-    public func write(_ bytes: Bytes, cancellable: Cancellable,
-                      completion: @escaping @MainActor (Result<Void, GLibError>) -> Void) {
-        let stream = self.stream
-        let callback = AsyncCallback { _, result in
-            withExtendedLifetime((self, bytes)) {
-                var written: gsize = 0
-                do throws(GLibError) {
-                    _ = try GLibError.check { error in g_output_stream_write_all_finish(stream, result, &written, error) }
-                    completion(.success(()))
-                } catch {
-                    completion(.failure(error))
-                }
-            }
-        }
-        callback.pass { function, data in
-            bytes.withUnsafeBytes { buffer in
-                g_output_stream_write_all_async(stream, buffer.baseAddress, gsize(buffer.count), G_PRIORITY_DEFAULT,
-                                                cancellable.pointer, function, data)
-            }
-        }
-    }
-
-    /// Flushes and closes. Not cancellable on purpose: a download that is being stopped still closes its
-    /// file properly, so what was written is on disk for the next run to resume.
-    @MainActor
-    public func close(completion: @escaping @MainActor (Result<Void, GLibError>) -> Void) {
-        let stream = self.stream
-        let callback = AsyncCallback { _, result in
-            withExtendedLifetime(self) {
-                do throws(GLibError) {
-                    _ = try GLibError.check { error in g_output_stream_close_finish(stream, result, error) }
-                    completion(.success(()))
-                } catch {
-                    completion(.failure(error))
-                }
-            }
-        }
-        callback.pass { g_output_stream_close_async(stream, G_PRIORITY_DEFAULT, nil, $0, $1) }
-    }
-
-    // MARK: Several steps on one worker thread
-
-    // A download is usually smaller than one write: opening the file, writing, closing and renaming it would
-    // be four round trips to GIO's threads and back through the main loop, the connection's slot waiting for
-    // each. `perform` does them in one trip, with GIO's synchronous calls on a GTask worker thread (the stream
-    // is used by one thread at a time: the worker's, until it hands it back).
+    private init(handOver: HandOver) { ref = handOver.ref }
 
     /// What `perform` does with the stream once it has written.
     public enum Ending {
@@ -120,14 +43,13 @@ public final class FileOutputStream {
     }
 
     /// On one worker thread: opens `file` as `mode` says (unless `stream` is already its open stream), writes
-    /// `chunks` one after another, then keeps the stream open (handed back to `completion`), or closes it, or closes it and renames
-    /// the file. A failed write closes the stream, and a file this call created is deleted again: the caller
-    /// never learns of it. `cancellable` stops the opening and the writing; closing and renaming run regardless, so a download
-    /// that is being stopped still closes its file properly, for the next run to resume.
+    /// `chunks` one after another, then keeps the stream open (handed back to `completion`), or closes it, or
+    /// closes it and renames the file. A failed write closes the stream, and a file this call created is
+    /// deleted again: the caller never learns of it. Not cancellable, on purpose: what a download received is
+    /// written and its file closed properly also while it is being stopped, for the next run to resume.
     @MainActor
     public static func perform(on stream: FileOutputStream?, file: File, mode: Mode, writing chunks: [Bytes],
-                               then ending: Ending, cancellable: Cancellable?,
-                               completion: @escaping @MainActor (Result<FileOutputStream?, StepError>) -> Void) {
+                               then ending: Ending, completion: @escaping @MainActor (Result<FileOutputStream?, StepError>) -> Void) {
         let opened = stream.map { HandOver($0.ref) }
         let source = HandOver(file.ref)
         let target: HandOver?
@@ -137,14 +59,14 @@ public final class FileOutputStream {
         case .close: (target, closes) = (nil, true)
         case .closeAndMove(let destination): (target, closes) = (HandOver(destination.ref), true)
         }
-        WorkerTask.run(cancellable: cancellable, { () -> Result<HandOver?, StepError> in
+        WorkerTask.run({ () -> Result<HandOver?, StepError> in
             Result { () throws(StepError) -> HandOver? in
                 let handOver: HandOver
-                if let opened { handOver = opened } else { handOver = try open(source, mode: mode, cancellable: cancellable) }
+                if let opened { handOver = opened } else { handOver = try open(source, mode: mode) }
                 let output: UnsafeMutablePointer<GOutputStream> = handOver.ref.typed()
                 if !chunks.isEmpty {
                     do throws(GLibError) {
-                        try write(chunks, to: output, cancellable: cancellable)
+                        try write(chunks, to: output)
                     } catch {
                         // Closed here, not by the last reference on the main thread.
                         g_output_stream_close(output, nil, nil)
@@ -173,12 +95,12 @@ public final class FileOutputStream {
     }
 
     /// Opens `file` for writing, on the worker thread that calls it.
-    private nonisolated static func open(_ file: HandOver, mode: Mode, cancellable: Cancellable?) throws(StepError) -> HandOver {
+    private nonisolated static func open(_ file: HandOver, mode: Mode) throws(StepError) -> HandOver {
         do throws(GLibError) {
             let stream = try GLibError.check { error in
                 switch mode {
-                case .create: g_file_create(file.ref.opaque, G_FILE_CREATE_NONE, cancellable?.pointer, error)
-                case .append: g_file_append_to(file.ref.opaque, G_FILE_CREATE_NONE, cancellable?.pointer, error)
+                case .create: g_file_create(file.ref.opaque, G_FILE_CREATE_NONE, nil, error)
+                case .append: g_file_append_to(file.ref.opaque, G_FILE_CREATE_NONE, nil, error)
                 }
             }
             return HandOver(ObjectRef(stream!, transfer: .full))
@@ -189,8 +111,8 @@ public final class FileOutputStream {
 
     /// Writes all of `chunks`, in order, with writev(2) where it can (GIO retries short writes), on the worker
     /// thread that calls it: no copy of them joined.
-    private nonisolated static func write(_ chunks: [Bytes], to output: UnsafeMutablePointer<GOutputStream>,
-                                          cancellable: Cancellable?) throws(GLibError) {
+    private nonisolated static func write(_ chunks: [Bytes], to output: UnsafeMutablePointer<GOutputStream>)
+        throws(GLibError) {
         // Each GBytes' data stays where it is while `chunks` holds it.
         var vectors = chunks.map { chunk in
             var size: gsize = 0
@@ -202,12 +124,11 @@ public final class FileOutputStream {
             var written: gsize = 0
             // GIO may change the vectors as it goes (after a short write): they are this call's own copy.
             _ = try GLibError.check { error in
-                g_output_stream_writev_all(output, &vectors, count, &written, cancellable?.pointer, error)
+                g_output_stream_writev_all(output, &vectors, count, &written, nil, error)
             }
         }
     }
 
-    private init(handOver: HandOver) { ref = handOver.ref }
 }
 
 /// An object handed between the main thread and one worker. @unchecked Sendable: a stream is used by only

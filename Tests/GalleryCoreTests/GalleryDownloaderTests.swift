@@ -197,7 +197,8 @@ final class GalleryDownloaderTests: GLibTestCase {
             for name in ["missing.png", "page.png", "disguised.png", "cut.png"] {
                 XCTAssertFalse(files.contains(name), "\(name) must not exist under its final name")
             }
-            XCTAssertTrue(files.contains(".cut.png.part"), "kept for a resume")
+            XCTAssertEqual(folder.contents(".cut.png.part"), Array(Self.payload[..<300_000]),
+                           "kept for a resume, with every byte received: those held when the body broke off too")
 
             let small = Self.run([.init(name: "big.png", url: server.url("/huge.png"))], into: folder, limits: .init(maxImageBytes: 100_000))
             XCTAssertEqual(small.failures.map(\.name), ["big.png"])
@@ -211,7 +212,7 @@ final class GalleryDownloaderTests: GLibTestCase {
         try MainActor.assumeIsolated {
             let folder = TemporaryFolder(prefix: "gallery-downloads")
             let sink = FileSink(file: File(path: folder.path + "/.a.png.part"), name: "a.png", mode: .create,
-                                flushBytes: 10_000, cancellable: Cancellable())
+                                flushBytes: 10_000)
             let chunks = stride(from: 0, to: 15_000, by: 3_000).map { Bytes(Array(Self.payload[$0..<$0 + 3_000])) }
             for chunk in chunks[0..<3] {
                 var taken = false
@@ -250,7 +251,7 @@ final class GalleryDownloaderTests: GLibTestCase {
         try MainActor.assumeIsolated {
             let folder = TemporaryFolder(prefix: "gallery-downloads")
             let sink = FileSink(file: File(path: folder.path + "/.drip.png.part"), name: "drip.png", mode: .create,
-                                flushBytes: 10_000, cancellable: Cancellable())
+                                flushBytes: 10_000)
             var taken = 0
             for index in 0..<FileSink.maxHeldChunks {
                 sink.write(Bytes([Self.payload[index]])) { failure in
@@ -367,6 +368,32 @@ final class GalleryDownloaderTests: GLibTestCase {
 
     /// Names are given oldest first: an older image with the same name, on a later page, takes the name the
     /// newer one downloaded under; the newer one's file is renamed, not downloaded twice.
+    func testMoreCompleteImagesThanOneBatchOfRenamesAllGetTheirNames() throws {
+        try MainActor.assumeIsolated {
+            let folder = TemporaryFolder(prefix: "gallery-downloads")
+            let server = try Self.pagedServer()
+            let count = 150
+            let page = (1...count).reversed().map { Self.item("\($0)", "/q\($0)/image-\($0).jpg", server) }
+            let downloader = GalleryDownloader(pipeline: ImagePipeline(client: HTTPClient()), directory: folder.path)
+            var done = false
+            downloader.startStreaming { done = true }
+            downloader.add(page)
+            // Every image complete in its partial file before the feed ends: their renames come all at once.
+            XCTAssertTrue(iterateMainLoop(until: { server.requestCount == count && server.responsesInFlight == 0 }, timeout: 30))
+            XCTAssertTrue(iterateMainLoop(until: { downloader.progress.running == 0 }, timeout: 10))
+            iterateMainLoop(for: 0.3)
+            XCTAssertEqual(folder.names().filter { $0.hasSuffix(".part") }.count, count)
+            downloader.finishAdding()
+            XCTAssertTrue(iterateMainLoop(until: { done }, timeout: 30), "the run ends once every batch is renamed")
+            XCTAssertEqual(downloader.progress.saved, count)
+            XCTAssertEqual(downloader.failures, [])
+            XCTAssertEqual(folder.names(), Set((1...count).map { "image-\($0).jpg" }))
+            for id in [1, 64, 65, 128, 129, count] {
+                XCTAssertTrue(folder.contents("image-\(id).jpg") == Self.bytes(for: "/q\(id)/image-\(id).jpg"), "image-\(id).jpg")
+            }
+        }
+    }
+
     func testAnOlderImageOnALaterPageTakesTheNameAndTheStreamedOneIsRenamed() throws {
         try MainActor.assumeIsolated {
             let folder = TemporaryFolder(prefix: "gallery-downloads")

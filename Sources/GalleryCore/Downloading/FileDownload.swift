@@ -2,9 +2,9 @@ import GObjectBindings
 
 /// Saves one image at full size, byte for byte, into a folder — the work of `ImagePipeline.saveFile` once its
 /// task holds a connection slot. The body is read by the same `BodyReader` as every download (size limit,
-/// throughput floor, progress) into a `FileSink`: a hidden partial file (".NAME.part") written through GIO's
-/// async output stream, at most `writeChunkBytes` in memory at a time, and renamed to NAME only once it is
-/// complete. A partial file left by an earlier run is resumed with a Range request, and kept only if the server
+/// throughput floor, progress) into a `FileSink`: a hidden partial file (".NAME.part") written by GIO on a
+/// GTask worker, with at most `writeChunkBytes` and one read in memory at a time, and renamed to NAME only once
+/// it is complete. A partial file left by an earlier run is resumed with a Range request, and kept only if the server
 /// really answers with the rest of that file (206 and a matching Content-Range); anything else starts the file
 /// over. Bytes a caller already holds (`held`) are written the same way, without a request.
 ///
@@ -22,8 +22,9 @@ final class FileDownload {
     private let finalFile: File
     private let partialFile: File
     private let cancellable = Cancellable()
-    /// A read's most: under glibc's threshold for giving a buffer its own mmap(2) (128 KiB), which GIO's
-    /// read-then-shrink would otherwise pay for with a map, page faults and an unmap for every chunk.
+    /// A read's most: under the threshold at which glibc gives a block a mapping of its own (256 KiB, fixed by
+    /// `WorkerTask.returnLargeBlocksWhenFreed`). GIO allocates each read's buffer at the size asked and shrinks
+    /// it to what came: a 256 KiB read paid a mapping, page faults and an unmap for every ~10 kB chunk.
     private let readChunkBytes = 64 * 1024
     /// The most a download holds in memory before writing it (`FileSink`).
     private let writeChunkBytes = 256 * 1024
@@ -54,7 +55,7 @@ final class FileDownload {
     }
 
     /// `progress` hears this attempt's bytes once the response was accepted (0 first, with the length
-    /// expected when declared) and after every chunk written; `transferEnded` that the network part is over
+    /// expected when declared) and after every chunk the sink took; `transferEnded` that the network part is over
     /// (the file is still being closed and renamed); `completion` runs once, also after `cancel` (with
     /// `.http(.cancelled)`).
     func start(progress: @escaping @MainActor (LoadProgress) -> Void, transferEnded: @escaping @MainActor () -> Void,
@@ -160,8 +161,7 @@ final class FileDownload {
 
     private func readBody(offset: Int, length: Int?) {
         guard let body else { return }
-        let sink = FileSink(file: partialFile, name: name, mode: offset > 0 ? .append : .create, flushBytes: writeChunkBytes,
-                            cancellable: cancellable)
+        let sink = FileSink(file: partialFile, name: name, mode: offset > 0 ? .append : .create, flushBytes: writeChunkBytes)
         self.sink = sink
         let reader = BodyReader(body: body, limit: maxBytes, alreadyStored: offset, expectedLength: length,
                                 chunkBytes: readChunkBytes, cancellable: cancellable)
@@ -184,8 +184,7 @@ final class FileDownload {
     private func writeHeld(_ bytes: Bytes) {
         restart(requestAgain: false) { [weak self] in
             guard let self else { return }
-            let sink = FileSink(file: self.partialFile, name: self.name, mode: .create, flushBytes: self.writeChunkBytes,
-                                cancellable: self.cancellable)
+            let sink = FileSink(file: self.partialFile, name: self.name, mode: .create, flushBytes: self.writeChunkBytes)
             self.sink = sink
             self.progress?(LoadProgress(receivedBytes: 0, expectedBytes: bytes.count))
             sink.write(bytes) { [weak self] failure in
@@ -268,7 +267,7 @@ final class FileDownload {
     }
 }
 
-/// Writes a body into a partial file through GIO's async output stream. Chunks are held until `flushBytes`
+/// Writes a body into a partial file, with GIO's calls on a GTask worker. Chunks are held until `flushBytes`
 /// of them are (or `maxHeldChunks` chunks, or the body ended) and then written together, with one writev(2): an image smaller than that — most are — is
 /// created, written, closed and renamed in one trip to a worker, instead of a trip per chunk the network
 /// happened to deliver (on loopback, ~10 kB each). A new file is created by the first write — and refused if
@@ -280,7 +279,6 @@ final class FileSink: BodySink {
     private let file: File
     private let name: String
     private let mode: FileOutputStream.Mode
-    private let cancellable: Cancellable
     private let flushBytes: Int
     private var output: FileOutputStream?
     private var held: [Bytes] = []
@@ -288,12 +286,11 @@ final class FileSink: BodySink {
     /// This sink created the file (so there is a partial file to keep or delete now).
     private(set) var createdFile = false
 
-    init(file: File, name: String, mode: FileOutputStream.Mode, flushBytes: Int, cancellable: Cancellable) {
+    init(file: File, name: String, mode: FileOutputStream.Mode, flushBytes: Int) {
         self.file = file
         self.name = name
         self.mode = mode
         self.flushBytes = flushBytes
-        self.cancellable = cancellable
     }
 
     /// Bytes received and not yet written.
@@ -303,19 +300,19 @@ final class FileSink: BodySink {
     static let maxHeldChunks = 64
 
     func write(_ chunk: Bytes, done: @escaping @MainActor (ImageLoadError?) -> Void) {
+        guard chunk.count > 0 else { return done(nil) }
         if output == nil, !createdFile, held.isEmpty, mode == .create, Self.looksLikeHTML(chunk) {
             return done(.http(.notAnImage(mediaType: "text/html")))
         }
         held.append(chunk)
         heldBytes += chunk.count
         guard heldBytes >= flushBytes || held.count >= Self.maxHeldChunks else { return done(nil) }
-        writeHeld(then: .keepOpen, cancellable: cancellable) { [weak self] failure in
+        // Not cancellable: these bytes were received, and a download being stopped keeps what it received
+        // (writing a few hundred kilobytes to a local file is quick; the stop is seen at the next read).
+        writeHeld(then: .keepOpen) { [weak self] failure in
             guard let self else { return done(.http(.cancelled)) }
-            switch failure {
-            case nil: done(nil)
-            case let failure? where failure.error.isCancelled: done(.http(.cancelled))
-            case let failure?: done(.file(self.message(for: failure)))
-            }
+            guard let failure else { return done(nil) }
+            done(.file(self.message(for: failure)))
         }
     }
 
@@ -335,7 +332,7 @@ final class FileSink: BodySink {
                 completion(nil)
             }
         }
-        writeHeld(then: destination.map { .closeAndMove(to: $0) } ?? .close, cancellable: nil, completion: completion)
+        writeHeld(then: destination.map { .closeAndMove(to: $0) } ?? .close, completion: completion)
     }
 
     /// What went wrong in a step, as a row or `--download` says it.
@@ -349,15 +346,17 @@ final class FileSink: BodySink {
         }
     }
 
-    private func writeHeld(then ending: FileOutputStream.Ending, cancellable: Cancellable?,
+    private func writeHeld(then ending: FileOutputStream.Ending,
                            completion: @escaping @MainActor (FileOutputStream.StepError?) -> Void) {
         let chunks = held
         discardHeld()
         let stream = output
         output = nil
-        FileOutputStream.perform(on: stream, file: file, mode: mode, writing: chunks, then: ending,
-                                 cancellable: cancellable) { [weak self] result in
-            guard let self else { return completion(nil) }
+        FileOutputStream.perform(on: stream, file: file, mode: mode, writing: chunks, then: ending) { [weak self] result in
+            guard let self else {
+                if case .failure(let failure) = result { return completion(failure) }
+                return completion(nil)
+            }
             switch result {
             case .success(let stream):
                 self.output = stream

@@ -143,8 +143,11 @@ extension GalleryDownloader {
         let moves = batch.map { (from: directory + "/" + DownloadNames.partialName(of: $0.name), to: directory + "/" + $0.name) }
         File.move(moves) { [weak self] errors in
             guard let self else { return }
-            self.fileOperations -= 1
+            // The next batch (if any) is under way before this one's results are told: a listener that cancels
+            // on hearing one must not find the run with nothing left to wait for while files still await names.
             self.isRenamingSettled = false
+            self.renameSettled()
+            self.fileOperations -= 1
             for (file, error) in zip(batch, errors) {
                 if let error {
                     self.recordFailure(file.name, tr("Could not rename {file}: {reason}", ["file": file.name, "reason": error.message]))
@@ -152,7 +155,6 @@ extension GalleryDownloader {
                     self.recordSaved(file.name, resumed: file.resumed)
                 }
             }
-            self.renameSettled()
             self.finishIfDone()
         }
     }

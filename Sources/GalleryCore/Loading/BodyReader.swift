@@ -10,8 +10,8 @@ protocol BodySink: AnyObject {
 /// The one loop that reads a response body on the main loop, chunk by chunk, for every download the app makes:
 /// the size limit is enforced as bytes arrive (Content-Length can be absent or lie, gzip can grow), every chunk
 /// counts for the request's throughput floor (`HTTPBody`), the caller hears the bytes received after each
-/// chunk is stored, and the next chunk is read only once the sink stored the last one — so a download holds
-/// one chunk in memory on its way to a file.
+/// chunk is taken, and the next chunk is read only once the sink took the last one — so a download holds what
+/// its sink holds (`FileSink`: a bounded batch) and one chunk more on its way to a file.
 @MainActor
 final class BodyReader {
     private let body: HTTPBody
