@@ -93,7 +93,9 @@ enum LongGalleryScenario {
         report.goal("\(name)-p99-gap", measured: held.gaps.p99Milliseconds, atMost: Goals.longScrollP99GapMilliseconds, unit: "ms")
         report.goal("\(name)-worst-gap", measured: held.gaps.worstMilliseconds, atMost: Goals.longScrollWorstGapMilliseconds, unit: "ms")
         report.mainThreadWorkGoal("\(name)-main-thread-work", worst: max(held.gaps.worstBusyMilliseconds, searchStallWork))
-        report.goal("\(name)-threads", count: held.threadsAtRest, equals: small.threadsAtRest,
+        // No more threads than for a gallery of 100: fewer is fine (GLib's pool lets an idle worker go after a
+        // while, so one may still be waiting when the small run is counted).
+        report.goal("\(name)-threads", count: held.threadsAtRest, atMost: small.threadsAtRest,
                     what: "threads at rest at the end (100 items: \(small.threadsAtRest))")
         report.goal("\(name)-flown-past-requests", count: held.offScreenRequests.count, equals: 0, what: "requests")
         if newSearch {

@@ -52,6 +52,11 @@ final class Report {
                           measured: "\(count) \(what)", limit: "= \(expected)"))
     }
 
+    func goal(_ name: String, count: Int, atMost limit: Int, what: String) {
+        goals.append(Goal(name: "\(scenario).\(name)", passed: count <= limit,
+                          measured: "\(count) \(what)", limit: "≤ \(limit)"))
+    }
+
     /// A goal that could not be measured (the scenario broke off): always a failure, with the reason.
     func failure(_ name: String, _ reason: String) {
         goals.append(Goal(name: "\(scenario).\(name)", passed: false, measured: reason, limit: "completes"))
