@@ -208,8 +208,8 @@ final class GalleryDownloaderTests: GLibTestCase {
         }
     }
 
-    func testASinkWritesTheChunksItHoldsTogetherOnceTheyAreEnoughAndTheRestWhenItCloses() throws {
-        try MainActor.assumeIsolated {
+    func testASinkWritesTheChunksItHoldsTogetherOnceTheyAreEnoughAndTheRestWhenItCloses() {
+        MainActor.assumeIsolated {
             let folder = TemporaryFolder(prefix: "gallery-downloads")
             let sink = FileSink(file: File(path: folder.path + "/.a.png.part"), name: "a.png", mode: .create,
                                 flushBytes: 10_000)
@@ -247,8 +247,8 @@ final class GalleryDownloaderTests: GLibTestCase {
         }
     }
 
-    func testASinkHoldsABoundedNumberOfChunksHoweverSmall() throws {
-        try MainActor.assumeIsolated {
+    func testASinkHoldsABoundedNumberOfChunksHoweverSmall() {
+        MainActor.assumeIsolated {
             let folder = TemporaryFolder(prefix: "gallery-downloads")
             let sink = FileSink(file: File(path: folder.path + "/.drip.png.part"), name: "drip.png", mode: .create,
                                 flushBytes: 10_000)
