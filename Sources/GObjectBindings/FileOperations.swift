@@ -51,18 +51,21 @@ extension File {
     public static func move(_ moves: [(from: String, to: String)], completion: @escaping @MainActor ([GLibError?]) -> Void) {
         WorkerTask.run({
             moves.map { from, to -> GLibError? in
-                let source = File(path: from)
-                let destination = File(path: to)
                 do throws(GLibError) {
-                    _ = try GLibError.check { error in
-                        g_file_move(source.ref.opaque, destination.ref.opaque, G_FILE_COPY_OVERWRITE, nil, nil, nil, error)
-                    }
+                    try moveNow(File(path: from).ref, to: File(path: to).ref)
                     return nil
                 } catch {
                     return error
                 }
             }
         }, completion: completion)
+    }
+
+    /// `move(to:)` done here and now, for a worker thread: GFiles are immutable and may be used from any thread.
+    nonisolated static func moveNow(_ source: ObjectRef, to destination: ObjectRef) throws(GLibError) {
+        _ = try GLibError.check { error in
+            g_file_move(source.opaque, destination.opaque, G_FILE_COPY_OVERWRITE, nil, nil, nil, error)
+        }
     }
 
     /// Lists this directory: name, size and type of each entry (symbolic links are not followed). Entries

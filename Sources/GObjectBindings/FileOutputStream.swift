@@ -82,9 +82,7 @@ public final class FileOutputStream {
                 }
                 if let target {
                     do throws(GLibError) {
-                        _ = try GLibError.check { error in
-                            g_file_move(source.ref.opaque, target.ref.opaque, G_FILE_COPY_OVERWRITE, nil, nil, nil, error)
-                        }
+                        try File.moveNow(source.ref, to: target.ref)
                     } catch {
                         throw .move(error)
                     }

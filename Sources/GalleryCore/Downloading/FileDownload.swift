@@ -4,9 +4,9 @@ import GObjectBindings
 /// task holds a connection slot. The body is read by the same `BodyReader` as every download (size limit,
 /// throughput floor, progress) into a `FileSink`: a hidden partial file (".NAME.part") written by GIO on a
 /// GTask worker, with at most `writeChunkBytes` and one read in memory at a time, and renamed to NAME only once
-/// it is complete. A partial file left by an earlier run is resumed with a Range request, and kept only if the server
-/// really answers with the rest of that file (206 and a matching Content-Range); anything else starts the file
-/// over. Bytes a caller already holds (`held`) are written the same way, without a request.
+/// it is complete. A partial file left by an earlier run is resumed with a Range request, and kept only if the
+/// server really answers with the rest of that file (206 and a matching Content-Range); anything else starts the
+/// file over. Bytes a caller already holds (`held`) are written the same way, without a request.
 ///
 /// The same checks as the image downloads: 2xx, a Content-Type that may be an image, the size limit (declared
 /// and as bytes arrive), and an HTML page is refused even when it claims to be an image.
@@ -55,8 +55,8 @@ final class FileDownload {
     }
 
     /// `progress` hears this attempt's bytes once the response was accepted (0 first, with the length
-    /// expected when declared) and after every chunk the sink took; `transferEnded` that the network part is over
-    /// (the file is still being closed and renamed); `completion` runs once, also after `cancel` (with
+    /// expected when declared) and after every chunk the sink took; `transferEnded` that the network part is
+    /// over (the file is still being closed and renamed); `completion` runs once, also after `cancel` (with
     /// `.http(.cancelled)`).
     func start(progress: @escaping @MainActor (LoadProgress) -> Void, transferEnded: @escaping @MainActor () -> Void,
                completion: @escaping @MainActor (Result<SavedFile, ImageLoadError>) -> Void) {
@@ -212,7 +212,9 @@ final class FileDownload {
             guard let destination else { return finish(.success(saved)) }
             return partialFile.move(to: destination) { [weak self] result in
                 guard let self else { return }
-                if case .failure(let error) = result { return self.finish(.failure(.file(self.couldNotRename(error)))) }
+                if case .failure(let error) = result {
+                    return self.finish(.failure(.file(FileSink.couldNotRename(self.name, error))))
+                }
                 self.finish(.success(saved))
             }
         }
@@ -222,10 +224,6 @@ final class FileDownload {
             guard let failure else { return self.finish(.success(saved)) }
             self.finish(.failure(.file(sink.message(for: failure))))
         }
-    }
-
-    private func couldNotRename(_ error: GLibError) -> String {
-        tr("Could not rename {file}: {reason}", ["file": name, "reason": error.message])
     }
 
     // MARK: Ending
@@ -268,9 +266,9 @@ final class FileDownload {
 }
 
 /// Writes a body into a partial file, with GIO's calls on a GTask worker. Chunks are held until `flushBytes`
-/// of them are (or `maxHeldChunks` chunks, or the body ended) and then written together, with one writev(2): an image smaller than that — most are — is
-/// created, written, closed and renamed in one trip to a worker, instead of a trip per chunk the network
-/// happened to deliver (on loopback, ~10 kB each). A new file is created by the first write — and refused if
+/// of them are (or `maxHeldChunks` chunks, or the body ended) and then written together, with one writev(2):
+/// an image smaller than that — most are — is created, written, closed and renamed in one trip to a worker,
+/// instead of a trip per chunk the network happened to deliver (on loopback, ~10 kB each). A new file is created by the first write — and refused if
 /// the body starts as an HTML page (an error or login page) rather than saved under an image's name; a resumed
 /// one is appended to. Closing writes what is held first, also when the download is being stopped: what was
 /// received stays in the partial file for the next run to resume.
@@ -342,7 +340,7 @@ final class FileSink: BodySink {
             tr("Could not create {file}: {reason}", ["file": DownloadNames.partialName(of: name), "reason": error.message])
         case .open(let error): Self.couldNotWrite(name + ".part", error)
         case .write(let error), .close(let error): Self.couldNotWrite(name, error)
-        case .move(let error): tr("Could not rename {file}: {reason}", ["file": name, "reason": error.message])
+        case .move(let error): Self.couldNotRename(name, error)
         }
     }
 
@@ -353,23 +351,24 @@ final class FileSink: BodySink {
         let stream = output
         output = nil
         FileOutputStream.perform(on: stream, file: file, mode: mode, writing: chunks, then: ending) { [weak self] result in
-            guard let self else {
-                if case .failure(let failure) = result { return completion(failure) }
-                return completion(nil)
+            // Closing or renaming may fail after the file was written (perhaps not all of it): it is there then too.
+            let fileIsThere = switch result {
+            case .success, .failure(.close), .failure(.move): true
+            case .failure(.open), .failure(.write): false
             }
+            if fileIsThere, let self, self.mode == .create { self.createdFile = true }
             switch result {
             case .success(let stream):
-                self.output = stream
-                if self.mode == .create { self.createdFile = true }
-            case .failure(.close), .failure(.move):
-                // Written (perhaps not all of it): the file is there.
-                if self.mode == .create { self.createdFile = true }
-            case .failure:
-                break
+                self?.output = stream
+                completion(nil)
+            case .failure(let failure):
+                completion(failure)
             }
-            if case .failure(let failure) = result { return completion(failure) }
-            completion(nil)
         }
+    }
+
+    static func couldNotRename(_ file: String, _ error: GLibError) -> String {
+        tr("Could not rename {file}: {reason}", ["file": file, "reason": error.message])
     }
 
     static func couldNotWrite(_ file: String, _ error: GLibError) -> String {

@@ -136,7 +136,7 @@ extension GalleryDownloader {
     /// feed ends, most of a gallery's images are complete and waiting.
     private func renameSettled() {
         guard !isRenamingSettled, !settling.isEmpty else { return }
-        let batch = settling.prefix(Self.renameBatchSize)
+        let batch = Array(settling.prefix(Self.renameBatchSize))
         settling.removeFirst(batch.count)
         isRenamingSettled = true
         fileOperations += 1
@@ -150,7 +150,7 @@ extension GalleryDownloader {
             self.fileOperations -= 1
             for (file, error) in zip(batch, errors) {
                 if let error {
-                    self.recordFailure(file.name, tr("Could not rename {file}: {reason}", ["file": file.name, "reason": error.message]))
+                    self.recordFailure(file.name, FileSink.couldNotRename(file.name, error))
                 } else {
                     self.recordSaved(file.name, resumed: file.resumed)
                 }
@@ -160,7 +160,7 @@ extension GalleryDownloader {
     }
 
     /// Renames per trip to the worker: few enough that handling their results is a short main-loop callback.
-    private static var renameBatchSize: Int { 64 }
+    private static let renameBatchSize = 64
 
     /// When no renamed image is still downloading: each one's partial file goes to its final name (complete)
     /// or away, and then the images that waited for the final names run.
@@ -220,7 +220,7 @@ extension GalleryDownloader {
         partial.move(to: File(path: directory + "/" + final)) { [weak self] result in
             self?.fileOperations -= 1
             if case .failure(let error) = result {
-                then(tr("Could not rename {file}: {reason}", ["file": final, "reason": error.message]))
+                then(FileSink.couldNotRename(final, error))
             } else {
                 then(nil)
             }

@@ -81,7 +81,7 @@ public final class GalleryDownloader {
     var fileOperations = 0
     /// Complete streamed files whose name stayed, waiting to be renamed to it, and whether a batch of them is
     /// being renamed now.
-    var settling: [(name: String, resumed: Bool)] = []
+    var settling = Deque<(name: String, resumed: Bool)>()
     var isRenamingSettled = false
 
     enum Phase {
