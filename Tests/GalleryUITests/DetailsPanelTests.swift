@@ -103,16 +103,20 @@ final class DetailsPanelTests: GLibTestCase {
     /// and updates by itself; the size in pixels is the feed's until the decode gives the real one.
     func testTheFileRowUpdatesWhenTheImageArrives() throws {
         try MainActor.assumeIsolated {
-            let ui = try UIHarness(server: .init(bandwidthBytesPerSecond: 1_500_000))
+            let ui = try UIHarness()
             defer { ui.close() }
+            // The full image is held at the server until the test has read the panel, however long that takes.
+            ui.server.holdsResponse = { $0.hasPrefix("/images/aurora-001-") }
             ui.search("aurora")
             XCTAssertTrue(ui.waitForRows(24))
             ui.window.openLargeView(ui.download(0))
             let view = ui.window.largeView
             Self.openDetails(ui)
+            XCTAssertTrue(iterateMainLoop(until: { ui.server.heldResponseCount > 0 }, timeout: 10), "the image asked for")
             XCTAssertFalse(view.isShowingFullImage, "still downloading")
             XCTAssertEqual(Self.shown(view)[.file], "Loading…")
             XCTAssertEqual(Self.shown(view)[.imageSize], "4000 × 2667 pixels", "the feed's size meanwhile")
+            ui.server.releaseHeldResponses()
             XCTAssertTrue(iterateMainLoop(until: { view.isShowingFullImage }, timeout: 30))
             let item = try XCTUnwrap(ui.server.catalog.user(named: "aurora")?.items[0])
             XCTAssertEqual(Self.shown(view)[.file], "JPEG · " + SizeText.format(try Self.demoFileSize(item)))

@@ -70,10 +70,14 @@ final class GalleryWindowTests: GLibTestCase {
 
     func testAFinishedRowShowsItsImageAndAStoppedSpinner() throws {
         try MainActor.assumeIsolated {
-            let ui = try UIHarness(server: .init(latencyMilliseconds: 300))
+            let ui = try UIHarness()
             defer { ui.close() }
+            // The thumbnails are held at the server until the test has looked: a latency alone can run out
+            // while a loaded machine builds the first screen.
+            ui.server.holdsResponse = { $0.hasPrefix("/thumbs/") }
             ui.search("aurora")
             XCTAssertTrue(ui.waitForRows(1))
+            XCTAssertTrue(iterateMainLoop(until: { ui.server.heldResponseCount > 0 }, timeout: 10), "thumbnails asked for")
             let row = try ui.row(0)
             XCTAssertEqual(ui.download(0).state, .loading)
             XCTAssertTrue(row.spinner.isSpinning, "spinning while the thumbnail loads")
@@ -81,6 +85,8 @@ final class GalleryWindowTests: GLibTestCase {
             XCTAssertTrue(row.thumbnail.hasStyleClass("dim-label"), "dimmed")
             let placeholder = row.thumbnail
 
+            ui.server.holdsResponse = nil
+            ui.server.releaseHeldResponses()
             XCTAssertTrue(iterateMainLoop(until: { ui.download(0).state == .loaded }, timeout: 10))
             XCTAssertFalse(row.spinner.isSpinning)
             XCTAssertFalse(row.spinner.isVisible)
@@ -148,10 +154,12 @@ final class GalleryWindowTests: GLibTestCase {
 
     func testANewSearchMidLoadCancelsTheOldGallery() throws {
         try MainActor.assumeIsolated {
-            let ui = try UIHarness(server: .init(latencyMilliseconds: 400))
+            let ui = try UIHarness()
             defer { ui.close() }
+            ui.server.holdsResponse = { $0.hasPrefix("/thumbs/") && $0.contains("aurora-") }
             ui.search("aurora")
             XCTAssertTrue(ui.waitForRows(24))
+            XCTAssertTrue(iterateMainLoop(until: { ui.server.heldResponseCount > 0 }, timeout: 10), "thumbnails asked for")
             let old = try XCTUnwrap(ui.window.gallery)
             XCTAssertGreaterThan(old.loadingCount, 0)
             let oldDownloads = old.downloads
@@ -160,6 +168,7 @@ final class GalleryWindowTests: GLibTestCase {
             XCTAssertTrue(old.isCancelled)
             XCTAssertEqual(oldDownloads.filter { $0.state == .loading }.count, 0, "no old download is left running")
             XCTAssertEqual(ui.pipeline.unfinishedTaskCount, 0, "the old gallery's fetches are gone")
+            ui.server.releaseHeldResponses()  // the old answers come now, to requests given up
             XCTAssertTrue(ui.waitForRows(24))
             XCTAssertEqual(ui.download(0).item.author, "atlas")
             iterateMainLoop(until: { ui.window.gallery?.loadingCount == 0 }, timeout: 20)
@@ -220,8 +229,12 @@ final class GalleryWindowTests: GLibTestCase {
     func testClosingTheWindowMidDownloadIsClean() throws {
         try MainActor.assumeIsolated {
             let ui = try UIHarness(server: .init(latencyMilliseconds: 100, bandwidthBytesPerSecond: 20_000))
+            // The thumbnails trickle in, and two of the first asked for are held at the server: some are surely
+            // still on their way when the window closes, however long the first screen took to build.
+            ui.server.holdsResponse = { $0.hasPrefix("/thumbs/") && ($0.contains("/aurora-003-") || $0.contains("/aurora-004-")) }
             ui.search("aurora")
             XCTAssertTrue(ui.waitForRows(24))
+            XCTAssertTrue(iterateMainLoop(until: { ui.server.heldResponseCount > 0 }, timeout: 10), "later thumbnails asked for")
             XCTAssertGreaterThan(ui.pipeline.activeFetchCount, 0, "downloads are in flight when the window closes")
             let downloads = try XCTUnwrap(ui.window.gallery).downloads
             ui.window.window.close()  // what the title bar's close button and Ctrl+W do
@@ -230,6 +243,7 @@ final class GalleryWindowTests: GLibTestCase {
             XCTAssertEqual(ui.pipeline.activeFetchCount, 0)
             let states = downloads.map(\.state)
             XCTAssertFalse(states.contains(.loading))
+            ui.server.releaseHeldResponses()
             iterateMainLoop(for: 1.0)
             XCTAssertEqual(downloads.map(\.state), states, "no callback arrived after the window was gone")
             XCTAssertEqual(ui.pipeline.cache.count, downloads.count { $0.state == .loaded }, "nothing decoded late")

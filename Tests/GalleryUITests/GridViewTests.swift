@@ -128,14 +128,19 @@ final class GridViewTests: GLibTestCase {
             let ui = try UIHarness(server: .init(latencyMilliseconds: 400))
             defer { ui.close() }
             ui.window.setViewMode(.grid)
+            // Item 0's thumbnail is held at the server until its tile shows another item: the latency alone
+            // can run out while a loaded machine builds the first screen.
+            ui.server.holdsResponse = { $0.hasPrefix("/thumbs/") && $0.contains("/atlas-001-") }
             ui.search("atlas")
             XCTAssertTrue(ui.waitForRows(24))
+            XCTAssertTrue(iterateMainLoop(until: { ui.server.heldResponseCount > 0 }, timeout: 10), "item 0's thumbnail asked for")
             let first = ui.download(0)
             let tile = try ui.tile(0)
             XCTAssertEqual(first.state, .loading)
 
             ui.scroll(toRow: 20)  // a jump: every tile is rebound, item 0's download goes on
             XCTAssertFalse(tile.download === first, "the tile shows another item now")
+            ui.server.releaseHeldResponses()
             XCTAssertTrue(iterateMainLoop(until: { first.state == .loaded }, timeout: 10))
             XCTAssertNil(first.thumbnail, "an item off screen keeps no pixels")
             let firstPixels = try XCTUnwrap(first.cachedThumbnail?.pixbuf.pointer, "the cache has it")

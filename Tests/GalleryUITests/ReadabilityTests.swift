@@ -67,7 +67,7 @@ final class ReadabilityTests: GLibTestCase {
                 Self.apply(style, to: ui)
                 for (selected, state) in [(6, ""), (5, ", selected")] {
                     ui.list.select(selected, focus: true)
-                    Self.settle(ui)
+                    ui.settleFrames()
                     XCTAssertTrue(ui.list.visibleRange.contains(5))
                     let row = try ui.row(5)
                     let rendered = RenderedWindow(ui.window.window.widget)
@@ -84,7 +84,7 @@ final class ReadabilityTests: GLibTestCase {
                                           timeout: 5))
             for style in Style.allCases {
                 Self.apply(style, to: ui)
-                Self.settle(ui)
+                ui.settleFrames()
                 let rendered = RenderedWindow(ui.window.window.widget)
                 check("offline notice", ui.window.notices.label, in: style, rendered: rendered)
                 check("in-app notification", ui.window.notification.label, in: style, rendered: rendered)
@@ -98,7 +98,7 @@ final class ReadabilityTests: GLibTestCase {
             }, timeout: 10))
             for style in Style.allCases {
                 Self.apply(style, to: ui)
-                Self.settle(ui)
+                ui.settleFrames()
                 let rendered = RenderedWindow(ui.window.window.widget)
                 check("status page title", ui.window.statusPage.titleLabel, in: style, rendered: rendered)
                 check("status page text", ui.window.statusPage.descriptionLabel, in: style, rendered: rendered)
@@ -113,7 +113,7 @@ final class ReadabilityTests: GLibTestCase {
                 Self.apply(style, to: ui)
                 for (selected, state) in [(video + 1, ""), (video, ", selected")] {
                     ui.list.select(selected, focus: true)
-                    Self.settle(ui)
+                    ui.settleFrames()
                     let row = try ui.row(video)
                     let rendered = RenderedWindow(ui.window.window.widget)
                     let minimum = selected == video ? selectedMinimum(row, rendered: rendered) : Self.minimumRatio
@@ -127,7 +127,7 @@ final class ReadabilityTests: GLibTestCase {
             XCTAssertTrue(iterateMainLoop(until: { menu.sourceLabels.first?.isMapped == true }, timeout: 5))
             for style in Style.allCases {
                 Self.apply(style, to: ui)
-                Self.settle(ui)
+                ui.settleFrames()
                 check("recent gallery's source", menu.sourceLabels[0], in: style, rendered: RenderedWindow(ui.window.window.widget))
             }
             menu.popover.popDown()
@@ -175,17 +175,5 @@ final class ReadabilityTests: GLibTestCase {
         g_value_set_boolean(&value, enabled ? 1 : 0)
         g_object_set_property(gtk_settings_get_default()!.raw.as(GObject.self), "gtk-enable-animations", &value)
         g_value_unset(&value)
-    }
-
-    /// Lets the window take the new style and selection in: two frames drawn after the change.
-    @MainActor
-    static func settle(_ ui: UIHarness) {
-        guard let clock = gtk_widget_get_frame_clock(ui.window.window.widget) else { return iterateMainLoop(for: 0.3) }
-        for _ in 0..<2 {
-            let start = gdk_frame_clock_get_frame_counter(clock)
-            gtk_widget_queue_draw(ui.window.window.widget)
-            XCTAssertTrue(iterateMainLoop(until: { gdk_frame_clock_get_frame_counter(clock) > start }, timeout: 5),
-                          "the window drew no frame")
-        }
     }
 }

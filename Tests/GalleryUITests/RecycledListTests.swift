@@ -146,14 +146,19 @@ final class RecycledListTests: GLibTestCase {
         try MainActor.assumeIsolated {
             let ui = try UIHarness(server: .init(latencyMilliseconds: 400))
             defer { ui.close() }
+            // Item 0's thumbnail is held at the server until its row shows another item: the latency alone
+            // can run out while a loaded machine builds the first screen.
+            ui.server.holdsResponse = { $0.hasPrefix("/thumbs/") && $0.contains("/atlas-001-") }
             ui.search("atlas")
             XCTAssertTrue(ui.waitForRows(24))
+            XCTAssertTrue(iterateMainLoop(until: { ui.server.heldResponseCount > 0 }, timeout: 10), "item 0's thumbnail asked for")
             let first = ui.download(0)
             let row = try ui.row(0)
             XCTAssertEqual(first.state, .loading)
 
             ui.scroll(toRow: 14)  // a jump: every row is rebound, item 0's download goes on
             XCTAssertFalse(row.download === first, "the row shows another item now")
+            ui.server.releaseHeldResponses()
             XCTAssertTrue(iterateMainLoop(until: { first.state == .loaded }, timeout: 10))
             XCTAssertNil(first.thumbnail, "an item off screen keeps no pixels")
             let firstPixels = try XCTUnwrap(first.cachedThumbnail?.pixbuf.pointer, "the cache has it")

@@ -13,13 +13,16 @@ import XCTest
 final class SourceSwitchingTests: GLibTestCase {
     func testSwitchingSourceAndUsernameMidLoad() throws {
         try MainActor.assumeIsolated {
-            let ui = try UIHarness(server: .init(latencyMilliseconds: 300))
+            let ui = try UIHarness()
             defer { ui.close() }
+            // Held at the server, so they are still on their way when the source changes, whatever the load.
+            ui.server.holdsResponse = { $0.hasPrefix("/thumbs/") }
             let header = ui.window.header
             header.selectedSource = .demo
             header.usernameEntry.text = "aurora"
             header.usernameEntry.activate()  // Enter
             XCTAssertTrue(ui.waitForRows(24))
+            XCTAssertTrue(iterateMainLoop(until: { ui.server.heldResponseCount > 0 }, timeout: 10), "thumbnails asked for")
             let aurora = try XCTUnwrap(ui.window.gallery)
             XCTAssertGreaterThan(aurora.loadingCount, 0, "thumbnails still on their way")
 
@@ -27,6 +30,8 @@ final class SourceSwitchingTests: GLibTestCase {
             header.selectedSource = .mastodon
             XCTAssertTrue(aurora.isCancelled)
             XCTAssertEqual(aurora.loadingCount, 0)
+            ui.server.holdsResponse = nil
+            ui.server.releaseHeldResponses()  // answers to requests given up
             XCTAssertEqual(ui.window.statusPage.titleLabel.text, "Not a valid username", "Mastodon wants user@server")
             XCTAssertFalse(ui.window.statusPage.retryButton.isVisible, "retrying cannot fix a username")
             XCTAssertEqual(header.usernameEntry.placeholder, "user@instance")

@@ -137,7 +137,19 @@ final class UIHarness {
         XCTAssertTrue(iterateMainLoop(until: { view.isShowingFullImage }, timeout: 20), "the photo was not shown")
         // The header bar changed from search to viewer controls: let the window lay out at its final size.
         iterateMainLoop(for: 0.3)
+        settleFrames()
         return view
+    }
+
+    /// Lets the window take a change in (a new style, selection or layout): two frames drawn after it.
+    func settleFrames() {
+        guard let clock = gtk_widget_get_frame_clock(window.window.widget) else { return iterateMainLoop(for: 0.3) }
+        for _ in 0..<2 {
+            let start = gdk_frame_clock_get_frame_counter(clock)
+            gtk_widget_queue_draw(window.window.widget)
+            XCTAssertTrue(iterateMainLoop(until: { gdk_frame_clock_get_frame_counter(clock) > start }, timeout: 5),
+                          "the window drew no frame")
+        }
     }
 
     func thumbnailRequests() -> [String] { server.requestLog.filter { $0.contains("/thumbs/") } }
