@@ -15,6 +15,7 @@ import PackageDescription
 //   DemoServerCommand      -> `gallery-demo-server`
 //   DemoImageGenerator     -> `gallery-demo-images` (renders the demo gallery's images at build time)
 //   GalleryBenchmarks      -> `gallery-benchmarks` (Tests/Benchmarks; `make bench`, never shipped)
+//   SoupFloor              -> `gallery-soup-floor`: a bare libsoup 2.4 client the download benchmark times
 // SwiftPM still hands every target the module maps of the C modules below it, so `import CGtk` would compile in
 // GalleryUI all the same: Tests/GalleryUITests/LayerTests.swift fails on it.
 let package = Package(
@@ -24,6 +25,7 @@ let package = Package(
         .executable(name: "gallery-demo-server", targets: ["DemoServerCommand"]),
         .executable(name: "gallery-demo-images", targets: ["DemoImageGenerator"]),
         .executable(name: "gallery-benchmarks", targets: ["GalleryBenchmarks"]),
+        .executable(name: "gallery-soup-floor", targets: ["SoupFloor"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -83,6 +85,8 @@ let package = Package(
             ],
             path: "Tests/Benchmarks",
             exclude: ["run.sh"]),
+        // libsoup and nothing of ours: what any libsoup 2.4 client costs before its first answer (`make bench`).
+        .executableTarget(name: "SoupFloor", dependencies: ["CSoup"], path: "Tests/SoupFloor"),
 
         .target(name: "TestSupport", dependencies: ["GObjectBindings", "GalleryCore", "GalleryDemoServer", "CGLib"],
                 path: "Tests/TestSupport"),

@@ -7,7 +7,9 @@ import Glibc
 /// the same image URLs from the same demo server on loopback. The app's time includes reading the gallery's
 /// 15 feed pages (which curl is spared: it is handed the URLs); the feed alone (`--list`) is timed too, and so
 /// is curl reading the same 15 pages one after another: each page names the next, so no client can read
-/// them faster, and on bare loopback that chain alone is most of curl's time for the images. Rounds
+/// them faster, and on bare loopback that chain alone is most of curl's time for the images. At no latency,
+/// a bare libsoup 2.4 client fetching one page is timed beside curl fetching it, for what libsoup costs any
+/// client before its first answer (`gallery-soup-floor`, Tests/SoupFloor). Rounds
 /// alternate which goes first, each into folders of its own, made new and removed only once every round ran:
 /// before handing out an inode number, ext4 passes over the numbers freed recently (`recently_deleted` in a
 /// profile; minutes, here), so writing 360 files just after deleting 720 costs both programs several times
@@ -81,6 +83,7 @@ enum DownloadScenario {
             appBytes = DirectoryScan.totalFileBytes(in: folder + "/app/demo/" + user)
             curlBytes = DirectoryScan.totalFileBytes(in: folder + "/curl")
         }
+        let floor = latency == 0 ? try clientFloor(firstPage: server.baseURL + DemoFeed.pagePath(user: user), curl: curl) : nil
         _ = try server.stop()
 
         let appMedian = Stats(app).median
@@ -94,9 +97,38 @@ enum DownloadScenario {
                    "one after another (each names the next): part of the app's time, none of curl's")
         let ratio = curlMedian / appMedian
         report.row("rate, app ÷ curl", Format.number(ratio, digits: 2), "same bytes: \(appBytes == curlBytes ? "yes" : "no")")
+        if let floor {
+            report.row("one page: a bare libsoup 2.4 client", Format.spread(floor.soup), "start, session, one GET, exit")
+            report.row("  the same without GIO's modules", Format.spread(floor.soupWithoutModules),
+                       "no TLS backend, no proxy resolver, no certificates")
+            report.row("  curl", Format.spread(floor.curl))
+            // The earliest a libsoup 2.4 client can know the last page's image URLs: its start and first page,
+            // then the other pages one after another as fast as curl reads them (curl's own start taken out).
+            let lastPageKnown = Stats(floor.soup).median + Stats(chain).median - Stats(floor.curl).median
+            report.row("  the feed read, at the earliest", Format.milliseconds(lastPageKnown),
+                       "by a libsoup 2.4 client: the last page's image URLs known, none saved yet")
+        }
         report.goal("bytes-\(latency)ms", count: appBytes, equals: curlBytes, what: "bytes saved (curl's)")
         report.goal("rate-vs-curl-\(latency)ms", measured: ratio, atLeast: Goals.downloadRateVersusCurl, unit: "× curl's rate",
                     digits: 2)
+    }
+
+    /// What fetching one page costs a program that does nothing else: a bare libsoup 2.4 client (with and without
+    /// GIO's modules, which libsoup loads with the system's certificates at its first connection, also for http)
+    /// and curl. Runs alternate, so the machine's mood falls on all three alike.
+    private static func clientFloor(firstPage: String, curl: String) throws(BenchmarkError)
+        -> (soup: [Double], soupWithoutModules: [Double], curl: [Double]) {
+        let soupClient = siblingExecutable("gallery-soup-floor")
+        let commands = [
+            [soupClient, firstPage],
+            ["/usr/bin/env", "GIO_MODULE_DIR=/nonexistent", soupClient, firstPage],
+            [curl, "--silent", "--fail", "-o", "/dev/null", firstPage],
+        ]
+        var times: [[Double]] = [[], [], []]
+        for _ in 0..<15 {
+            for (index, command) in commands.enumerated() { times[index].append(try time(command)) }
+        }
+        return (times[0], times[1], times[2])
     }
 
     /// Runs `command` to its end and returns its wall time; a failure ends the scenario.

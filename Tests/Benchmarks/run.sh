@@ -3,11 +3,11 @@
 #
 #   Tests/Benchmarks/run.sh [SCENARIO...]      (default: all; see Tests/Benchmarks/main.swift)
 #
-# Builds `gallery-benchmarks` in release mode (outside the headless wrapper: SwiftPM keeps its caches under the
-# real HOME), then runs each scenario as its own process inside .ci/headless (Xvfb, private D-Bus, throwaway
-# HOME). Each scenario prints a table and one `PASS goal …`/`FAIL goal …` line per goal; at the end the goal
-# lines are repeated as a summary. Exit status: 0 when every goal passed, 1 otherwise (a scenario that crashed
-# or broke off counts as failed).
+# Builds `gallery-benchmarks` and `gallery-soup-floor` (a bare libsoup client it times) in release mode
+# (outside the headless wrapper: SwiftPM keeps its caches under the real HOME), then runs each scenario as its
+# own process inside .ci/headless (Xvfb, private D-Bus, throwaway HOME). Each scenario prints a table and one
+# `PASS goal …`/`FAIL goal …` line per goal; at the end the goal lines are repeated as a summary. Exit status:
+# 0 when every goal passed, 1 otherwise (a scenario that crashed or broke off counts as failed).
 #
 # Environment (the Makefile passes them): SWIFT, BUILD_DIR (SwiftPM scratch path), SWIFT_FLAGS.
 # The demo gallery must be rendered (make demo-data-release, a prerequisite of `make bench`).
@@ -23,9 +23,11 @@ if [ -z "${GALLERY_BENCH_INSIDE:-}" ]; then
   build_dir=${BUILD_DIR:-.build}
   case "$build_dir" in /*) ;; *) build_dir=$root/$build_dir ;; esac
   # The same flags as the Makefile's release build, so the shared modules are built once for both.
-  # shellcheck disable=SC2086
-  "$swift" build --scratch-path "$build_dir" ${SWIFT_FLAGS:-} -c release --static-swift-stdlib \
-    --product gallery-benchmarks
+  for product in gallery-benchmarks gallery-soup-floor; do
+    # shellcheck disable=SC2086
+    "$swift" build --scratch-path "$build_dir" ${SWIFT_FLAGS:-} -c release --static-swift-stdlib \
+      --product "$product" || exit 1
+  done
   export GALLERY_BENCHMARKS="$build_dir/release/gallery-benchmarks"
   [ -x "$GALLERY_BENCHMARKS" ] || { echo "bench: $GALLERY_BENCHMARKS was not built" >&2; exit 1; }
   echo "bench: $(nproc) cores, $(uptime | sed 's/.*load average/load average/')"
