@@ -20,7 +20,9 @@ public enum MarkupParser {
         public init(_ message: String) { self.message = message }
     }
 
-    public static func parse(_ bytes: Bytes, delegate: MarkupParserDelegate) throws(GLibError) {
+    /// Parses `bytes`, or only their first `limit` bytes: a document cut there ends with an error, after the
+    /// delegate saw all that came before the cut.
+    public static func parse(_ bytes: Bytes, upTo limit: Int = .max, delegate: MarkupParserDelegate) throws(GLibError) {
         let context = Context(delegate)
         var parser = GMarkupParser(
             start_element: startElement, end_element: endElement, text: text, passthrough: nil, error: nil)
@@ -35,7 +37,7 @@ public enum MarkupParser {
             // An empty body has no base address, and GMarkup rejects a NULL text; end_parse alone reports
             // the empty document.
             if let base = buffer.baseAddress?.assumingMemoryBound(to: gchar.self),
-               g_markup_parse_context_parse(markup, base, gssize(buffer.count), &failure) == 0 {
+               g_markup_parse_context_parse(markup, base, gssize(min(buffer.count, max(0, limit))), &failure) == 0 {
                 return
             }
             g_markup_parse_context_end_parse(markup, &failure)

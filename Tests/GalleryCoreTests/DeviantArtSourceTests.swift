@@ -30,6 +30,29 @@ final class DeviantArtSourceTests: GLibTestCase {
         XCTAssertEqual(try source("  spaced-Out_1  ").username, "spaced-Out_1")
     }
 
+    /// The channel names its next page before the items: a feed reading every page asks for it from that much
+    /// of the reply, before the whole is parsed. A next link only after the items, or past the heading's bytes,
+    /// is left to the parse.
+    func testTheNextPageIsKnownFromTheChannelsHeadingAhead() throws {
+        let fixture = Fixtures.text("deviantart/gallery-page1.xml")
+        let reply = response(Bytes(fixture))
+        let ahead = try XCTUnwrap(try source().nextRequestAhead(reply, of: source().firstRequest()))
+        XCTAssertEqual(ahead, try source().parse(reply, of: source().firstRequest()).next, "the request the parse names")
+
+        let link = try XCTUnwrap(fixture.split(separator: "\n").first { $0.contains(#"rel="next""#) })
+        let linkAfterItems = fixture.replacingOccurrences(of: link + "\n", with: "")
+            .replacingOccurrences(of: "</channel>", with: link + "\n</channel>")
+        let late = response(Bytes(linkAfterItems))
+        XCTAssertNil(try source().nextRequestAhead(late, of: source().firstRequest()))
+        XCTAssertEqual(try source().parse(late, of: source().firstRequest()).next, ahead, "the parse finds it")
+
+        let padding = "<description>" + String(repeating: "x", count: MediaRSSParser.maxHeadingBytes) + "</description>\n"
+        let longHeading = fixture.replacingOccurrences(of: link + "\n", with: padding + link + "\n")
+        XCTAssertNil(try source().nextRequestAhead(response(Bytes(longHeading)), of: source().firstRequest()),
+                     "read no further than the heading's bytes")
+        XCTAssertNil(try source().nextRequestAhead(response(Bytes(fixture), status: 404), of: source().firstRequest()))
+    }
+
     func testItemsAreParsedWithTheirQuirks() throws {
         let page = try source().parse(response(Fixtures.bytes("deviantart/gallery-page1.xml")),
                                       of: source().firstRequest())

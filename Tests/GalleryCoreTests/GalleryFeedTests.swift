@@ -49,6 +49,94 @@ final class GalleryFeedTests: GLibTestCase {
         }
     }
 
+    // MARK: Reading ahead
+
+    /// Loading every page (`--list`, `--download`), the next page is asked for as soon as a reply names it in
+    /// its heading, while the reply is parsed on a worker; each page is still asked for once, and the items
+    /// come in the gallery's order.
+    func testLoadingEveryPageAsksForTheNextWhileTheLastIsParsed() throws {
+        try MainActor.assumeIsolated {
+            let server = try startDemoServer()
+            let (feed, pages) = try Self.loadAll("atlas", server: server)
+            XCTAssertEqual(feed.state, .finished)
+            XCTAssertEqual(pages.joined().map(\.title), server.catalog.user(named: "atlas")!.items.map(\.title))
+            XCTAssertEqual(feed.pagesAskedAhead, 14, "every page after the first")
+            XCTAssertEqual(server.requestLog.filter { $0.hasPrefix("/rss.xml") }.count, 15, "each page once")
+        }
+    }
+
+    /// The window loads a page when the user scrolls to the end: nothing is asked for ahead of that.
+    func testLoadingPageByPageAsksForNothingAhead() throws {
+        try MainActor.assumeIsolated {
+            let server = try startDemoServer()
+            let feed = GalleryFeed(source: try DeviantArtSource(username: "atlas", endpointOverride: server.baseURL, kind: .demo),
+                                   client: HTTPClient())
+            var delivered = 0
+            feed.loadNextPage { delivered += $0.count }
+            XCTAssertTrue(iterateMainLoop(until: { feed.state == .idle && delivered == 24 }, timeout: 10))
+            iterateMainLoop(for: 0.2)
+            XCTAssertEqual(feed.pagesAskedAhead, 0)
+            XCTAssertEqual(server.requestLog.filter { $0.hasPrefix("/rss.xml") }.count, 1, "the next page waits for a scroll")
+        }
+    }
+
+    /// A heading that names one page and a parse that names another (a second next link after the items, which
+    /// the parse takes): the page asked for ahead is given up, and the feed goes on with the parse's.
+    func testAPageAskedAheadThatTheParseDoesNotNameIsGivenUp() throws {
+        try MainActor.assumeIsolated {
+            let server = try TestHTTPServer()
+            let fixture = Fixtures.text("deviantart/gallery-page1.xml")
+            let link = try XCTUnwrap(fixture.split(separator: "\n").first { $0.contains(#"rel="next""#) })
+            let heading = #"<atom:link rel="next" href="\#(server.baseURL)/rss.xml?offset=guess"/>"#
+            let parsed = #"<atom:link rel="next" href="\#(server.baseURL)/rss.xml?offset=real"/>"#
+            let first = fixture.replacingOccurrences(of: link, with: heading)
+                .replacingOccurrences(of: "</channel>", with: parsed + "\n</channel>")
+            let last = fixture.replacingOccurrences(of: link + "\n", with: "")
+            let guessed = last.replacingOccurrences(of: "Rock &amp;amp; Roll", with: "Not this page")
+            server.route("/rss.xml") { request in
+                switch request.query["offset"] {
+                case "guess": .text(guessed, contentType: "application/rss+xml")
+                case "real": .text(last, contentType: "application/rss+xml")
+                default: .text(first, contentType: "application/rss+xml")
+                }
+            }
+            let run = loadEveryPage(try DeviantArtSource(username: "inkwell", endpointOverride: server.baseURL))
+            XCTAssertEqual(run.feed.state, .finished)
+            XCTAssertEqual(run.pages.map(\.count), [4, 4])
+            XCTAssertFalse(run.pages.joined().contains { $0.title == "Not this page" }, "the guessed page's items")
+            XCTAssertEqual(run.feed.pagesAskedAhead, 1)
+            XCTAssertEqual(server.requestLog.filter { $0.contains("offset=real") }.count, 1)
+        }
+    }
+
+    /// A feed cancelled (a new search, `--download` stopped) while a page asked for ahead is on its way hands
+    /// nothing more over, and keeps neither itself nor its client alive for that answer.
+    func testCancellingWhileAPageIsAskedForAheadDropsIt() throws {
+        try MainActor.assumeIsolated {
+            let server = try startDemoServer()
+            server.holdsResponse = { $0.contains("offset=24") }
+            weak var weakFeed: GalleryFeed?
+            weak var weakClient: HTTPClient?
+            var pages = 0
+            do {
+                let client = HTTPClient()
+                let feed = GalleryFeed(source: try DeviantArtSource(username: "atlas", endpointOverride: server.baseURL, kind: .demo),
+                                       client: client)
+                weakFeed = feed
+                weakClient = client
+                feed.loadAllPages(page: { _ in pages += 1 }, end: { _ in XCTFail("the feed was cancelled") })
+                XCTAssertTrue(iterateMainLoop(until: { server.heldResponseCount > 0 && pages == 1 }, timeout: 10))
+                XCTAssertEqual(feed.pagesAskedAhead, 1, "page 2 was asked for ahead")
+                feed.cancel()
+            }
+            server.releaseHeldResponses()
+            XCTAssertTrue(iterateMainLoop(until: { weakFeed == nil && weakClient == nil }, timeout: 5),
+                          "nothing keeps the feed or its client for the answer given up")
+            iterateMainLoop(for: 0.2)
+            XCTAssertEqual(pages, 1, "nothing handed over after the cancel")
+        }
+    }
+
     func testMissingEmptyAndBrokenGalleriesGetTheirMessage() throws {
         try MainActor.assumeIsolated {
             let server = try startDemoServer()

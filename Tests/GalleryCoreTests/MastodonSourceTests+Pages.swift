@@ -112,6 +112,18 @@ extension MastodonSourceTests {
         XCTAssertNil(try source.parse(response("[]", url: third.url), of: third).next)
     }
 
+    /// A page of statuses names the next in its headers, so a feed reading every page can ask for it before the
+    /// JSON is parsed; the lookup names it only in its JSON, and a failed reply names none.
+    func testTheNextPageIsKnownFromTheLinkHeaderAhead() throws {
+        let source = try alice()
+        let reply = response(Self.fixture("statuses-page1.json"), headers: ["link": Self.page1Links], url: statusesRequest().url)
+        let ahead = try XCTUnwrap(source.nextRequestAhead(reply, of: statusesRequest()))
+        XCTAssertEqual(ahead, try source.parse(reply, of: statusesRequest()).next, "the request the parse names")
+        XCTAssertNil(source.nextRequestAhead(response(#"{"id":"7"}"#), of: try alice().firstRequest()), "the lookup")
+        let refused = response("{}", status: 429, headers: ["link": Self.page1Links], url: statusesRequest().url)
+        XCTAssertNil(source.nextRequestAhead(refused, of: statusesRequest()))
+    }
+
     func testNextLinksAreKeptOnTheServiceAndRebasedOntoTheOverride() throws {
         let source = try alice(override: "http://127.0.0.1:8080")
         let request = statusesRequest(origin: "http://127.0.0.1:8080")

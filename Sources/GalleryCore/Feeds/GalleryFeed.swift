@@ -46,11 +46,21 @@ public final class GalleryFeed {
 
     public let source: any GallerySource
     public private(set) var state: State = .idle {
-        didSet { if state != oldValue { onStateChange?() } }
+        didSet {
+            guard state != oldValue else { return }
+            // A feed that ended wants no page it asked for ahead.
+            switch state {
+            case .finished, .failed: dropLookahead()
+            case .idle, .loading, .waiting: break
+            }
+            onStateChange?()
+        }
     }
     public private(set) var pagesLoaded = 0
     public private(set) var itemsDelivered = 0
     public var onStateChange: (@MainActor () -> Void)?
+    /// Pages asked for while the page before was still being parsed (`loadAllPages`).
+    public private(set) var pagesAskedAhead = 0
 
     /// Pages, lookups included, before the feed is considered endless: far past any real gallery (100,000
     /// items are 4,167 pages of 24), so only a feed that invents pages forever meets it.
@@ -75,6 +85,10 @@ public final class GalleryFeed {
     /// The last rate limit or refusal waited out (see `waitReason`).
     private var waitingFor: GalleryError?
     private var emptyRepliesInARow = 0
+    /// Set by `loadAllPages`: every page will be wanted, so the next is asked for as soon as a reply names it.
+    private var readsAhead = false
+    /// The page asked for ahead of its turn, until the parse of the one before says whether it is the next.
+    private var lookahead: Lookahead?
 
     /// With `snapshots`, the replies that make the first page are saved there, and stand in for them when
     /// the service cannot be reached (`offlineCopy`).
@@ -103,6 +117,7 @@ public final class GalleryFeed {
     /// `onStateChange` set before still runs, first.
     public func loadAllPages(page: @escaping @MainActor ([GalleryItem]) -> Void,
                              end: @escaping @MainActor (State) -> Void) {
+        readsAhead = true
         let observer = onStateChange
         onStateChange = { [weak self] in
             observer?()
@@ -124,6 +139,7 @@ public final class GalleryFeed {
         retryTimer = nil
         deliveryTimer?.cancel()
         deliveryTimer = nil
+        dropLookahead()
         onStateChange = nil
         if case .loading = state { state = .idle }
         next = nil
@@ -136,27 +152,37 @@ public final class GalleryFeed {
         requestedKeys.insert(request.key)
         state = .loading(page: pagesLoaded + 1)
         if let offlineCopy { return replay(request, from: offlineCopy, deliver: deliver) }
+        if let ahead = takeLookahead(for: request) { return adopt(ahead, as: request, deliver: deliver) }
         let cancellable = Cancellable()
         self.cancellable = cancellable
-        let httpRequest = HTTPRequest(url: request.url, headers: request.headers, maxBodyBytes: limits.maxPageBytes,
-                                      method: request.method, body: request.body)
-        client.fetch(httpRequest, cancellable: cancellable) { [weak self] result in
+        client.fetch(httpRequest(request), cancellable: cancellable) { [weak self] result in
             guard let self, self.cancellable === cancellable else { return }
             self.cancellable = nil
-            switch result {
-            case .success(let response):
-                self.handle(response, of: request, deliver: deliver)
-            case .failure(.cancelled):
-                self.state = .idle
-            case .failure(let error) where error.isUnreachable && self.mayUseSnapshot:
-                self.useSnapshot(for: request, after: error, deliver: deliver)
-            case .failure(.certificate(let detail)):
-                self.state = .failed(.certificate(service: self.serviceName, detail: detail))
-            case .failure(.tooLarge):
-                self.state = .failed(.malformedResponse(service: self.serviceName, detail: tr("The page is too large.")))
-            case .failure(let error):
-                self.state = .failed(.network(service: self.serviceName, detail: error.message))
-            }
+            self.received(result, of: request, deliver: deliver)
+        }
+    }
+
+    private func httpRequest(_ request: PageRequest) -> HTTPRequest {
+        HTTPRequest(url: request.url, headers: request.headers, maxBodyBytes: limits.maxPageBytes,
+                    method: request.method, body: request.body)
+    }
+
+    private func received(_ result: Result<HTTPResponse, HTTPError>, of request: PageRequest,
+                          deliver: @escaping @MainActor ([GalleryItem]) -> Void) {
+        switch result {
+        case .success(let response):
+            readAhead(after: response, of: request)
+            handle(response, of: request, deliver: deliver)
+        case .failure(.cancelled):
+            state = .idle
+        case .failure(let error) where error.isUnreachable && mayUseSnapshot:
+            useSnapshot(for: request, after: error, deliver: deliver)
+        case .failure(.certificate(let detail)):
+            state = .failed(.certificate(service: serviceName, detail: detail))
+        case .failure(.tooLarge):
+            state = .failed(.malformedResponse(service: serviceName, detail: tr("The page is too large.")))
+        case .failure(let error):
+            state = .failed(.network(service: serviceName, detail: error.message))
         }
     }
 
@@ -173,6 +199,63 @@ public final class GalleryFeed {
             self.cancellable = nil
             self.apply(parsed, of: request, response: response, deliver: deliver)
         })
+    }
+
+    // MARK: Reading ahead
+
+    /// A page asked for before the parse of the one before named it; its answer waits here until then.
+    private final class Lookahead {
+        let request: PageRequest
+        let cancellable = Cancellable()
+        var answer: Result<HTTPResponse, HTTPError>?
+        /// Set once the page is the feed's own request: the answer goes straight on.
+        var onAnswer: (@MainActor (Result<HTTPResponse, HTTPError>) -> Void)?
+
+        init(request: PageRequest) { self.request = request }
+    }
+
+    /// With `readsAhead`, asks for the page a reply names cheaply (`GallerySource.nextRequestAhead`) while the
+    /// reply is parsed on a worker: the chain of pages goes at the server's pace, not at the parse's. One page
+    /// ahead at most, never one asked for before, within `maxRequests`, and only while replies bring items: a
+    /// feed of empty pages is followed one page at a time, and stopped after as many requests as without this.
+    private func readAhead(after response: HTTPResponse, of request: PageRequest) {
+        guard readsAhead, lookahead == nil, offlineCopy == nil, emptyRepliesInARow == 0, requestedKeys.count < maxRequests,
+              let guess = source.nextRequestAhead(response, of: request), !requestedKeys.contains(guess.key)
+        else { return }
+        let ahead = Lookahead(request: guess)
+        lookahead = ahead
+        pagesAskedAhead += 1
+        client.fetch(httpRequest(guess), cancellable: ahead.cancellable) { result in
+            guard !ahead.cancellable.isCancelled else { return }
+            if let onAnswer = ahead.onAnswer { onAnswer(result) } else { ahead.answer = result }
+        }
+    }
+
+    /// The page asked for ahead if it is `request`; any other is given up (the parse named another page).
+    private func takeLookahead(for request: PageRequest) -> Lookahead? {
+        guard let ahead = lookahead else { return nil }
+        lookahead = nil
+        guard ahead.request == request else {
+            ahead.cancellable.cancel()
+            return nil
+        }
+        return ahead
+    }
+
+    /// Makes the page asked for ahead the feed's request in flight, as if `send` had just asked for it.
+    private func adopt(_ ahead: Lookahead, as request: PageRequest, deliver: @escaping @MainActor ([GalleryItem]) -> Void) {
+        cancellable = ahead.cancellable
+        let finish = { @MainActor [weak self] (result: Result<HTTPResponse, HTTPError>) in
+            guard let self, self.cancellable === ahead.cancellable else { return }
+            self.cancellable = nil
+            self.received(result, of: request, deliver: deliver)
+        }
+        if let answer = ahead.answer { finish(answer) } else { ahead.onAnswer = finish }
+    }
+
+    private func dropLookahead() {
+        lookahead?.cancellable.cancel()
+        lookahead = nil
     }
 
     // MARK: The saved first page
@@ -231,6 +314,7 @@ public final class GalleryFeed {
         // A "next" link back to a page already requested would page forever: stop after this page.
         let loops = result.next.map { requestedKeys.contains($0.key) } ?? false
         next = loops ? nil : result.next
+        if lookahead != nil, lookahead?.request != next { dropLookahead() }
         if result.items.isEmpty, let following = next {
             // Lookups and pages whose items were all filtered out: go on without waiting for a scroll — but
             // not forever.

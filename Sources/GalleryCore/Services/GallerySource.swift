@@ -87,6 +87,11 @@ public protocol GallerySource: Sendable {
     /// Parses one response of any status; maps statuses to `GalleryError`s itself, since what a 404 means
     /// depends on the request (a missing user, not a missing page).
     func parse(_ response: HTTPResponse, of request: PageRequest) throws(GalleryError) -> PageResult
+    /// The next page's request when a successful reply names it where it is cheap to find (a Link header, a
+    /// feed's next link ahead of its items), without the whole parse; nil otherwise. Runs on the main thread,
+    /// so it must cost the same whatever the reply's size. A feed that reads every page asks for that page
+    /// while this reply is parsed, and uses the answer only if `parse` names the same request.
+    func nextRequestAhead(_ response: HTTPResponse, of request: PageRequest) -> PageRequest?
 }
 
 extension SourceKind {

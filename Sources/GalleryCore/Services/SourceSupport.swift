@@ -6,6 +6,9 @@ import FoundationEssentials
 extension GallerySource {
     /// The service's name in messages ("DeviantArt", "Mastodon", "Wikimedia Commons", "Demo").
     public var serviceName: String { kind.displayName }
+
+    /// Most replies name their next page only inside what `parse` reads whole (a cursor in JSON).
+    public func nextRequestAhead(_ response: HTTPResponse, of request: PageRequest) -> PageRequest? { nil }
 }
 
 enum SourceText {

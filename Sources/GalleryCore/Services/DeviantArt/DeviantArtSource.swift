@@ -52,4 +52,13 @@ public struct DeviantArtSource: GallerySource {
         }
         return PageResult(items: page.items, next: next)
     }
+
+    /// DeviantArt's channel names its next page before the items (the demo server's too).
+    public func nextRequestAhead(_ response: HTTPResponse, of request: PageRequest) -> PageRequest? {
+        guard response.head.status == 200,
+              let link = MediaRSSParser.nextLinkAheadOfItems(response.body, baseURL: response.head.url), !link.isEmpty,
+              let url = try? endpoint.nextPageURL(link, replyURL: response.head.url, service: serviceName)
+        else { return nil }
+        return PageRequest(url: url)
+    }
 }

@@ -25,6 +25,9 @@ enum MediaRSSParser {
     static let maxElements = 50_000
     static let maxTextLength = 4096
 
+    /// Bytes of a page read for its next link ahead of the items: a real channel's heading is a few hundred.
+    static let maxHeadingBytes = 16 * 1024
+
     /// Parses one page; relative URLs in it are resolved against `baseURL` (the URL the page came from).
     /// Items past `maxItems` end the parse early: the page keeps the items before them.
     static func parse(_ bytes: Bytes, baseURL: String) throws(GLibError) -> MediaRSSPage {
@@ -37,8 +40,19 @@ enum MediaRSSParser {
         return handler.page
     }
 
+    /// The channel's next link if it comes before the first item, read from at most `maxHeadingBytes`: cheap
+    /// enough for the main thread whatever the page's size. Whatever the rest holds (a broken item, another
+    /// next link after the items) only `parse` knows.
+    static func nextLinkAheadOfItems(_ bytes: Bytes, baseURL: String) -> String? {
+        let handler = Handler(baseURL: baseURL, stopsAtFirstItem: true)
+        try? MarkupParser.parse(bytes, upTo: maxHeadingBytes, delegate: handler)
+        return handler.page.nextLink
+    }
+
     private final class Handler: MarkupParserDelegate {
         let baseURL: String
+        /// Reading only the channel's heading: the first item ends the parse.
+        let stopsAtFirstItem: Bool
         var page = MediaRSSPage()
         private var elements = 0
         /// Open elements as (namespace URI, local name), innermost last.
@@ -48,7 +62,10 @@ enum MediaRSSParser {
         private var text = ""
         private var item: ItemBuilder?
 
-        init(baseURL: String) { self.baseURL = baseURL }
+        init(baseURL: String, stopsAtFirstItem: Bool = false) {
+            self.baseURL = baseURL
+            self.stopsAtFirstItem = stopsAtFirstItem
+        }
 
         func startElement(_ qualifiedName: String, attributes: [String: String]) throws {
             guard path.count < MediaRSSParser.maxDepth else { throw MarkupParser.Stop(tr("The feed is nested too deeply")) }
@@ -68,6 +85,7 @@ enum MediaRSSParser {
             case ("", "channel") where path.count == 2:
                 page.channelFound = path[0].name == "rss"
             case ("", "item") where isInChannel:
+                if stopsAtFirstItem { throw MarkupParser.Stop("heading read") }
                 guard page.items.count < MediaRSSParser.maxItems else {
                     page.itemsLeftOut = true
                     throw MarkupParser.Stop(tr("The feed has too many items"))

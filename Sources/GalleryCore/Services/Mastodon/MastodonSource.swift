@@ -50,6 +50,12 @@ public struct MastodonSource: GallerySource {
         return PageResult(items: page.items, next: try nextRequest(response))
     }
 
+    /// A page of statuses names the next in its Link header; the lookup names it only in its JSON.
+    public func nextRequestAhead(_ response: HTTPResponse, of request: PageRequest) -> PageRequest? {
+        guard request.stage == Stage.statuses, response.head.status == 200 else { return nil }
+        return try? nextRequest(response)
+    }
+
     // MARK: - Requests
 
     private func statusesRequest(lookup response: HTTPResponse) throws(GalleryError) -> PageRequest {
