@@ -81,31 +81,37 @@ final class GalleryFeedTests: GLibTestCase {
     }
 
     /// A heading that names one page and a parse that names another (a second next link after the items, which
-    /// the parse takes): the page asked for ahead is given up, and the feed goes on with the parse's.
+    /// the parse takes): the page asked for ahead is given up, the feed goes on with the parse's, and it
+    /// guesses no more, so such a feed costs one needless request, not one a page.
     func testAPageAskedAheadThatTheParseDoesNotNameIsGivenUp() throws {
         try MainActor.assumeIsolated {
             let server = try TestHTTPServer()
             let fixture = Fixtures.text("deviantart/gallery-page1.xml")
             let link = try XCTUnwrap(fixture.split(separator: "\n").first { $0.contains(#"rel="next""#) })
-            let heading = #"<atom:link rel="next" href="\#(server.baseURL)/rss.xml?offset=guess"/>"#
-            let parsed = #"<atom:link rel="next" href="\#(server.baseURL)/rss.xml?offset=real"/>"#
-            let first = fixture.replacingOccurrences(of: link, with: heading)
-                .replacingOccurrences(of: "</channel>", with: parsed + "\n</channel>")
-            let last = fixture.replacingOccurrences(of: link + "\n", with: "")
-            let guessed = last.replacingOccurrences(of: "Rock &amp;amp; Roll", with: "Not this page")
+            // A page whose heading names `guess` and whose end names `next` (or nothing).
+            let page = { (guess: String, next: String?) in
+                fixture.replacingOccurrences(of: link, with: #"<atom:link rel="next" href="\#(server.baseURL)/rss.xml?offset=\#(guess)"/>"#)
+                    .replacingOccurrences(of: "</channel>", with: next.map {
+                        #"<atom:link rel="next" href="\#(server.baseURL)/rss.xml?offset=\#($0)"/></channel>"#
+                    } ?? "</channel>")
+            }
+            let guessed = fixture.replacingOccurrences(of: link + "\n", with: "")
+                .replacingOccurrences(of: "Rock &amp;amp; Roll", with: "Not this page")
             server.route("/rss.xml") { request in
                 switch request.query["offset"] {
-                case "guess": .text(guessed, contentType: "application/rss+xml")
-                case "real": .text(last, contentType: "application/rss+xml")
-                default: .text(first, contentType: "application/rss+xml")
+                case "guess", "guess2": .text(guessed, contentType: "application/rss+xml")
+                case "real": .text(page("guess2", "last"), contentType: "application/rss+xml")
+                case "last": .text(fixture.replacingOccurrences(of: link + "\n", with: ""), contentType: "application/rss+xml")
+                default: .text(page("guess", "real"), contentType: "application/rss+xml")
                 }
             }
             let run = loadEveryPage(try DeviantArtSource(username: "inkwell", endpointOverride: server.baseURL))
             XCTAssertEqual(run.feed.state, .finished)
-            XCTAssertEqual(run.pages.map(\.count), [4, 4])
+            XCTAssertEqual(run.pages.map(\.count), [4, 4, 4])
             XCTAssertFalse(run.pages.joined().contains { $0.title == "Not this page" }, "the guessed page's items")
-            XCTAssertEqual(run.feed.pagesAskedAhead, 1)
-            XCTAssertEqual(server.requestLog.filter { $0.contains("offset=real") }.count, 1)
+            XCTAssertEqual(run.feed.pagesAskedAhead, 1, "no guess after a wrong one")
+            XCTAssertEqual(server.requestLog.filter { $0.contains("offset=guess2") }, [])
+            XCTAssertEqual(server.requestLog.filter { $0.contains("offset=real") || $0.contains("offset=last") }.count, 2)
         }
     }
 

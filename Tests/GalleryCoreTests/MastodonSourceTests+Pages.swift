@@ -122,6 +122,10 @@ extension MastodonSourceTests {
         XCTAssertNil(source.nextRequestAhead(response(#"{"id":"7"}"#), of: try alice().firstRequest()), "the lookup")
         let refused = response("{}", status: 429, headers: ["link": Self.page1Links], url: statusesRequest().url)
         XCTAssertNil(source.nextRequestAhead(refused, of: statusesRequest()))
+        let padded = String(repeating: "<https://mastodon.social/x>; rel=\"alternate\", ", count: 100) + Self.page1Links
+        let long = response("[]", headers: ["link": padded], url: statusesRequest().url)
+        XCTAssertNil(source.nextRequestAhead(long, of: statusesRequest()), "a long header is left to the parse, off the main thread")
+        XCTAssertNotNil(try source.parse(long, of: statusesRequest()).next)
     }
 
     func testNextLinksAreKeptOnTheServiceAndRebasedOntoTheOverride() throws {

@@ -89,6 +89,8 @@ public final class GalleryFeed {
     private var readsAhead = false
     /// The page asked for ahead of its turn, until the parse of the one before says whether it is the next.
     private var lookahead: Lookahead?
+    /// A parse named another page than the one asked for ahead: no more guesses for this feed.
+    private var guessedWrong = false
 
     /// With `snapshots`, the replies that make the first page are saved there, and stand in for them when
     /// the service cannot be reached (`offlineCopy`).
@@ -208,7 +210,8 @@ public final class GalleryFeed {
         let request: PageRequest
         let cancellable = Cancellable()
         var answer: Result<HTTPResponse, HTTPError>?
-        /// Set once the page is the feed's own request: the answer goes straight on.
+        /// Set once the page is the feed's own request: the answer goes straight on. It must not hold the
+        /// lookahead itself (a cycle), and is let go once it ran.
         var onAnswer: (@MainActor (Result<HTTPResponse, HTTPError>) -> Void)?
 
         init(request: PageRequest) { self.request = request }
@@ -218,8 +221,11 @@ public final class GalleryFeed {
     /// reply is parsed on a worker: the chain of pages goes at the server's pace, not at the parse's. One page
     /// ahead at most, never one asked for before, within `maxRequests`, and only while replies bring items: a
     /// feed of empty pages is followed one page at a time, and stopped after as many requests as without this.
+    /// A feed whose parse once named another page than its guess is not guessed for again, so a feed cannot
+    /// make the app ask for more than one page it did not need.
     private func readAhead(after response: HTTPResponse, of request: PageRequest) {
-        guard readsAhead, lookahead == nil, offlineCopy == nil, emptyRepliesInARow == 0, requestedKeys.count < maxRequests,
+        guard readsAhead, !guessedWrong, lookahead == nil, offlineCopy == nil, emptyRepliesInARow == 0,
+              requestedKeys.count < maxRequests,
               let guess = source.nextRequestAhead(response, of: request), !requestedKeys.contains(guess.key)
         else { return }
         let ahead = Lookahead(request: guess)
@@ -227,7 +233,9 @@ public final class GalleryFeed {
         pagesAskedAhead += 1
         client.fetch(httpRequest(guess), cancellable: ahead.cancellable) { result in
             guard !ahead.cancellable.isCancelled else { return }
-            if let onAnswer = ahead.onAnswer { onAnswer(result) } else { ahead.answer = result }
+            guard let onAnswer = ahead.onAnswer else { return ahead.answer = result }
+            ahead.onAnswer = nil
+            onAnswer(result)
         }
     }
 
@@ -236,6 +244,7 @@ public final class GalleryFeed {
         guard let ahead = lookahead else { return nil }
         lookahead = nil
         guard ahead.request == request else {
+            guessedWrong = true
             ahead.cancellable.cancel()
             return nil
         }
@@ -244,17 +253,21 @@ public final class GalleryFeed {
 
     /// Makes the page asked for ahead the feed's request in flight, as if `send` had just asked for it.
     private func adopt(_ ahead: Lookahead, as request: PageRequest, deliver: @escaping @MainActor ([GalleryItem]) -> Void) {
-        cancellable = ahead.cancellable
+        let token = ahead.cancellable
+        cancellable = token
         let finish = { @MainActor [weak self] (result: Result<HTTPResponse, HTTPError>) in
-            guard let self, self.cancellable === ahead.cancellable else { return }
+            guard let self, self.cancellable === token else { return }
             self.cancellable = nil
             self.received(result, of: request, deliver: deliver)
         }
         if let answer = ahead.answer { finish(answer) } else { ahead.onAnswer = finish }
     }
 
-    private func dropLookahead() {
-        lookahead?.cancellable.cancel()
+    /// Gives up the page asked for ahead: the feed ended, or the parse named another page.
+    private func dropLookahead(guessedWrong wrong: Bool = false) {
+        guard let ahead = lookahead else { return }
+        if wrong { guessedWrong = true }
+        ahead.cancellable.cancel()
         lookahead = nil
     }
 
@@ -314,7 +327,7 @@ public final class GalleryFeed {
         // A "next" link back to a page already requested would page forever: stop after this page.
         let loops = result.next.map { requestedKeys.contains($0.key) } ?? false
         next = loops ? nil : result.next
-        if lookahead != nil, lookahead?.request != next { dropLookahead() }
+        if lookahead != nil, lookahead?.request != next { dropLookahead(guessedWrong: true) }
         if result.items.isEmpty, let following = next {
             // Lookups and pages whose items were all filtered out: go on without waiting for a scroll — but
             // not forever.

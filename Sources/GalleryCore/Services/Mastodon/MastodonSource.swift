@@ -26,6 +26,8 @@ public struct MastodonSource: GallerySource {
     static let maxSkippedReasons = SourcePage.maxSkippedReasons
     /// Mastodon's own limit for a media description.
     static let maxAltTextLength = 1500
+    /// The most of a Link header read on the main thread for the next page (`nextRequestAhead`).
+    static let maxLinkHeaderBytesAhead = 4096
 
     public init(account: String, endpointOverride: String?) throws(GalleryError) {
         (user, instance) = try Self.split(account)
@@ -50,9 +52,12 @@ public struct MastodonSource: GallerySource {
         return PageResult(items: page.items, next: try nextRequest(response))
     }
 
-    /// A page of statuses names the next in its Link header; the lookup names it only in its JSON.
+    /// A page of statuses names the next in its Link header; the lookup names it only in its JSON. A header
+    /// longer than a real one (two links of ~150 bytes) is left to `parse`, off the main thread.
     public func nextRequestAhead(_ response: HTTPResponse, of request: PageRequest) -> PageRequest? {
-        guard request.stage == Stage.statuses, response.head.status == 200 else { return nil }
+        guard request.stage == Stage.statuses, response.head.status == 200,
+              (response.head.headers["link"]?.utf8.count ?? 0) <= Self.maxLinkHeaderBytesAhead
+        else { return nil }
         return try? nextRequest(response)
     }
 
