@@ -144,7 +144,10 @@ final class URLAndTextTests: GLibTestCase {
         XCTAssertEqual(DateText.published(rfc822: "Sun, 01 Nov 2026 19:30:00 +0130"), 1_793_556_000)
         XCTAssertEqual(DateText.published(rfc822: "Sun, 01 Nov 26 18:00:00 Z"), 1_793_556_000, "a two-digit year")
         for broken in ["", "yesterday", "Sun, 32 Nov 2026 10:00:00 GMT", "Sun, 01 Nov 2026 10:00:00 XYZ",
-                       "Sun, 01 Foo 2026 10:00:00 GMT", "Sun, 01 Nov 2026 25:00:00 GMT", String(repeating: "1", count: 100)] {
+                       "Sun, 01 Foo 2026 10:00:00 GMT", "Sun, 01 Nov 2026 25:00:00 GMT", String(repeating: "1", count: 100),
+                       // Numbers past a gint (found by `make fuzz`: they trapped before GLib could refuse them).
+                       "Sun, 01 Nov 77777777772026 10:00:00 PST", "Sun, 9999999999 Nov 2026 10:00:00 GMT",
+                       "Sun, 01 Nov 2026 99999999999:00:00 GMT", "Sun, 01 Nov 2026 10:00:99999999999 GMT"] {
             XCTAssertNil(DateText.published(rfc822: broken), broken)
         }
         XCTAssertEqual(DateText.published(iso8601: "2024-05-02T09:15:42.118Z"), 1_714_641_342)

@@ -34,7 +34,11 @@ public enum DateText {
               let second = clock.count == 3 ? clock[2] : 0 else { return nil }
         // Two-digit years are RFC 822's own; RFC 1123 made them four.
         let fullYear = year < 100 ? year + (year < 50 ? 2000 : 1900) : year
-        guard let date = g_date_time_new_utc(gint(fullYear), gint(month + 1), gint(day), gint(hour), gint(minute),
+        // GLib checks the fields itself, but only once they are gints: a year of twelve digits would trap in
+        // the conversion first. GLib's own range, then.
+        guard (1...9999).contains(fullYear), (1...31).contains(day), (0...23).contains(hour), (0...59).contains(minute),
+              (0...60).contains(second),
+              let date = g_date_time_new_utc(gint(fullYear), gint(month + 1), gint(day), gint(hour), gint(minute),
                                              gdouble(second)) else { return nil }
         defer { g_date_time_unref(date) }
         return Int(g_date_time_to_unix(date)) - offset * 60

@@ -12,6 +12,10 @@ public enum FuzzChecks {
         }) {
             check(page, maxItems: maxItems)
         }
+        // What the feed may ask for ahead of the parse, from the main thread.
+        if let ahead = source.nextRequestAhead(response, of: request) {
+            precondition(URLText.isWebAddress(ahead.url), "a page asked for ahead that is not http(s)")
+        }
     }
 
     public static func check(_ page: PageResult, maxItems: Int) {
