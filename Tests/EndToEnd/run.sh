@@ -265,6 +265,10 @@ is_dark || fail "the fitted photo leaves no dark band below it (saturation $(sat
 xdotool mousemove --window "$window" 400 400 click --repeat 2 --delay 120 1
 wait_for 10 is_colourful "$band" 0.10 || fail "a double-click did not zoom to 100 % (band saturation $(saturation "$band"))"
 import -window root "$shots/3b-large-view-100.png"
+# A click at the same spot within the double-click time (GTK's default 400 ms) of the last one is the third of
+# a series, not the first of a new double-click: when the zoom painted quickly, the second double-click came
+# in that time and never was one. A user's second double-click comes after a pause; so does this one.
+sleep 0.5
 xdotool click --repeat 2 --delay 120 1
 wait_for 10 is_dark || fail "a second double-click did not fit the photo again (band saturation $(saturation "$band"))"
 echo "e2e: double-click toggled 100 % and fit"
