@@ -242,12 +242,11 @@ public final class GalleryFeed {
     /// The page asked for ahead if it is `request`; any other is given up (the parse named another page).
     private func takeLookahead(for request: PageRequest) -> Lookahead? {
         guard let ahead = lookahead else { return nil }
-        lookahead = nil
         guard ahead.request == request else {
-            guessedWrong = true
-            ahead.cancellable.cancel()
+            dropLookahead(guessedWrong: true)
             return nil
         }
+        lookahead = nil
         return ahead
     }
 
