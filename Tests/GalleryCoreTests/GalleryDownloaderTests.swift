@@ -366,8 +366,8 @@ final class GalleryDownloaderTests: GLibTestCase {
         }
     }
 
-    /// Names are given oldest first: an older image with the same name, on a later page, takes the name the
-    /// newer one downloaded under; the newer one's file is renamed, not downloaded twice.
+    /// More complete images wait for their names at the feed's end than one batch of renames takes: every
+    /// batch runs, one after another, and the run ends only after the last.
     func testMoreCompleteImagesThanOneBatchOfRenamesAllGetTheirNames() throws {
         try MainActor.assumeIsolated {
             let folder = TemporaryFolder(prefix: "gallery-downloads")
@@ -394,6 +394,8 @@ final class GalleryDownloaderTests: GLibTestCase {
         }
     }
 
+    /// Names are given oldest first: an older image with the same name, on a later page, takes the name the
+    /// newer one downloaded under; the newer one's file is renamed, not downloaded twice.
     func testAnOlderImageOnALaterPageTakesTheNameAndTheStreamedOneIsRenamed() throws {
         try MainActor.assumeIsolated {
             let folder = TemporaryFolder(prefix: "gallery-downloads")
