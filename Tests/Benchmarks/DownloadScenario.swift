@@ -8,8 +8,9 @@ import Glibc
 /// 15 feed pages (which curl is spared: it is handed the URLs); the feed alone (`--list`) is timed too, and so
 /// is curl reading the same 15 pages one after another: each page names the next, so no client can read
 /// them faster, and on bare loopback that chain alone is most of curl's time for the images. At no latency,
-/// a bare libsoup 2.4 client fetching one page is timed beside curl fetching it, for what libsoup costs any
-/// client before its first answer (`gallery-soup-floor`, Tests/SoupFloor). Rounds
+/// a bare libsoup 2.4 client (`gallery-soup-floor`, Tests/SoupFloor) is timed too: fetching the same image URLs
+/// handed to it as curl's (the rate no libsoup 2.4 client can beat), and fetching one page beside curl fetching
+/// it (what libsoup costs any client before its first answer). Rounds
 /// alternate which goes first, each into folders of its own, made new and removed only once every round ran:
 /// before handing out an inode number, ext4 passes over the numbers freed recently (`recently_deleted` in a
 /// profile; minutes, here), so writing 360 files just after deleting 720 costs both programs several times
@@ -50,8 +51,10 @@ enum DownloadScenario {
             ["-o", "/dev/null", server.baseURL + DemoFeed.pagePath(user: user, offset: offset)]
         }
 
+        let soupClient = siblingExecutable("gallery-soup-floor")
         var app: [Double] = []
         var curled: [Double] = []
+        var soupImages: [Double] = []
         var feed: [Double] = []
         var chain: [Double] = []
         var appBytes = 0
@@ -59,26 +62,36 @@ enum DownloadScenario {
         for round in 0..<rounds {
             let folder = scratch + "/\(round)"
             g_mkdir_with_parents(folder + "/curl", 0o755)
+            g_mkdir_with_parents(folder + "/soup", 0o755)
             let config = folder + "/curl.config"
+            let urlList = folder + "/urls"
             let lines = items.enumerated().map { index, item in
                 "url = \"\(server.baseURL + item.imagePath())\"\noutput = \"\(folder)/curl/\(index)\"\n"
             }
-            guard g_file_set_contents(config, lines.joined(), -1, nil) != 0 else {
-                throw BenchmarkError(description: "could not write \(config)")
+            guard g_file_set_contents(config, lines.joined(), -1, nil) != 0,
+                  g_file_set_contents(urlList, items.map { server.baseURL + $0.imagePath() + "\n" }.joined(), -1, nil) != 0 else {
+                throw BenchmarkError(description: "could not write \(config) or \(urlList)")
             }
             let download = [viewer, "--download", folder + "/app", "--source", "demo", "--endpoint", server.baseURL, user]
             let fetch = [curl, "--silent", "--fail", "--parallel", "--parallel-max", String(curlParallel), "--config", config]
-            let order = round % 2 == 0 ? [download, fetch] : [fetch, download]
+            let soupFetch = [soupClient, "--images", urlList, folder + "/soup"]
+            // Each program goes first, second and last in turn.
+            var order = latency == 0 ? [download, fetch, soupFetch] : [download, fetch]
+            for _ in 0..<(round % order.count) { order.append(order.removeFirst()) }
             for command in order {
                 let milliseconds = try time(command)
-                if command == download { app.append(milliseconds) } else { curled.append(milliseconds) }
+                if command == download { app.append(milliseconds) } else if command == fetch { curled.append(milliseconds) } else {
+                    soupImages.append(milliseconds)
+                }
             }
             feed.append(try time(list))
             chain.append(try time(feedChain))
             let saved = DirectoryScan.names(in: folder + "/app/demo/" + user).count
             let fetched = DirectoryScan.names(in: folder + "/curl").count
-            guard saved == items.count, fetched == items.count else {
-                throw BenchmarkError(description: "round \(round + 1): the app saved \(saved) and curl \(fetched) of \(items.count) images")
+            let soupSaved = latency == 0 ? DirectoryScan.names(in: folder + "/soup").count : items.count
+            guard saved == items.count, fetched == items.count, soupSaved == items.count else {
+                throw BenchmarkError(description: "round \(round + 1): the app saved \(saved), curl \(fetched) and "
+                                     + "gallery-soup-floor \(soupSaved) of \(items.count) images")
             }
             appBytes = DirectoryScan.totalFileBytes(in: folder + "/app/demo/" + user)
             curlBytes = DirectoryScan.totalFileBytes(in: folder + "/curl")
@@ -97,6 +110,11 @@ enum DownloadScenario {
                    "one after another (each names the next): part of the app's time, none of curl's")
         let ratio = curlMedian / appMedian
         report.row("rate, app ÷ curl", Format.number(ratio, digits: 2), "same bytes: \(appBytes == curlBytes ? "yes" : "no")")
+        if !soupImages.isEmpty {
+            report.row("a bare libsoup 2.4 client", Format.spread(soupImages),
+                       "URLs handed to it, 6 connections, no checks, no GTK: \(Format.number(curlMedian / Stats(soupImages).median, digits: 2))× curl's rate")
+            report.row("rate, app ÷ that client", Format.number(Stats(soupImages).median / appMedian, digits: 2), "feed pages included")
+        }
         if let floor {
             report.row("one page: a bare libsoup 2.4 client", Format.spread(floor.soup), "start, session, one GET, exit")
             report.row("  the same without GIO's modules", Format.spread(floor.soupWithoutModules),
@@ -145,13 +163,15 @@ enum DownloadScenario {
         return milliseconds
     }
 
-    /// Removes what a round left in `folder`: the app's folder tree, curl's files and its configuration.
+    /// Removes what a round left in `folder`: the app's folder tree, curl's and the bare client's files and lists.
     private static func clear(_ folder: String) {
         DirectoryScan.removeFlatDirectory(folder + "/app/demo/" + user)
         rmdir(folder + "/app/demo")
         rmdir(folder + "/app")
         DirectoryScan.removeFlatDirectory(folder + "/curl")
+        DirectoryScan.removeFlatDirectory(folder + "/soup")
         unlink(folder + "/curl.config")
+        unlink(folder + "/urls")
         rmdir(folder)
     }
 
