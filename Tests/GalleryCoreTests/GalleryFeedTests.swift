@@ -143,6 +143,31 @@ final class GalleryFeedTests: GLibTestCase {
         }
     }
 
+    /// A feed let go without `cancel()` (a gallery replaced while the client lives on) stops what it has in
+    /// flight: the page it asked for ahead ends at once, while the server still holds its answer, instead of
+    /// running on for nobody.
+    func testAFeedLetGoStopsItsRequests() throws {
+        try MainActor.assumeIsolated {
+            let server = try startDemoServer()
+            server.holdsResponse = { $0.contains("offset=24") }
+            let client = HTTPClient()
+            var pages = 0
+            do {
+                let feed = GalleryFeed(source: try DeviantArtSource(username: "atlas", endpointOverride: server.baseURL, kind: .demo),
+                                       client: client)
+                feed.loadAllPages(page: { _ in pages += 1 }, end: { _ in XCTFail("the feed was let go") })
+                XCTAssertTrue(iterateMainLoop(until: { server.heldResponseCount > 0 && pages == 1 }, timeout: 10))
+                XCTAssertEqual(feed.pagesAskedAhead, 1, "page 2 was asked for ahead")
+                XCTAssertEqual(client.fetchesInFlight, 1)
+            }
+            XCTAssertTrue(iterateMainLoop(until: { client.fetchesInFlight == 0 }, timeout: 5),
+                          "the page asked for ahead is still wanted by a feed that is gone")
+            server.releaseHeldResponses()
+            iterateMainLoop(for: 0.2)
+            XCTAssertEqual(pages, 1)
+        }
+    }
+
     func testMissingEmptyAndBrokenGalleriesGetTheirMessage() throws {
         try MainActor.assumeIsolated {
             let server = try startDemoServer()

@@ -77,6 +77,15 @@ public final class GalleryFeed {
         recorder = snapshots == nil ? nil : FeedSnapshotRecorder(firstURL: first.key)
     }
 
+    /// A feed let go without `cancel()` (its gallery replaced while the client lives on) stops its request or
+    /// parse, the page it asked for ahead and its timers, rather than let them run on for nobody.
+    isolated deinit {
+        cancellable?.cancel()
+        lookahead?.cancellable.cancel()
+        retryTimer?.cancel()
+        deliveryTimer?.cancel()
+    }
+
     public var canLoadMore: Bool { state == .idle && next != nil }
 
     /// Loads the next page unless one is already loading or the feed ended. `deliver` receives the page's

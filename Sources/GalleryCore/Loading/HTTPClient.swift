@@ -48,6 +48,8 @@ public final class HTTPClient {
     public let cache: HTTPCache?
     /// Called with each request's URL just before it is sent (for diagnostics and benchmarks).
     public var onRequestStarted: (@MainActor (String) -> Void)?
+    /// `fetch` calls whose completion has not run yet: what callers still wait for (tests, diagnostics).
+    public private(set) var fetchesInFlight = 0
     let readChunkBytes = 64 * 1024
 
     /// With a `cache`, requests wait until its index is read, then go through it (see `HTTPCache`).
@@ -78,6 +80,11 @@ public final class HTTPClient {
                       validate: @escaping @MainActor (HTTPResponseHead) -> HTTPError? = { _ in nil },
                       progress: (@MainActor (_ received: Int, _ expected: Int?) -> Void)? = nil,
                       completion: @escaping @MainActor (Result<HTTPResponse, HTTPError>) -> Void) {
+        fetchesInFlight += 1
+        let completion = { [weak self] (result: Result<HTTPResponse, HTTPError>) in
+            self?.fetchesInFlight -= 1
+            completion(result)
+        }
         open(request, cancellable: cancellable) { [readChunkBytes] result in
             switch result {
             case .failure(let error):
