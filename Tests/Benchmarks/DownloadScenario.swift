@@ -9,7 +9,7 @@ import Glibc
 /// is curl reading the same 15 pages one after another: each page names the next, so no client can read
 /// them faster, and on bare loopback that chain alone is most of curl's time for the images. At no latency,
 /// a bare libsoup 2.4 client (`gallery-soup-floor`, Tests/SoupFloor) is timed too: fetching the same image URLs
-/// handed to it as curl's (the rate no libsoup 2.4 client can beat), and fetching one page beside curl fetching
+/// handed to curl, by libsoup's cheapest path (about the best rate a libsoup 2.4 client gets), and fetching one page beside curl fetching
 /// it (what libsoup costs any client before its first answer). Rounds
 /// alternate which goes first, each into folders of its own, made new and removed only once every round ran:
 /// before handing out an inode number, ext4 passes over the numbers freed recently (`recently_deleted` in a
