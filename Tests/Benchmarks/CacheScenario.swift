@@ -54,7 +54,10 @@ enum CacheScenario {
         report.row("relaunch, server gone", Format.spread(offline.map(\.milliseconds)), "saved first page and thumbnails from disk")
         report.row("reading the index at start", Format.spread(warm.map(\.indexMilliseconds)), "on a GTask worker; \(indexBytes) bytes")
         report.row("writing the index at quit", Format.milliseconds(dumpMilliseconds), "synchronous")
-        report.row("worst main-loop gap, relaunches", Format.milliseconds((warm + offline).map(\.worstGap).max() ?? 0))
+        report.row("building the window", Format.spread((warm + offline).map(\.buildMilliseconds)),
+                   "relaunches; before it is shown, so not a gap anyone sees")
+        report.row("worst main-loop gap, relaunches", Format.milliseconds((warm + offline).map(\.worstGap).max() ?? 0),
+                   "from the window built to the first screen's thumbnails painted")
         // aurora's deliberately failing images answer no-store: asked for every time, by design.
         let thumbnailRequests = requests.filter { $0.contains("/thumbs/") && !$0.contains("fault=") }.count
         report.row("thumbnail requests on relaunch", "\(thumbnailRequests)",
@@ -71,6 +74,7 @@ enum CacheScenario {
     private struct Launch {
         let cache: HTTPCache
         let milliseconds: Double
+        let buildMilliseconds: Double
         let indexMilliseconds: Double
         let loaded: Int
         let saidOffline: Bool
@@ -78,10 +82,13 @@ enum CacheScenario {
     }
 
     private static func launch(_ baseURL: String, _ directory: String) throws(BenchmarkError) -> Launch {
-        let probe = MainLoopProbe()
-        probe.start()
         let start = Loop.now()
         let app = try AppUnderTest(serverURL: baseURL, cacheDirectory: directory, settleFirstFrames: false)
+        // Building the window is one piece of work before it is shown (in the app, GtkApplication's activate),
+        // when there is nothing on screen to keep responsive: timed on its own, not counted as a gap.
+        let built = Loop.milliseconds(since: start)
+        let probe = MainLoopProbe()
+        probe.start()
         app.window.search(source: .demo, username: "aurora")
         try Loop.run(until: { app.visibleRowsAreSettled }, timeout: 30, "the first screen's thumbnails")
         let shown = app.paints.paint(after: Loop.now())
@@ -90,7 +97,7 @@ enum CacheScenario {
         let cache = app.cache!
         try Loop.run(until: { cache.isReady }, timeout: 10, "the index")
         let summary = probe.stop()
-        let result = Launch(cache: cache, milliseconds: Double(shown - start) / 1000,
+        let result = Launch(cache: cache, milliseconds: Double(shown - start) / 1000, buildMilliseconds: built,
                             indexMilliseconds: Double(cache.loadReport?.microseconds ?? 0) / 1000, loaded: loaded,
                             saidOffline: saidOffline, worstGap: summary.worstMilliseconds)
         app.close()
