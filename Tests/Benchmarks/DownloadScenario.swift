@@ -8,9 +8,9 @@ import Glibc
 /// 15 feed pages (which curl is spared: it is handed the URLs); the feed alone (`--list`) is timed too, and so
 /// is curl reading the same 15 pages one after another: each page names the next, so no client can read
 /// them faster, and on bare loopback that chain alone is most of curl's time for the images. At no latency,
-/// a bare libsoup 2.4 client (`gallery-soup-floor`, Tests/SoupFloor) is timed too: fetching the same image URLs
-/// handed to curl, by libsoup's cheapest path (about the best rate a libsoup 2.4 client gets), and fetching one page beside curl fetching
-/// it (what libsoup costs any client before its first answer). Rounds
+/// a bare libsoup 2.4 client (`gallery-soup-floor`, Tests/SoupFloor) is timed too: fetching the image URLs
+/// handed to curl by libsoup's cheapest path (about the best rate a libsoup 2.4 client gets), and fetching
+/// one page beside curl fetching it (what libsoup costs any client before its first answer). Rounds
 /// alternate which goes first, each into folders of its own, made new and removed only once every round ran:
 /// before handing out an inode number, ext4 passes over the numbers freed recently (`recently_deleted` in a
 /// profile; minutes, here), so writing 360 files just after deleting 720 costs both programs several times
@@ -96,7 +96,7 @@ enum DownloadScenario {
             appBytes = DirectoryScan.totalFileBytes(in: folder + "/app/demo/" + user)
             curlBytes = DirectoryScan.totalFileBytes(in: folder + "/curl")
         }
-        let floor = latency == 0 ? try clientFloor(firstPage: server.baseURL + DemoFeed.pagePath(user: user), curl: curl) : nil
+        let floor = latency == 0 ? try clientFloor(soupClient, firstPage: server.baseURL + DemoFeed.pagePath(user: user), curl: curl) : nil
         _ = try server.stop()
 
         let appMedian = Stats(app).median
@@ -134,9 +134,8 @@ enum DownloadScenario {
     /// What fetching one page costs a program that does nothing else: a bare libsoup 2.4 client (with and without
     /// GIO's modules, which libsoup loads with the system's certificates at its first connection, also for http)
     /// and curl. Runs alternate, so the machine's mood falls on all three alike.
-    private static func clientFloor(firstPage: String, curl: String) throws(BenchmarkError)
+    private static func clientFloor(_ soupClient: String, firstPage: String, curl: String) throws(BenchmarkError)
         -> (soup: [Double], soupWithoutModules: [Double], curl: [Double]) {
-        let soupClient = siblingExecutable("gallery-soup-floor")
         let commands = [
             [soupClient, firstPage],
             ["/usr/bin/env", "GIO_MODULE_DIR=/nonexistent", soupClient, firstPage],
