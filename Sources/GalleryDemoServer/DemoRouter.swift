@@ -2,7 +2,8 @@ import CGLib
 import GObjectBindings
 
 /// Maps a request's path and query to a response: feed pages (DeviantArt's RSS, Bluesky's XRPC, Mastodon's
-/// REST API), item pages, images (with faults) and avatars; and Misskey's POST API (`routePost`).
+/// REST API, Commons' MediaWiki API), item pages, images (with faults) and avatars; and Misskey's POST API
+/// (`routePost`).
 /// Only names from the catalog ever reach the disk, so no request path can escape the images directory.
 @MainActor
 final class DemoRouter {
@@ -36,6 +37,8 @@ final class DemoRouter {
             avatar(userName: String(segments[1].dropLast(4)), respond: respond)
         case "api" where segments.count > 2 && segments[1] == "v1":
             respond(DemoMastodon.route(Array(segments.dropFirst(2)), query: query, catalog: catalog, baseURL: baseURL))
+        case "w" where segments == ["w", "api.php"]:
+            respond(DemoCommons.query(query, catalog: catalog, baseURL: baseURL))
         case "xrpc" where segments.count == 2:
             respond(xrpc(method: segments[1], query: query))
         case "video" where segments.count == 3 && segments[2] == "playlist.m3u8":

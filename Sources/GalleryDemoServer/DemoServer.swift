@@ -3,8 +3,9 @@ import GObjectBindings
 
 /// The offline demo gallery: a local HTTP server that answers DeviantArt's backend RSS URLs, Bluesky's XRPC
 /// (`/xrpc/app.bsky.actor.getProfile`, `…feed.getAuthorFeed`; handles `NAME.demo.test`), Misskey's API
-/// (`POST /api/users/show`, `/api/users/notes`) and Mastodon's (`/api/v1/accounts/lookup`, `…/ID/statuses`)
-/// for the demo users of data/demo/users.json, with their images, on 127.0.0.1.
+/// (`POST /api/users/show`, `/api/users/notes`), Mastodon's (`/api/v1/accounts/lookup`, `…/ID/statuses`) and
+/// Commons' MediaWiki API (`/w/api.php?generator=allimages`) for the demo users of data/demo/users.json, with
+/// their images, on 127.0.0.1.
 ///
 /// Knobs, server-wide (`Options`) and per request (query parameters, which win): `latency=MS` before the
 /// response, `bandwidth=BYTES_PER_SECOND` for the body, and on image URLs `fault=404|500|html|truncate|corrupt|
