@@ -1,11 +1,12 @@
 import GObjectBindings
+import GalleryDemoServer
 import TestSupport
 import XCTest
 @testable import GalleryCore
 
 /// The registry agrees with the parts that read it: every kind has its own descriptor, every link host is
 /// read back as that service, every fediverse service is found from its server's software name, every parser
-/// has its fuzz target and seeds.
+/// has its fuzz target and seeds, and the demo server answers for every service.
 final class ServiceRegistryTests: GLibTestCase {
     func testEveryKindHasItsOwnDescriptor() {
         XCTAssertEqual(SourceKind.descriptors.map(\.kind), SourceKind.allCases)
@@ -106,4 +107,25 @@ final class ServiceRegistryTests: GLibTestCase {
         }
     }
 
+    /// `--source KIND --endpoint DEMO` shows the demo gallery for every service, under the name the descriptor
+    /// gives the demo user, which is the one the demo server answers to.
+    func testTheDemoServerSpeaksEveryService() throws {
+        XCTAssertEqual(SourceKind.bluesky.descriptor.demoUsername("aurora"), DemoBluesky.handle(of: "aurora"))
+        XCTAssertEqual(SourceKind.commons.descriptor.demoUsername("aurora"), DemoCommons.username(of: "aurora"))
+        try MainActor.assumeIsolated {
+            let server = try startDemoServer()
+            defer { server.stop() }
+            let atlas = try XCTUnwrap(server.catalog.user(named: "atlas"))
+            for service in SourceKind.descriptors {
+                let source = try service.makeSource(service.demoUsername(atlas.name), server.baseURL)
+                // Bounds the run only when something is broken; a healthy one takes well under a second.
+                let run = loadEveryPage(source, timeout: 120)
+                XCTAssertEqual(run.feed.state, .finished, "\(service.kind)")
+                // Each service's rows name the picture's file in their thumbnail's URL (its size varies).
+                let files = run.pages.joined().map { $0.thumbnails.first?.url.split(separator: "?").first?.split(separator: "/").last }
+                XCTAssertEqual(files.map { $0.map(String.init) }, atlas.items.map(\.fileName), "\(service.kind)")
+                XCTAssertGreaterThan(run.pages.count, 1, "\(service.kind) pages (\(service.paging))")
+            }
+        }
+    }
 }
