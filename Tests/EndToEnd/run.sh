@@ -84,6 +84,25 @@ for spec in "bluesky aurora.demo.test nobody.demo.test" "misskey aurora@demo.tes
 done
 echo "e2e: --list --source bluesky and misskey ok (60 items each with videos and alt texts, https pages, No such user)"
 
+# 2a1. Mastodon's REST API and Commons' MediaWiki API, which the demo server speaks too: the same 60 pictures
+#      with their alt texts, paged to the end (Link header, continue); an unknown user is "No such user".
+for spec in "mastodon aurora@demo.test nobody@demo.test nobody@demo.test" "commons aurora nobody Nobody"; do
+  read -r source user missing shown <<<"$spec"
+  "$GALLERY_VIEWER" --list --json --source "$source" --endpoint "$base_url" "$user" >"$work/$source.json" \
+    || fail "--list --json --source $source $user failed"
+  lines=$(wc -l <"$work/$source.json")
+  [ "$lines" -eq 60 ] || fail "--source $source: --list printed $lines items for $user, not 60"
+  for key in '"kind":"image"' 'reads “#001” and “Aurora over the Harbour — aurora”."' '"file_name":"aurora-060-' \
+             '"thumbnail_url":"http' '"full_url":"http' '"published":"2024-0'; do
+    grep -q "$key" "$work/$source.json" || fail "--source $source: --list --json lacks $key"
+  done
+  if "$GALLERY_VIEWER" --list --source "$source" --endpoint "$base_url" "$missing" >"$work/out" 2>"$work/err"; then
+    fail "--source $source: --list for a missing user exited 0"
+  fi
+  grep -q "No such user: $shown" "$work/err" || fail "--source $source: missing user said: $(cat "$work/err")"
+done
+echo "e2e: --list --source mastodon and commons ok (60 items each with alt texts, No such user)"
+
 # 2a2. A profile link instead of a source and a username: the link picks the source (DeviantArt, whose feed
 #      the demo server speaks), and the endpoint from the environment, without --source, applies to it.
 GALLERY_VIEWER_ENDPOINT="$base_url" "$GALLERY_VIEWER" --list --json "https://www.deviantart.com/aurora/gallery" \

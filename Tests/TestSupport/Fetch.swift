@@ -60,7 +60,7 @@ private final class FetchOperation {
                 self.result.mediaType = message.responseMediaType
                 self.result.contentLength = message.responseContentLength
                 self.result.finalURL = message.url
-                for name in ["Content-Type", "Content-Length", "Location", "Server", "Connection"] {
+                for name in ["Content-Type", "Content-Length", "Location", "Server", "Connection", "Link"] {
                     if let value = message.responseHeader(name) { self.result.headers[name] = value }
                 }
                 self.read(stream)
