@@ -263,12 +263,12 @@ final class GridViewTests: GLibTestCase {
             ui.click(list.flowBox, x: Double(point.x), y: Double(point.y), button: 3)
             XCTAssertTrue(ui.window.rowMenuTarget === ui.download(30), "right-click: the menu of the tile clicked")
             XCTAssertEqual(list.selectedIndex, 30)
-            XCTAssertEqual(ui.window.rowMenu?.isOpen, true)
-            ui.window.rowMenu?.close()
+            XCTAssertEqual(ui.window.rowMenu.isOpen, true)
+            ui.window.rowMenu.close()
             ui.list.select(31, focus: true)
             ui.press(GDK_KEY_F10, GDK_SHIFT_MASK)
             XCTAssertTrue(ui.window.rowMenuTarget === ui.download(31), "Shift+F10: the selected tile's menu")
-            ui.window.rowMenu?.close()
+            ui.window.rowMenu.close()
 
             // A double-click on a tile opens it; back, the last image viewed is selected, in view.
             let open = try XCTUnwrap(try ui.tile(29).child.translate(x: 60, y: 60, to: list.flowBox))

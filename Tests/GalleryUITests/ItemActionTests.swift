@@ -73,29 +73,29 @@ final class ItemActionTests: GLibTestCase {
             ui.click(ui.list.listBox, x: Double(point.x), y: Double(point.y), button: 3)
             XCTAssertTrue(ui.window.rowMenuTarget === ui.download(2), "right-click: the menu of the row clicked")
             XCTAssertEqual(ui.list.selectedIndex, 2, "and that row is selected")
-            XCTAssertEqual(ui.window.rowMenu?.isOpen, true)
-            ui.window.rowMenu?.close()
+            XCTAssertEqual(ui.window.rowMenu.isOpen, true)
+            ui.window.rowMenu.close()
 
             // Rows are recycled: once the list moved on, the row that was clicked shows another item, and the
             // menu still acts on the one clicked.
             ui.scroll(toRow: 15)
             XCTAssertFalse(row.download === ui.download(2), "the row now shows another item")
-            ui.window.activateRowAction("copy-link")
+            ui.window.rowMenu.activate("copy-link")
             XCTAssertEqual(Clipboard.waitForText(), ui.download(2).item.pageURL)
 
             // The Menu key and Shift+F10 on the selected row.
             Self.selectAndFocus(16, in: ui)
             ui.press(GDK_KEY_Menu)
             XCTAssertTrue(ui.window.rowMenuTarget === ui.download(16), "Menu: the selected row's menu")
-            XCTAssertEqual(ui.window.rowMenu?.isOpen, true)
-            ui.window.rowMenu?.close()
+            XCTAssertEqual(ui.window.rowMenu.isOpen, true)
+            ui.window.rowMenu.close()
             Self.selectAndFocus(17, in: ui)
             ui.press(GDK_KEY_F10, GDK_SHIFT_MASK)
             XCTAssertTrue(ui.window.rowMenuTarget === ui.download(17), "Shift+F10 too")
-            ui.window.rowMenu?.close()
+            ui.window.rowMenu.close()
 
             // Save from the row menu proposes that item's name; cancelling writes nothing.
-            ui.window.activateRowAction("save-image")
+            ui.window.rowMenu.activate("save-image")
             let dialog = try XCTUnwrap(Self.waitForFileChooser())
             XCTAssertEqual(takeString(gtk_file_chooser_get_current_name(OpaquePointer(dialog))), ui.download(17).item.fileName)
             XCTAssertTrue(Self.waitUntilIdle(dialog), "the chooser took the name in")
@@ -108,15 +108,15 @@ final class ItemActionTests: GLibTestCase {
             Self.selectAndFocus(hidden, in: ui)
             ui.press(GDK_KEY_Menu)
             XCTAssertTrue(ui.window.rowMenuTarget === ui.download(hidden))
-            XCTAssertEqual(ui.window.rowActionsByName["save-image"]?.isEnabled, false)
-            XCTAssertEqual(ui.window.rowActionsByName["copy-image"]?.isEnabled, false)
-            XCTAssertEqual(ui.window.rowActionsByName["copy-link"]?.isEnabled, true)
-            ui.window.rowMenu?.close()
+            XCTAssertEqual(ui.window.rowMenu.actionsByName["save-image"]?.isEnabled, false)
+            XCTAssertEqual(ui.window.rowMenu.actionsByName["copy-image"]?.isEnabled, false)
+            XCTAssertEqual(ui.window.rowMenu.actionsByName["copy-link"]?.isEnabled, true)
+            ui.window.rowMenu.close()
             Self.selectAndFocus(17, in: ui)
             ui.press(GDK_KEY_Menu)
-            ui.window.rowMenu?.close()
+            ui.window.rowMenu.close()
 
-            ui.window.activateRowAction("open")
+            ui.window.rowMenu.activate("open")
             XCTAssertTrue(ui.window.isLargeViewOpen)
             XCTAssertEqual(ui.window.largeView.download?.index, 17, "Open: the large view of that item")
         }

@@ -2,19 +2,6 @@ import GObjectBindings
 import GtkBindings
 import GalleryCore
 
-/// What the details panel shows of one item: what the service said, and what fetching and decoding the image
-/// found. Plain values (computed by the large view, tested without widgets); nil hides a row.
-struct ItemDetails: Equatable {
-    var title: String
-    var author: String?
-    var published: String?
-    var imageSize: String?
-    var file: String?
-    var fileName: String?
-    var pageURL: String?
-    var description: String?
-}
-
 /// The large view's details, beside the picture (Alt+Return, or the header bar's Image Details button), as
 /// GNOME's image viewers show image properties: a list of caption and value rows. Every value is text a
 /// server sent, so it is set as plain text (never markup), can be selected and copied, wraps anywhere rather

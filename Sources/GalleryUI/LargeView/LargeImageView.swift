@@ -12,10 +12,6 @@ import GalleryCore
 /// none between the fitted and the full-resolution decode.
 @MainActor
 public final class LargeImageView {
-    /// Originals are decoded at most this large on their longer side when zooming in (cairo's surfaces end at
-    /// 32767 px; the pipeline's pixel and memory limits apply first).
-    static let maxDetailPixelSize = 16384
-
     /// The whole view: the picture (`container`) and, beside it, the details panel.
     public let root = Box(.horizontal, spacing: 0)
     public let container = Overlay()
@@ -30,14 +26,14 @@ public final class LargeImageView {
     let messageLabel = Label()
     let retryButton = Button(label: tr("_Retry"))
     let openInBrowserButton = Button(label: tr("Open in _Browser"))
-    let pipeline: ImagePipeline
+    private let pipeline: ImagePipeline
     private var task: ImageTask?
     /// The URL being loaded: the original, or a rendition the service offers when the original is too large.
     public private(set) var requestedURL: String?
     private var maxPixelSize = 0
     public private(set) var download: ImageDownload?
     /// The pixbuf behind the picture shown: the thumbnail until the full image arrives.
-    public internal(set) var shownPixbuf: Pixbuf?
+    public private(set) var shownPixbuf: Pixbuf?
     /// The canvas shows this item (its thumbnail or image), not the previous one kept until it could be replaced.
     private var showsCurrentItem = false
     public private(set) var isShowingFullImage = false
@@ -48,11 +44,11 @@ public final class LargeImageView {
     /// The downloaded original, held while the item is shown: while it is, the pipeline serves the
     /// full-resolution decode, Copy Image and Save Image As of this URL from it instead of downloading it again.
     /// Nil when the image came from the memory cache.
-    var original: ImageOriginal?
+    private var original: ImageOriginal?
     /// Bumped whenever the view moves on: completions of older work find it changed and do nothing.
-    var generation = 0
-    var detail = DetailState.none
-    let animation = LargeViewAnimation()
+    private var generation = 0
+    private let detail: FullResolutionDetail
+    let animation: LargeViewAnimation
 
     /// The title or the size line changed (the header bar shows both).
     public var onChange: (@MainActor () -> Void)?
@@ -63,9 +59,14 @@ public final class LargeImageView {
 
     public init(pipeline: ImagePipeline) {
         self.pipeline = pipeline
+        detail = FullResolutionDetail(pipeline: pipeline)
+        animation = LargeViewAnimation(picture: canvas.area)
         canvas.area.addStyleClass("large-view")
         container.setChild(canvas.area)
-        installDetails()
+        root.append(container, expand: true)
+        root.append(details.revealer)
+        root.show()
+        details.onOpenLink = { [weak self] url in self?.onOpenInBrowser?(url) }
 
         progressBar.valign = .start
         progressBar.addStyleClass("osd")
@@ -98,7 +99,12 @@ public final class LargeImageView {
         canvas.onZoomSettled = { [weak self] in self?.onChange?() }
         canvas.onZoomRequested = { [weak self] in self?.loadDetailIfNeeded() }
         canvas.onContextMenu = { [weak self] press in self?.onContextMenu?(press) }
-        installAnimationControls()
+        container.addOverlay(animation.bar)
+        animation.onFrame = { [weak self] frame in self?.animationFrame(frame) }
+        detail.onProgress = { [weak self] progress in self?.showProgress(progress) }
+        detail.onSettled = { [weak self] in self?.setLoading(false) }
+        detail.onDecoded = { [weak self] surface, resolution in self?.canvas.addDetail(surface, resolution: resolution) }
+        detail.onFailed = { [weak self] in self?.changed() }
     }
 
     public var title: String { download?.item.displayTitle ?? "" }
@@ -175,14 +181,14 @@ public final class LargeImageView {
         generation += 1
         task?.cancel()
         task = nil
-        cancelDetail()
-        stopAnimation()
+        detail.cancel()
+        animation.stop()
         original = nil
         setLoading(false)
     }
 
     /// The spinner and the progress bar, on or off; the status box shows only while it has something to show.
-    func setLoading(_ loading: Bool) {
+    private func setLoading(_ loading: Bool) {
         spinner.isSpinning = loading
         spinner.isVisible = loading
         progressBar.isVisible = loading
@@ -190,7 +196,7 @@ public final class LargeImageView {
         updateStatusBox()
     }
 
-    func updateStatusBox() {
+    private func updateStatusBox() {
         statusBox.isVisible = [spinner, messageLabel, retryButton, openInBrowserButton].contains { $0.isVisible }
     }
 
@@ -219,7 +225,7 @@ public final class LargeImageView {
         if task.isPending { self.task = task }  // else a cached image completed at once
     }
 
-    func showProgress(_ progress: LoadProgress) {
+    private func showProgress(_ progress: LoadProgress) {
         if let fraction = progress.fraction { progressBar.fraction = fraction } else { progressBar.pulse() }
     }
 
@@ -251,7 +257,7 @@ public final class LargeImageView {
             ImageSurface.make(from: image.pixbuf) { [weak self] surface in
                 guard let self, self.generation == generation else { return }
                 self.fullImagePainted(image, surface: surface)
-                self.animationArrived(response.animation, image: image)
+                self.animation.arrived(response.animation, image: image)
             }
         case .failure(let error) where error.isCancelled:
             return
@@ -273,8 +279,14 @@ public final class LargeImageView {
         isShowingFullImage = true
         canvas.show(surface, imageWidth: image.originalWidth, imageHeight: image.originalHeight,
                     resolution: Double(surface.pixelWidth) / Double(max(1, image.originalWidth)), isPlaceholder: false)
-        if image.pixbuf.width >= image.originalWidth { detail = .loaded(image.pixbuf) }
+        if image.pixbuf.width >= image.originalWidth { detail.useScreenDecode(image.pixbuf) }
         changed()
+    }
+
+    private func animationFrame(_ frame: AnimationPlayer.Frame) {
+        guard let size = fullImageSize else { return }
+        shownPixbuf = frame.pixbuf
+        canvas.replacePicture(frame.surface, resolution: Double(frame.surface.pixelWidth) / Double(max(1, size.width)))
     }
 
     /// "4000 × 3000 pixels"
@@ -291,5 +303,81 @@ public final class LargeImageView {
         messageLabel.text = text
         messageLabel.show()
         updateStatusBox()
+    }
+
+    // MARK: Details
+
+    /// The details panel is open (or opening).
+    public var isShowingDetails: Bool { details.revealer.isRevealed }
+
+    /// Opens or closes the details panel (`win.show-details`: Alt+Return, the header bar's toggle).
+    public func setDetailsShown(_ shown: Bool) {
+        guard shown != details.revealer.isRevealed else { return }
+        details.revealer.isRevealed = shown
+        if shown { updateDetails() }
+    }
+
+    /// Something about the item shown changed: the details panel and the picture's accessible description
+    /// follow, then the window (title, size line).
+    private func changed() {
+        updateDetails()
+        onChange?()
+    }
+
+    private func updateDetails() {
+        guard let download else { return }
+        // A hidden sensitive picture's alt text would describe what is hidden (as its title does not).
+        let hidden = download.state == .sensitiveHidden
+        let description = hidden ? "" : download.item.altText ?? ""
+        // Set only when it changes: each set is an event to every screen reader listening.
+        if canvas.area.accessibleDescription != description { canvas.area.accessibleDescription = description }
+        // Closed, the panel need not follow: it is filled when it opens.
+        guard details.revealer.isRevealed else { return }
+        details.show(ItemDetails(item: download.item, hidden: hidden, requestedURL: requestedURL,
+                                 decodedSize: fullImageSize, file: file, failure: failure))
+    }
+
+    // MARK: Animation
+
+    /// The player of the animation shown, if it is one that plays.
+    var animationPlayer: AnimationPlayer? { animation.player }
+
+    /// Play or pause the animation shown (the button, Space); nothing for a still image.
+    public func togglePlayback() { animation.togglePlayback() }
+
+    /// The window was minimized or brought back: an animation holds still meanwhile.
+    public func setWindowMinimized(_ minimized: Bool) { animation.setWindowMinimized(minimized) }
+
+    // MARK: Zoom
+
+    public func zoomIn() { canvas.zoom(steps: 1) }
+    public func zoomOut() { canvas.zoom(steps: -1) }
+    public func zoomToRealSize() { canvas.zoomToRealSize() }
+    public func zoomToFit() { canvas.zoomToFit() }
+    /// Pans by one arrow-key step; false when the image fits the view (←/→ then change the image).
+    public func pan(dx: Int, dy: Int) -> Bool { canvas.panStep(dx: dx, dy: dy) }
+
+    /// Zoom in device pixels per image pixel (1 = 100 %), and whether it follows the window (fit).
+    public var zoom: Double { canvas.viewport?.zoom ?? 1 }
+    public var isFit: Bool { canvas.viewport?.isFit ?? true }
+    public var isZoomedIn: Bool { canvas.isZoomedIn }
+    /// Where the image's top-left corner is in the view (logical pixels).
+    public var imageOffset: (x: Double, y: Double) { (canvas.viewport?.offsetX ?? 0, canvas.viewport?.offsetY ?? 0) }
+    /// An animation or a drag is under way, or the view moved a moment ago.
+    public var isMoving: Bool { canvas.isMoving }
+
+    /// The full-resolution pixbuf, once decoded (the clipboard's copy comes from it).
+    public var fullResolutionPixbuf: Pixbuf? { detail.pixbuf }
+
+    /// Why the full-resolution decode failed (the view goes on showing the screen-sized one, enlarged; the
+    /// subtitle says why it is not sharper).
+    public var detailFailure: String? { detail.failure }
+
+    /// Starts the full-resolution decode when the zoom asks for more detail than the screen-sized decode has.
+    /// An animation's frames are enlarged instead: the next frame would replace a sharper one at once.
+    private func loadDetailIfNeeded() {
+        guard isShowingFullImage, canvas.needsSharperPicture, detail.isIdle, animationPlayer == nil,
+              let size = fullImageSize, let url = requestedURL else { return }
+        if detail.load(url, imageSize: size), original == nil { setLoading(true) }
     }
 }

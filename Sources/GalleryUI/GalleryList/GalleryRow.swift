@@ -10,7 +10,7 @@ public final class GalleryRow: GalleryCell {
     public static let thumbnailSize = 96
 
     /// The item the row shows now; nil while it waits in the pool.
-    public private(set) var download: ImageDownload?
+    public var download: ImageDownload? { binder.download }
     public let row = ListBoxRow()
     let slot: ThumbnailSlot
     let titleLabel = Label()
@@ -19,6 +19,7 @@ public final class GalleryRow: GalleryCell {
     static let spinnerSize = 24
     let badgeView = ItemBadgeView()
     var badge: Image { badgeView.image }
+    private lazy var binder = CellBinder(widget: row, slot: slot, spinner: spinner, badgeView: badgeView)
 
     var thumbnailStack: Stack { slot.stack }
     var thumbnail: Image { slot.shownImage }
@@ -31,41 +32,19 @@ public final class GalleryRow: GalleryCell {
     public init(scale: Int) {
         slot = ThumbnailSlot(size: Self.thumbnailSize, scale: scale)
         layOut()
+        binder.onUpdate = { [weak self] download in self?.update(download) }
     }
 
     /// Shows `download` (one of `total` items) and follows its changes until `unbind`.
     public func bind(_ download: ImageDownload, total: Int) {
-        self.download = download
-        download.bind { [weak self] changed in
-            guard let self, self.download === changed else { return }
-            self.update()
-        }
-        let item = download.item
-        titleLabel.text = item.displayTitle
-        row.accessibleName = item.displayTitle
-        describePosition(total: total)
-        update()
+        titleLabel.text = download.item.displayTitle
+        binder.bind(download, total: total)
     }
 
     /// Back to the pool: the model hears nothing more from this row, and the row lets go of the pixels.
-    public func unbind() {
-        download?.unbind()
-        download = nil
-        slot.clear()
-        spinner.isSpinning = false
-    }
+    public func unbind() { binder.unbind() }
 
-    /// "Item 5,001 of 100,000": where the item sits in the whole gallery, which a screen reader cannot
-    /// tell from a list box holding only the rows on screen.
-    func describePosition(total: Int) {
-        guard let download else { return }
-        row.accessibleDescription = Self.positionText(download, total: total)
-    }
-
-    static func positionText(_ download: ImageDownload, total: Int) -> String {
-        // TRANSLATORS: a row's or tile's place in the whole gallery, for screen readers.
-        tr("Item {number} of {total}", ["number": download.index + 1, "total": total])
-    }
+    func describePosition(total: Int) { binder.describePosition(total: total) }
 
     private func layOut() {
         let content = Box(.horizontal, spacing: 12)
@@ -96,14 +75,8 @@ public final class GalleryRow: GalleryCell {
         badge.hide()
     }
 
-    /// Applies the model's state; runs on every change of the bound download.
-    func update() {
-        guard let download else { return }
-        let item = download.item
-        spinner.isSpinning = download.state == .loading
-        row.setStyleClass("failed", download.state.isFailed)
-        slot.show(download)
-        badgeView.show(ItemBadge.of(download))
+    /// The row's own parts, after the binder updated the shared ones.
+    private func update(_ download: ImageDownload) {
         switch download.state {
         case .failed(let reason):
             detailLabel.text = reason
@@ -112,17 +85,12 @@ public final class GalleryRow: GalleryCell {
             detailLabel.text = tr("Sensitive content hidden")
             row.tooltip = nil
         case .notStarted, .loading, .loaded, .noPreview:
-            detailLabel.text = detailText
-            row.tooltip = item.altText
+            detailLabel.text = Self.detailText(download)
+            row.tooltip = download.item.altText
         }
     }
 
     /// "quiet-harbour.jpg · 1600 × 1200"
-    private var detailText: String {
-        guard let download else { return "" }
-        return Self.detailText(download)
-    }
-
     static func detailText(_ download: ImageDownload) -> String {
         let item = download.item
         var parts = [item.fileName]

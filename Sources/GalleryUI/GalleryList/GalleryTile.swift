@@ -11,7 +11,7 @@ public final class GalleryTile: GalleryCell {
     public static let thumbnailSize = 160
 
     /// The item the tile shows now; nil while it waits in the pool.
-    public private(set) var download: ImageDownload?
+    public var download: ImageDownload? { binder.download }
     public let child = FlowBoxChild()
     let slot: ThumbnailSlot
     /// The title, cut short in the middle to the tile's width; new text only repaints it (`TextLine`).
@@ -20,6 +20,7 @@ public final class GalleryTile: GalleryCell {
     static let spinnerSize = 16
     let badgeView = ItemBadgeView()
     var badge: Image { badgeView.image }
+    private lazy var binder = CellBinder(widget: child, slot: slot, spinner: spinner, badgeView: badgeView)
 
     var thumbnail: Image { slot.shownImage }
     var cellWidget: Widget { child }
@@ -31,30 +32,14 @@ public final class GalleryTile: GalleryCell {
 
     /// Shows `download` (one of `total` items) and follows its changes until `unbind`.
     public func bind(_ download: ImageDownload, total: Int) {
-        self.download = download
-        download.bind { [weak self] changed in
-            guard let self, self.download === changed else { return }
-            self.update()
-        }
-        let item = download.item
-        titleLabel.text = item.displayTitle
-        child.accessibleName = item.displayTitle
-        describePosition(total: total)
-        update()
+        titleLabel.text = download.item.displayTitle
+        binder.bind(download, total: total)
     }
 
     /// Back to the pool: the model hears nothing more from this tile, and the tile lets go of the pixels.
-    public func unbind() {
-        download?.unbind()
-        download = nil
-        slot.clear()
-        spinner.isSpinning = false
-    }
+    public func unbind() { binder.unbind() }
 
-    func describePosition(total: Int) {
-        guard let download else { return }
-        child.accessibleDescription = GalleryRow.positionText(download, total: total)
-    }
+    func describePosition(total: Int) { binder.describePosition(total: total) }
 
     private func layOut() {
         child.addStyleClass("gallery-tile")
@@ -81,15 +66,6 @@ public final class GalleryTile: GalleryCell {
         content.showAll()
         spinner.hide()
         badge.hide()
-    }
-
-    /// Applies the model's state; runs on every change of the bound download.
-    func update() {
-        guard let download else { return }
-        spinner.isSpinning = download.state == .loading
-        child.setStyleClass("failed", download.state.isFailed)
-        slot.show(download)
-        badgeView.show(ItemBadge.of(download))
     }
 
     /// The title may be cut short under the tile: the tooltip has it whole, with what a row's detail line

@@ -25,13 +25,6 @@ public final class GalleryListView {
     public static var thumbnailPrefetchRows: Int { ThumbnailDemand.prefetchRows }
     /// Lines bound beyond each edge of the viewport: Tab and the arrow keys find a cell there.
     static let marginRows = 1
-    /// Before a line was measured.
-    static let estimatedRowHeight = 110
-    static let estimatedTileLineHeight = 208
-    static let estimatedTileWidth = GalleryTile.thumbnailSize + 8
-    /// Room between tiles, and between the grid and the window's edges.
-    static let tileSpacing = 6
-    static let gridMargin = 6
     /// New cell widgets per frame (`CellPool`): a row's first frame costs about 3–4 ms of main-thread time
     /// (perf, `thumbnails` benchmark); with Debian's GTK two a frame still made the first gallery's frames
     /// 13–19 ms, one makes them 7–14 ms, and the thumbnails arrive no later (they, not the rows, are what
@@ -50,35 +43,31 @@ public final class GalleryListView {
     let scrollbar: Scrollbar
     /// The box of cells and the footer, moved together inside the viewport.
     private let content = Box(.vertical)
-    private let footer = Box(.horizontal, spacing: 8)
-    let footerSpinner = Spinner()
-    let footerLabel = Label()
+    private let footer = GalleryFooter()
+    var footerLabel: Label { footer.label }
     let listPool: CellPool
     let gridPool: CellPool
-    var demand: ThumbnailDemand!
-    var kinetic: KineticScroll!
+    private var demand: ThumbnailDemand!
+    let kinetic: KineticScroll
     /// Passes every frame while cells on screen are still to be made.
-    private var cellTicker: FrameTicker!
+    private let cellTicker: FrameTicker
     private var scrollController: EventControllerScroll!
     public private(set) var gallery: Gallery?
 
+    private lazy var selection = GallerySelection(view: self)
     /// The item selected (and, while the view has the focus, the keyboard cursor); survives rebinding and a
     /// switch between list and grid.
-    public internal(set) var selectedIndex: Int?
-    /// True while the view changes its box's selection itself, so its `row-selected` is not taken for a click.
-    var isSyncingSelection = false
+    public var selectedIndex: Int? { selection.index }
+    /// The selected item's model.
+    public var selectedDownload: ImageDownload? { selectedIndex.flatMap { download(at: $0) } }
 
+    private var layout = LineLayout()
     /// The list or the grid.
-    public internal(set) var mode: GalleryViewMode = .list
+    public var mode: GalleryViewMode { layout.mode }
     /// Items per line: 1 in the list, as many tiles as the width allows in the grid.
-    public internal(set) var columns = 1
+    public var columns: Int { layout.columns }
     /// A list row's height, or a line of tiles' (tile and spacing).
-    public internal(set) var lineHeight = GalleryListView.estimatedRowHeight
-    var isLineHeightMeasured = false
-    /// Measured line heights of each view, kept for switching back.
-    var measuredLineHeights: [GalleryViewMode: Int] = [:]
-    /// A tile's width, theme padding included (measured from a bound tile).
-    var tileWidth = GalleryListView.estimatedTileWidth
+    public var lineHeight: Int { layout.lineHeight }
     private var footerHeight = 52
     private(set) var viewportWidth = 0
     private(set) var viewportHeight = 0
@@ -100,8 +89,8 @@ public final class GalleryListView {
             GalleryTile(scale: max(1, flowBox.scaleFactor))
         }
         cellTicker = FrameTicker(widget: viewport)
-        demand = ThumbnailDemand { [weak self] index in self?.download(at: index) }
         kinetic = KineticScroll(widget: viewport, adjustment: adjustment)
+        demand = ThumbnailDemand { [weak self] index in self?.download(at: index) }
 
         // Not BROWSE: a browse-mode box cannot unselect, and when the selected item scrolls away, the cell
         // that showed it (now showing another item) must not stay selected.
@@ -113,22 +102,17 @@ public final class GalleryListView {
         flowBox.activatesOnSingleClick = false
         flowBox.canFocus = true
         flowBox.isHomogeneous = true
-        flowBox.columnSpacing = Self.tileSpacing
-        flowBox.rowSpacing = Self.tileSpacing
+        flowBox.columnSpacing = LineLayout.tileSpacing
+        flowBox.rowSpacing = LineLayout.tileSpacing
         flowBox.halign = .center
         flowBox.valign = .start
-        flowBox.setMargins(top: Self.tileSpacing)
+        flowBox.setMargins(top: LineLayout.tileSpacing)
         flowBox.addStyleClass("gallery-grid")
         for box in [listBox.boxWidget, flowBox.boxWidget] { box.accessibleName = tr("Gallery") }
 
-        footer.halign = .center
-        footer.setMargins(top: 12, bottom: 18)
-        footer.append(footerSpinner)
-        footerLabel.addStyleClass("dim-label")
-        footer.append(footerLabel)
         content.append(listBox)
         content.append(flowBox)
-        content.append(footer)
+        content.append(footer.box)
         content.addStyleClass("gallery-content")
         viewport.put(content, x: 0, y: 0)
         viewport.hexpand = true
@@ -138,7 +122,7 @@ public final class GalleryListView {
         container.append(scrollbar)
         container.showAll()
         flowBox.hide()
-        footerSpinner.isSpinning = false
+        footer.spinner.isSpinning = false
 
         connectSignals()
     }
@@ -147,7 +131,7 @@ public final class GalleryListView {
         adjustment.onValueChanged { [weak self] in self?.positionChanged() }
         listBox.onSizeAllocate { [weak self] _, _ in self?.cellsAllocated() }
         flowBox.onSizeAllocate { [weak self] _, _ in self?.cellsAllocated() }
-        footer.onSizeAllocate { [weak self] _, height in self?.footerAllocated(height: height) }
+        footer.box.onSizeAllocate { [weak self] _, height in self?.footerAllocated(height: height) }
         viewport.onSizeAllocate { [weak self] width, height in self?.viewportAllocated(width: width, height: height) }
         viewport.onMap { [weak self] in self?.positionChanged() }
         scrollController = EventControllerScroll(on: viewport, flags: [.vertical, .kinetic])
@@ -158,7 +142,7 @@ public final class GalleryListView {
             self?.kinetic.stop()
             return false
         }
-        connectInput()
+        selection.connect([listPool.box, gridPool.box])
         connectContextMenu()
     }
 
@@ -169,7 +153,7 @@ public final class GalleryListView {
         demand.reset()
         kinetic.stop()
         pool.clear(self.gallery?.downloads ?? [])
-        selectedIndex = nil
+        selection.clear()
         self.gallery = gallery
         gallery?.thumbnailPixelSize = thumbnailPixelSize
         gallery?.onDownloadsAppended = { [weak self] _ in self?.appended() }
@@ -203,31 +187,6 @@ public final class GalleryListView {
     /// The box of the view shown: the list box or the flow box.
     var cellBox: any CellBox { pool.box }
 
-    /// The cell showing `download` now, if it is bound (on screen or next to it).
-    func cell(for download: ImageDownload) -> (any GalleryCell)? {
-        pool.cell(forIndex: download.index).flatMap { $0.download === download ? $0 : nil }
-    }
-
-    /// The list row showing `download` now (nil in the grid).
-    public func row(for download: ImageDownload) -> GalleryRow? { cell(for: download) as? GalleryRow }
-    /// The grid tile showing `download` now (nil in the list).
-    public func tile(for download: ImageDownload) -> GalleryTile? { cell(for: download) as? GalleryTile }
-
-    /// The cell at (`x`, `y`) pixels in the viewport, and so the item under the pointer (for a context menu).
-    func cell(atViewportX x: Int, y: Int) -> (any GalleryCell)? {
-        let box = cellBox.boxWidget
-        guard let origin = box.translate(x: 0, y: 0, to: viewport) else { return nil }
-        let position: Int? = mode == .grid
-            ? flowBox.childIndex(atX: x - origin.x, y: y - origin.y)
-            : listBox.rowIndex(atY: y - origin.y)
-        return position.flatMap { pool.index(atPosition: $0) }.flatMap { pool.cell(forIndex: $0) }
-    }
-
-    /// The cells bound to items now, in order (what a test or a context menu may look at).
-    var boundCells: [any GalleryCell] { pool.cells }
-    public var boundRows: [GalleryRow] { pool.cells.compactMap { $0 as? GalleryRow } }
-    public var boundTiles: [GalleryTile] { pool.cells.compactMap { $0 as? GalleryTile } }
-
     /// Items on the lines intersecting the viewport; none while the view is not on screen.
     public var visibleRange: Range<Int> {
         guard viewport.isMapped, viewportHeight > 0 else { return 0..<0 }
@@ -245,7 +204,7 @@ public final class GalleryListView {
         LineGeometry(count: rowCount, columns: columns, lineHeight: lineHeight, footerHeight: footerHeight)
     }
 
-    func configureAdjustment(value: Double) {
+    private func configureAdjustment(value: Double) {
         let page = Double(max(viewportHeight, 1))
         adjustment.configure(value: value, upper: Double(max(geometry.contentHeight, 1)),
                              stepIncrement: Double(lineHeight), pageIncrement: max(Double(lineHeight), page - Double(lineHeight)),
@@ -286,12 +245,12 @@ public final class GalleryListView {
     // MARK: Binding cells to the view
 
     private var isPositioning = false
-    var needsAnotherPass = false
+    private var needsAnotherPass = false
 
     /// The view moved, was resized, or the gallery changed: rebind the cells, move them, and tell the
     /// models which thumbnails are wanted. Work is proportional to the cells on screen. A change made while
     /// one pass runs (measuring a cell may rescale the adjustment) gets a pass of its own afterwards.
-    func positionChanged() {
+    private func positionChanged() {
         guard !isPositioning else { return needsAnotherPass = true }
         isPositioning = true
         defer { isPositioning = false }
@@ -313,16 +272,16 @@ public final class GalleryListView {
         pool.bind(bound, of: downloads)
         isAddingCells = pool.range != bound
         if isAddingCells, !cellTicker.isRunning { passEveryFrameWhileAddingCells() }
-        if !isLineHeightMeasured, !bound.isEmpty {
+        if !layout.isMeasured, !bound.isEmpty {
             measureLine()
             if needsAnotherPass { return }
         }
         // The footer follows the last line, so it is in the box's company only when that line is.
-        footer.isVisible = pool.range.upperBound == downloads.count
+        footer.box.isVisible = pool.range.upperBound == downloads.count
         contentY = (bound.isEmpty ? 0 : boundLines.lowerBound * lineHeight) - Int(value)
         viewport.move(content, x: 0, y: contentY)
         viewport.queueAllocate()
-        syncSelection(focus: hadFocus)
+        selection.sync(focus: hadFocus)
 
         let visible = visibleRange
         demand.viewChanged(visible: visible, count: downloads.count, value: value, pageSize: Double(viewportHeight)) {
@@ -362,29 +321,87 @@ public final class GalleryListView {
     /// "Loading more…", "End of gallery · 60 images"…
     public var footerText: String { footerLabel.text }
 
-    public func updateFooter() {
-        guard let gallery else {
-            footerSpinner.isSpinning = false
-            footerLabel.text = ""
-            return
+    public func updateFooter() { footer.update(for: gallery) }
+
+    // MARK: Selection
+
+    /// Selects item `index` and scrolls as little as needed to show its line whole; with `focus`, the
+    /// keyboard focus goes to its cell.
+    public func select(_ index: Int, focus: Bool = false) { selection.select(index, focus: focus) }
+
+    /// Opens item `index`, as a double-click on its cell or Enter would.
+    public func activate(_ index: Int) { selection.activate(index) }
+
+    // MARK: List and grid
+
+    /// Longer side of the thumbnails the cells show, in device pixels: a row's 96 px, a tile's 160 px.
+    public var thumbnailPixelSize: Int {
+        (mode == .grid ? GalleryTile.thumbnailSize : GalleryRow.thumbnailSize) * max(1, viewport.scaleFactor)
+    }
+
+    /// Shows the gallery as a list or as a grid. The selected item stays selected (and in view, if it was),
+    /// the item at the top of the view stays at the top, and the keyboard focus stays in the view; the cells
+    /// of the new view ask for thumbnails of their size.
+    public func setMode(_ newMode: GalleryViewMode) {
+        guard newMode != mode else { return }
+        let anchor = geometry.anchor(at: adjustment.value)
+        let selectionWasVisible = selectedIndex.map { visibleRange.contains($0) } ?? false
+        let hadFocus = viewport.containsFocus
+        demand.reset()
+        kinetic.stop()
+        pool.clear(gallery?.downloads ?? [])
+        cellBox.boxWidget.hide()
+        layout.switchTo(newMode)
+        cellBox.boxWidget.show()
+        gallery?.thumbnailPixelSize = thumbnailPixelSize
+        updateColumns()
+        configureAdjustment(value: geometry.value(for: anchor))
+        positionChanged()
+        if selectionWasVisible, let selectedIndex { selection.scrollIntoView(selectedIndex) }
+        if hadFocus { selection.sync(focus: true) }
+    }
+
+    /// Tiles per line for the viewport's width; 1 in the list. The flow box is given exactly that many tiles'
+    /// width, centred, so that its lines are the gallery's lines.
+    private func updateColumns() {
+        layout.fit(width: viewportWidth)
+        demand.aheadCount = ThumbnailDemand.prefetchRows * columns
+        guard mode == .grid else { return }
+        gridPool.revivedCellsPerFrame = columns
+        flowBox.setChildrenPerLine(minimum: columns, maximum: columns)
+        flowBox.setSizeRequest(width: layout.gridWidth, height: -1)
+    }
+
+    /// Cells are of equal size (a row: a 96 px thumbnail beside two ellipsized lines; a tile: its square and
+    /// one line of title); one bound cell tells it, first from its size request, then from what its box
+    /// really gave it (theme and font included).
+    private func measureLine() {
+        guard !layout.isMeasured, viewportWidth > 0, let cell = pool.cells.first else { return }
+        layout.startMeasuring()
+        let widget = cell.cellWidget
+        if mode == .grid {
+            let anchor = geometry.anchor(at: adjustment.value)
+            if layout.setTileWidth(widget.minimumWidth) {
+                updateColumns()
+                configureAdjustment(value: geometry.value(for: anchor))
+                needsAnotherPass = true
+            }
+            setLineHeight(widget.minimumHeight(forWidth: layout.tileWidth) + LineLayout.tileSpacing)
+        } else {
+            setLineHeight(widget.minimumHeight(forWidth: viewportWidth))
         }
-        switch gallery.feed.state {
-        case .loading:
-            footerSpinner.isSpinning = !gallery.downloads.isEmpty
-            footerLabel.text = gallery.downloads.isEmpty ? "" : tr("Loading more…")
-        case .waiting(_, let seconds):
-            footerSpinner.isSpinning = true
-            footerLabel.text = trn("Waiting {count} s before loading more…", "Waiting {count} s before loading more…", seconds)
-        case .finished:
-            footerSpinner.isSpinning = false
-            footerLabel.text = trn("End of gallery · {count} image", "End of gallery · {count} images", gallery.downloads.count)
-        case .failed(let error) where !gallery.downloads.isEmpty:
-            footerSpinner.isSpinning = false
-            // TRANSLATORS: {reason} is why the next page did not come, such as "Offline" or "Could not connect".
-            footerLabel.text = tr("Could not load more: {reason}", ["reason": error.title])
-        case .idle, .failed:
-            footerSpinner.isSpinning = false
-            footerLabel.text = ""
-        }
+    }
+
+    private func cellsAllocated() {
+        guard let cell = pool.cells.first, cell.cellWidget.allocatedHeight > 1 else { return }
+        setLineHeight(cell.cellWidget.allocatedHeight + (mode == .grid ? LineLayout.tileSpacing : 0))
+    }
+
+    /// Keeps the item at the top of the view there, as far into its line as before.
+    private func setLineHeight(_ height: Int) {
+        let anchor = geometry.anchor(at: adjustment.value)
+        guard layout.setLineHeight(height) else { return }
+        configureAdjustment(value: geometry.value(for: anchor))
+        positionChanged()
     }
 }

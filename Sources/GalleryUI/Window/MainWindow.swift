@@ -18,40 +18,39 @@ public final class MainWindow {
     public let notices = NoticeBar()
     let stack = Stack()
     let notification = InAppNotification()
-    let services: GalleryServices
+    private let services: GalleryServices
     public private(set) var gallery: Gallery?
     public var showSensitive = false
-    /// Actions of the large view only (back, neighbours, zoom, the item actions): disabled elsewhere, so
-    /// their keys (arrows, +, -, 1, Ctrl+C) reach the entry and the list as usual.
-    var viewerActions: [SimpleAction] = []
-    var viewerItemActions: [ItemAction: SimpleAction] = [:]
-    var itemActions: ItemActionRunner!
-    /// A row's context menu and the item it acts on: the one its row showed when it opened.
-    let rowActions = ActionGroup()
-    var rowActionsByName: [String: SimpleAction] = [:]
-    var rowMenu: PopupMenu?
-    public internal(set) var rowMenuTarget: ImageDownload?
-    var viewerMenu: PopupMenu?
+    private(set) var itemActions: ItemActionRunner!
+    /// Actions of the large view only: disabled elsewhere.
+    private let viewerActions: ViewerActions
+    /// A row's context menu and the item it acts on.
+    let rowMenu: RowMenu
+    /// The item the row menu acts on: the one its row showed when it opened.
+    public var rowMenuTarget: ImageDownload? { rowMenu.target }
+    private let viewModeSwitch: ViewModeSwitch
+    private let recentGalleries: RecentGalleriesKeeper
     /// Full screen was asked for (by F11 or the menu) and not left since; the window manager confirms it
     /// through `onFullscreenChanged`, or not at all on a bare X server.
-    public internal(set) var isFullscreen = false
+    public private(set) var isFullscreen = false
 
     /// A search started (for remembering the last source and username).
     public var onSearch: (@MainActor (SourceKind, String) -> Void)?
     /// The user switched between list and grid (for remembering it).
     public var onViewModeChange: (@MainActor (GalleryViewMode) -> Void)?
-    /// `win.grid`: the header bar's toggle and its state.
-    var gridAction: SimpleAction!
-    /// The entry's state: the app setting it, a link's server lookup (MainWindow+Links).
-    let input = SearchInput()
-    /// The gallery whose outcome the recent galleries already took in (MainWindow+Recent).
-    weak var rememberedGallery: Gallery?
+    /// The entry's state (the app setting it) and a link's search.
+    private let input: SearchInput
 
     public init(application: Application, services: GalleryServices) {
         self.services = services
         window = ApplicationWindow(application: application)
         header = HeaderControls(sources: services.sources)
         largeView = LargeImageView(pipeline: services.pipeline)
+        input = SearchInput(header: header, services: services)
+        viewerActions = ViewerActions(window: window, largeView: largeView)
+        rowMenu = RowMenu(listView: listView)
+        viewModeSwitch = ViewModeSwitch(window: window, listView: listView)
+        recentGalleries = RecentGalleriesKeeper(window: window, menu: header.recentGalleries, stateFile: services.stateFile)
 
         window.title = Self.appTitle
         window.setDefaultSize(width: 760, height: 720)
@@ -74,21 +73,41 @@ public final class MainWindow {
         showWelcome()
 
         header.usernameEntry.onActivate { [weak self] in self?.searchFromHeader() }
-        header.usernameEntry.onChanged { [weak self] in self?.usernameEntryChanged() }
         statusPage.retryButton.onClicked { [weak self] in self?.reload() }
         header.sourceSelector.onChanged { [weak self] in self?.sourceChanged() }
         listView.onActivate = { [weak self] download in self?.openLargeView(download) }
         largeView.onChange = { [weak self] in self?.updateTitles() }
         largeView.onOpenInBrowser = { [weak self] url in self?.openInBrowser(url) }
-        largeView.onContextMenu = { [weak self] press in self?.openViewerMenu(at: press) }
-        listView.onContextMenu = { [weak self] download, press in self?.openRowMenu(for: download, at: press) }
+        listView.onContextMenu = { [weak self] download, press in self?.rowMenu.open(for: download, at: press) }
         itemActions = ItemActionRunner(window: window, services: services, notification: notification) {
             [weak self] url in self?.openInBrowser(url)
         }
+        connectCollaborators()
         installActions(application)
-        installRecentGalleries()
         window.onDestroy { [weak self] in self?.windowDestroyed() }
         window.onMap { [weak self] in self?.prepareWhenIdle() }
+    }
+
+    /// What the collaborators ask of the window.
+    private func connectCollaborators() {
+        input.onSearch = { [weak self] source, username in self?.search(source: source, username: username) }
+        input.onLinkProblem = { [weak self] error, link in self?.showLinkProblem(error, link: link) }
+        input.onAskingServer = { [weak self] server, link in self?.showAskingServer(server, link: link) }
+        viewerActions.onBack = { [weak self] in self?.leaveFullscreenOrView() }
+        viewerActions.onShowNeighbour = { [weak self] offset in self?.showNeighbour(offset) }
+        viewerActions.onToggleFullscreen = { [weak self] in if let self { self.setFullscreen(!self.isFullscreen) } }
+        viewerActions.onRun = { [weak self] action, download in
+            guard let self else { return }
+            self.itemActions.run(action, on: download, largeView: self.largeView)
+        }
+        largeView.onContextMenu = { [weak self] press in self?.viewerActions.openMenu(at: press) }
+        rowMenu.onOpen = { [weak self] download in self?.openLargeView(download) }
+        rowMenu.onRun = { [weak self] action, download in self?.itemActions.run(action, on: download, largeView: nil) }
+        viewModeSwitch.onChange = { [weak self] mode in self?.onViewModeChange?(mode) }
+        recentGalleries.onChoose = { [weak self] entry in self?.search(source: entry.source, username: entry.username) }
+        recentGalleries.onWillToggle = { [weak self] in self?.closeLargeView() }
+        window.onFullscreenChanged { [weak self] fullscreen in self?.isFullscreen = fullscreen }
+        window.onMinimizedChanged { [weak self] minimized in self?.largeView.setWindowMinimized(minimized) }
     }
 
     private var preparation: MainLoopSource?
@@ -166,8 +185,40 @@ public final class MainWindow {
         galleryChanged()
     }
 
+    /// Searches what a profile link names (a plain username too). `declaredSource` (the command line's
+    /// --source) reads a `/@NAME` link without asking its server; a link of another service with it gets a
+    /// message.
+    public func search(link text: String, declaredSource: SourceKind? = nil) {
+        guard !isDestroyed else { return }
+        input.search(link: text, declaredSource: declaredSource)
+    }
+
+    /// A `/@NAME` link's server is being asked what it runs.
+    private func showAskingServer(_ server: String, link: String) {
+        guard !isDestroyed else { return }
+        prepareForSearch(showing: link)
+        statusPage.showAskingServer(server)
+        stack.visibleChildName = "status"
+        updateTitles()
+    }
+
+    /// The link stays in the entry, so that Try Again (and Enter) ask again.
+    private func showLinkProblem(_ error: GalleryError, link: String) {
+        guard !isDestroyed else { return }
+        prepareForSearch(showing: link)
+        showError(error)
+    }
+
+    /// A new search that shows `text` (the link) in the entry.
+    private func prepareForSearch(showing text: String) {
+        input.updatingControls {
+            if header.usernameEntry.text != text { header.usernameEntry.text = text }
+        }
+        clearForNewSearch()
+    }
+
     /// What every new search does first: a link's lookup in flight, the large view and the gallery go.
-    func clearForNewSearch() {
+    private func clearForNewSearch() {
         input.cancelLookup()
         closeLargeView()
         gallery?.cancel()
@@ -196,8 +247,7 @@ public final class MainWindow {
         largeView.show(download, maxPixelSize: min(4096, max(monitor.width, monitor.height)))
         stack.visibleChildName = "viewer"
         header.setViewerMode(true)
-        viewerActions.forEach { $0.isEnabled = true }
-        for (action, gAction) in viewerItemActions { gAction.isEnabled = action.applies(to: download) }
+        viewerActions.enable(for: download)
         updateTitles()
     }
 
@@ -208,11 +258,27 @@ public final class MainWindow {
         largeView.close()
         stack.visibleChildName = "gallery"
         header.setViewerMode(false)
-        viewerActions.forEach { $0.isEnabled = false }
-        viewerItemActions.values.forEach { $0.isEnabled = false }
+        viewerActions.disable()
         if let index = largeView.download?.index { listView.select(index, focus: true) }
         updateTitles()
     }
+
+    /// Escape: out of full screen first, then out of the large view.
+    private func leaveFullscreenOrView() {
+        if isFullscreen { setFullscreen(false) } else { closeLargeView() }
+    }
+
+    public func setFullscreen(_ fullscreen: Bool) {
+        guard fullscreen != isFullscreen else { return }
+        isFullscreen = fullscreen
+        window.setFullscreen(fullscreen)
+    }
+
+    /// How the gallery shows now.
+    public var viewMode: GalleryViewMode { listView.mode }
+
+    /// Shows the gallery as a list or as a grid; the toggle follows. Tells `onViewModeChange` when it changed.
+    public func setViewMode(_ mode: GalleryViewMode) { viewModeSwitch.set(mode) }
 
     /// Shows the previous (-1) or next (+1) item in the large view.
     public func showNeighbour(_ offset: Int) {
@@ -240,17 +306,16 @@ public final class MainWindow {
 
     private func galleryChanged() {
         guard let gallery else { return }
-        rememberIfAnswered(gallery)
+        recentGalleries.rememberIfAnswered(gallery)
         if !gallery.downloads.isEmpty {
             if stack.visibleChildName == "status" { stack.visibleChildName = "gallery" }
         } else if case .failed(let error) = gallery.feed.state {
             showError(error)
         } else if let wait = gallery.feed.waitReason {
-            statusPage.set(iconName: Self.icon(for: wait), title: wait.title, description: wait.explanation)
+            statusPage.showWaiting(wait)
             stack.visibleChildName = "status"
         } else {
-            statusPage.set(iconName: nil, title: tr("Loading {name}’s gallery…", ["name": gallery.source.username]),
-                           description: gallery.source.kind.displayName)
+            statusPage.showLoading(gallery.source)
             stack.visibleChildName = "status"
         }
         listView.updateFooter()
@@ -263,7 +328,7 @@ public final class MainWindow {
     /// A short note at the top of the window ("Cache cleared…"), gone after a few seconds.
     public func showNote(_ text: String) { notification.show(text, seconds: InAppNotification.longSeconds) }
 
-    func updateTitles() {
+    private func updateTitles() {
         if isLargeViewOpen {
             // GTK keeps the window title and its header bar's title in step: the image's title names both,
             // as in other GNOME image viewers.
@@ -282,36 +347,15 @@ public final class MainWindow {
     }
 
     private func showWelcome() {
-        // TRANSLATORS: "Demo" is the source of that name and aurora a username of it: keep "aurora" as it is.
-        let hint = tr("Pick a source, type a username in the header bar and press Enter, or paste a profile link there. No network? Pick Demo and type aurora.")
-        statusPage.set(iconName: "image-x-generic-symbolic", title: tr("Type a username"), description: hint)
+        statusPage.showWelcome()
         stack.visibleChildName = "status"
         updateTitles()
     }
 
-    func showError(_ error: GalleryError) {
-        statusPage.set(iconName: Self.icon(for: error), title: error.title, description: error.explanation,
-                       canRetry: Self.mayPass(error))
+    private func showError(_ error: GalleryError) {
+        statusPage.show(error)
         stack.visibleChildName = "status"
         updateTitles()
-    }
-
-    /// Failures worth a "Try Again" button: the same request may work in a moment.
-    private static func mayPass(_ error: GalleryError) -> Bool {
-        switch error {
-        case .network, .serverError, .rateLimited, .refusingForNow, .offline, .unidentifiedServer: true
-        default: false
-        }
-    }
-
-    private static func icon(for error: GalleryError) -> String {
-        switch error {
-        case .noSuchUser, .invalidUsername: "avatar-default-symbolic"
-        case .emptyGallery: "folder-pictures-symbolic"
-        case .network, .certificate, .offline: "network-offline-symbolic"
-        case .rateLimited, .refusingForNow: "preferences-system-time-symbolic"
-        default: "dialog-warning-symbolic"
-        }
     }
 
     // MARK: Input
@@ -351,9 +395,6 @@ public final class MainWindow {
         }
         SimpleAction.add(to: map, name: "reload") { [weak self] in self?.reload() }
         SimpleAction.add(to: map, name: "close") { [weak self] in self?.window.close() }
-        installViewerActions()
-        installRowActions()
-        installViewModeActions()
         // Ctrl+? and the main menu's "Keyboard Shortcuts" (win.show-help-overlay) open it.
         window.setHelpOverlay(Shortcuts.makeWindow())
         Shortcuts.install(in: application)
