@@ -119,19 +119,21 @@ final class UIHarness {
     }
 
     /// Item `index` of the gallery shown; none fails the test that asked, not the whole test process.
-    func download(_ index: Int) throws -> ImageDownload {
-        try XCTUnwrap(list.download(at: index), "the gallery has no item \(index) (\(list.rowCount) items)")
+    func download(_ index: Int, file: StaticString = #filePath, line: UInt = #line) throws -> ImageDownload {
+        try XCTUnwrap(list.download(at: index), "the gallery has no item \(index) (\(list.rowCount) items)", file: file, line: line)
     }
     /// Item `index`'s title, for a failure message.
     func title(_ index: Int) -> String { list.download(at: index)?.item.title ?? "no item \(index)" }
 
     /// The row or tile bound to item `index` now; none fails the test that asked, not the whole test process.
-    func row(_ index: Int) throws -> GalleryRow {
-        try XCTUnwrap(list.row(for: try download(index)), "no row is bound to item \(index)")
+    func row(_ index: Int, file: StaticString = #filePath, line: UInt = #line) throws -> GalleryRow {
+        try XCTUnwrap(list.row(for: try download(index, file: file, line: line)), "no row is bound to item \(index)",
+                      file: file, line: line)
     }
 
-    func tile(_ index: Int) throws -> GalleryTile {
-        try XCTUnwrap(list.tile(for: try download(index)), "no tile is bound to item \(index)")
+    func tile(_ index: Int, file: StaticString = #filePath, line: UInt = #line) throws -> GalleryTile {
+        try XCTUnwrap(list.tile(for: try download(index, file: file, line: line)), "no tile is bound to item \(index)",
+                      file: file, line: line)
     }
 
     /// Scrolls so that row `index` (in the grid: its line) is at the top of the viewport (as far as the view
