@@ -191,6 +191,9 @@ final class GridViewTests: GLibTestCase {
             }
             let flownPast = requests[requestsBefore...].compactMap(Self.itemOfThumbnail).filter { !near($0) }
             XCTAssertEqual(flownPast, [], "thumbnails requested for tiles flown past")
+            // Counted where the download starts, whether or not its request got out before being given up.
+            let started = (0..<list.rowCount).filter { !near($0) && (list.download(at: $0)?.attempts ?? 0) > 0 }
+            XCTAssertEqual(started, [], "downloads started for tiles flown past")
             XCTAssertGreaterThan(requests.count, requestsBefore, "the screen where the drag ended was loaded")
             XCTAssertTrue(requests.allSatisfy { $0.hasPrefix("/thumbs/300/") }, "the grid asks for the 300 px rendition: \(requests.prefix(3))")
         }
