@@ -9,6 +9,7 @@ import GObjectBindings
 @MainActor
 final class ReadAhead {
     private let client: HTTPClient
+    /// Set by `loadAllPages`: every page will be wanted, so the next is asked for as soon as a reply names it.
     private var isOn = false
     /// Pages asked for while the page before was still being parsed.
     private(set) var pagesAskedAhead = 0
