@@ -205,7 +205,8 @@ test-translation: test-deps build-tests demo-data
 	GALLERY_VIEWER=$(CURDIR)/$(DEBUG_BIN)/gallery-viewer GALLERY_DEMO_SERVER=$(CURDIR)/$(DEBUG_BIN)/gallery-demo-server \
 	  $(HEADLESS) bash Tests/Translation/run.sh
 
-# Times and checks `make install` (release build included) into a temp DESTDIR.
+# Times and checks `make install` (release build included) into a temp DESTDIR, and runs a smoke pass of the
+# installed programs under $(HEADLESS) (Tests/Install/smoke.sh: --list, --download, a search, the large view).
 check-install: test-deps
 	Tests/Install/check.sh
 
