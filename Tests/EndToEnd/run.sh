@@ -88,7 +88,7 @@ echo "e2e: --list --source bluesky and misskey ok (60 items each with videos and
 #      with their alt texts, paged to the end (Link header, continue); an unknown user is "No such user".
 for spec in "mastodon aurora@demo.test nobody@demo.test nobody@demo.test" "commons aurora nobody Nobody"; do
   read -r source user missing shown <<<"$spec"
-  "$GALLERY_VIEWER" --list --json --source "$source" --endpoint "$base_url" "$user" >"$work/$source.json" \
+  bounded "$GALLERY_VIEWER" --list --json --source "$source" --endpoint "$base_url" "$user" >"$work/$source.json" \
     || fail "--list --json --source $source $user failed"
   lines=$(wc -l <"$work/$source.json")
   [ "$lines" -eq 60 ] || fail "--source $source: --list printed $lines items for $user, not 60"
@@ -96,7 +96,7 @@ for spec in "mastodon aurora@demo.test nobody@demo.test nobody@demo.test" "commo
              '"thumbnail_url":"http' '"full_url":"http' '"published":"2024-0'; do
     grep -q "$key" "$work/$source.json" || fail "--source $source: --list --json lacks $key"
   done
-  if "$GALLERY_VIEWER" --list --source "$source" --endpoint "$base_url" "$missing" >"$work/out" 2>"$work/err"; then
+  if bounded "$GALLERY_VIEWER" --list --source "$source" --endpoint "$base_url" "$missing" >"$work/out" 2>"$work/err"; then
     fail "--source $source: --list for a missing user exited 0"
   fi
   grep -q "No such user: $shown" "$work/err" || fail "--source $source: missing user said: $(cat "$work/err")"
