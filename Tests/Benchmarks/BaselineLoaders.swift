@@ -2,7 +2,7 @@ import CGLib
 import CGtk
 import CSoup
 import GObjectBindings
-import GalleryCore
+@_spi(Baselines) import GalleryCore
 import Glibc
 
 /// The two ways of loading thumbnails that the lazy-list lesson warns against, as drop-in replacements for

@@ -2,7 +2,7 @@ import CGLib
 import CGtk
 import GObjectBindings
 import GtkBindings
-import GalleryCore
+@_spi(Baselines) import GalleryCore
 import GalleryUI
 import Glibc
 

@@ -43,10 +43,19 @@ public final class Gallery {
     private var inFlight: [Int: ImageDownload] = [:]
     private var hiddenSensitive: [Int: ImageDownload] = [:]
 
-    /// `thumbnails` replaces how thumbnails are loaded (the benchmarks' baselines); by default `pipeline`.
-    /// `snapshots` keeps the first page for a launch without network (see `GalleryFeed`).
+    /// Thumbnails are loaded through `pipeline`. `snapshots` keeps the first page for a launch without network
+    /// (see `GalleryFeed`).
+    public convenience init(source: any GallerySource, client: HTTPClient, pipeline: ImagePipeline,
+                            options: Options = .init(), snapshots: FeedSnapshotStore? = nil) {
+        self.init(source: source, client: client, pipeline: pipeline, options: options, snapshots: snapshots,
+                  thumbnails: nil)
+    }
+
+    /// `thumbnails` replaces how thumbnails are loaded: the benchmarks' baselines time the same gallery with
+    /// other loaders. Not part of the app's API (`@_spi(Baselines) import GalleryCore`).
+    @_spi(Baselines)
     public init(source: any GallerySource, client: HTTPClient, pipeline: ImagePipeline, options: Options = .init(),
-                snapshots: FeedSnapshotStore? = nil, thumbnails: ImageDownload.Context? = nil) {
+                snapshots: FeedSnapshotStore? = nil, thumbnails: ImageDownload.Context?) {
         feed = GalleryFeed(source: source, client: client, limits: options.feedLimits, snapshots: snapshots)
         self.pipeline = pipeline
         self.options = options

@@ -47,6 +47,8 @@ public final class ImageDownload {
         /// Told about every state change (old state given), e.g. the gallery's counts.
         var onStateChange: (@MainActor (ImageDownload, State) -> Void)?
 
+        /// Another way of loading thumbnails than the pipeline: the benchmarks' baselines only.
+        @_spi(Baselines)
         public init(thumbnailPixelSize: Int, load: @escaping Load,
                     cached: @escaping @MainActor (_ url: String, _ maxPixelSize: Int) -> DecodedPixbuf?) {
             self.thumbnailPixelSize = thumbnailPixelSize
