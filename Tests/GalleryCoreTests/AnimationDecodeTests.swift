@@ -35,7 +35,7 @@ final class AnimationDecodeTests: GLibTestCase {
         decoder.decode(bytes, maxPixelSize: maxPixelSize, keepsAnimation: keepsAnimation, cancellable: Cancellable()) {
             result = $0
         }
-        _ = withExtendedLifetime(decoder) { iterateMainLoop(until: { result != nil }, timeout: 20) }
+        _ = withExtendedLifetime(decoder) { iterateMainLoop(until: { result != nil }, timeout: 60) }
         return result
     }
 
@@ -144,7 +144,7 @@ final class AnimationDecodeTests: GLibTestCase {
             @MainActor func load(_ request: ImageRequest) -> ImageResponse? {
                 var result: Result<ImageResponse, ImageLoadError>?
                 pipeline.loadImage(request) { result = $0 }
-                iterateMainLoop(until: { result != nil }, timeout: 10)
+                iterateMainLoop(until: { result != nil }, timeout: 60)
                 return try? result?.get()
             }
             let url = server.url("/a.gif")
