@@ -84,7 +84,7 @@ final class AnimationDecodeTests: GLibTestCase {
     func testTheFirstFrameFileIsAWholeImageOfOneFrame() throws {
         for bytes in [DemoAnimationEncoder.gif(Self.frames()), try DemoAnimationEncoder.webp(Self.frames(), quality: 90)] {
             let layout = try XCTUnwrap(Self.layout(bytes))
-            let first = Bytes(bytes.withUnsafeBytes { layout.firstFrameFile(of: $0, format: try! ImageHeader.probe($0).get().format) })
+            let first = Bytes(try bytes.withUnsafeBytes { layout.firstFrameFile(of: $0, format: try ImageHeader.probe($0).get().format) })
             let header = try first.withUnsafeBytes { try ImageHeader.probe($0).get() }
             XCTAssertEqual([header.width, header.height, header.frames], [64, 48, 1])
             let decoded = try PixbufDecoding.decode(first, loaderType: header.format.loaderName, maxPixelSize: nil,

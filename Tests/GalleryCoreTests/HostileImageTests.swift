@@ -55,7 +55,7 @@ final class HostileImageTests: GLibTestCase {
         // A PNG signature with a JPEG inside: sniffing would pick gdk-pixbuf's JPEG loader, whose header was
         // never checked. The PNG loader (the format probed) refuses the data instead.
         let jpeg = try Pixbuf.filled(width: 8, height: 8, rgba: 0xff0000ff).encoded(as: "jpeg").array
-        var png = pngHeaderOnly()
+        var png = try pngHeaderOnly()
         png += jpeg
         let decoded = PixbufDecoding.decode(Bytes(png), loaderType: "png", maxPixelSize: 96, expectedSize: (8, 8),
                                             maxPixels: 100, cancellable: nil)
@@ -153,6 +153,6 @@ final class HostileImageTests: GLibTestCase {
 }
 
 /// The first 33 bytes of a PNG (signature and an 8 × 8 IHDR), with nothing after them.
-private func pngHeaderOnly() -> [UInt8] {
-    Array(try! Pixbuf.filled(width: 8, height: 8, rgba: 0).encoded(as: "png").array.prefix(33))
+private func pngHeaderOnly() throws -> [UInt8] {
+    Array(try Pixbuf.filled(width: 8, height: 8, rgba: 0).encoded(as: "png").array.prefix(33))
 }
