@@ -10,7 +10,7 @@ public final class GalleryRow: GalleryCell {
     public static let thumbnailSize = 96
 
     /// The item the row shows now; nil while it waits in the pool.
-    public var download: ImageDownload? { binder.download }
+    public var download: ItemViewModel? { binder.download }
     public let row = ListBoxRow()
     let slot: ThumbnailSlot
     let titleLabel = Label()
@@ -36,7 +36,7 @@ public final class GalleryRow: GalleryCell {
     }
 
     /// Shows `download` (one of `total` items) and follows its changes until `unbind`.
-    public func bind(_ download: ImageDownload, total: Int) {
+    public func bind(_ download: ItemViewModel, total: Int) {
         titleLabel.text = download.item.displayTitle
         binder.bind(download, total: total)
     }
@@ -76,7 +76,7 @@ public final class GalleryRow: GalleryCell {
     }
 
     /// The row's own parts, after the binder updated the shared ones.
-    private func update(_ download: ImageDownload) {
+    private func update(_ download: ItemViewModel) {
         switch download.state {
         case .failed(let reason):
             detailLabel.text = reason
@@ -91,7 +91,7 @@ public final class GalleryRow: GalleryCell {
     }
 
     /// "quiet-harbour.jpg · 1600 × 1200"
-    static func detailText(_ download: ImageDownload) -> String {
+    static func detailText(_ download: ItemViewModel) -> String {
         let item = download.item
         var parts = [item.fileName]
         if let width = item.width, let height = item.height, width > 0, height > 0 {

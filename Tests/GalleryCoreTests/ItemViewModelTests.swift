@@ -6,15 +6,15 @@ import TestSupport
 
 /// The row model's lifecycle against the demo server: start on first show, give up a place in the queue
 /// when scrolled away before anything was sent, go on when already downloading.
-final class ImageDownloadTests: GLibTestCase {
+final class ItemViewModelTests: GLibTestCase {
     @MainActor
-    private static func downloads(_ count: Int, server: DemoServer, pipeline: ImagePipeline) -> [ImageDownload] {
+    private static func downloads(_ count: Int, server: DemoServer, pipeline: ImagePipeline) -> [ItemViewModel] {
         server.catalog.user(named: "atlas")!.items.prefix(count).enumerated().map { index, item in
             let galleryItem = GalleryItem(
                 id: "\(item.id)", title: item.title,
                 thumbnails: [.init(url: server.baseURL + item.imagePath(thumbnailLongSide: 150), width: 150, height: 150)],
                 fullImageURL: server.baseURL + item.imagePath())
-            return ImageDownload(item: galleryItem, index: index, pipeline: pipeline, thumbnailPixelSize: 96,
+            return ItemViewModel(item: galleryItem, index: index, pipeline: pipeline, thumbnailPixelSize: 96,
                                  showSensitive: false)
         }
     }
@@ -101,16 +101,16 @@ final class ImageDownloadTests: GLibTestCase {
         try MainActor.assumeIsolated {
             let server = try startDemoServer(.init(latencyMilliseconds: 300))
             let pipeline = ImagePipeline(client: HTTPClient())
-            let context = ImageDownload.Context(pipeline: pipeline, thumbnailPixelSize: 96)
-            var galleryHeard: [ImageDownload.State] = []
+            let context = ItemViewModel.Context(pipeline: pipeline, thumbnailPixelSize: 96)
+            var galleryHeard: [ItemViewModel.State] = []
             context.onStateChange = { download, _ in galleryHeard.append(download.state) }
             let item = server.catalog.user(named: "atlas")!.items[0]
-            let download = ImageDownload(
+            let download = ItemViewModel(
                 item: GalleryItem(id: "1", title: "one",
                                   thumbnails: [.init(url: server.baseURL + item.imagePath(thumbnailLongSide: 150), width: 150, height: 150)],
                                   fullImageURL: server.baseURL + item.imagePath()),
                 index: 0, context: context, showSensitive: false)
-            var rowSaw: [ImageDownload.State] = []
+            var rowSaw: [ItemViewModel.State] = []
             download.bind { rowSaw.append($0.state) }
             download.setVisible(true)
             XCTAssertEqual(download.state, .loading)
