@@ -11,7 +11,9 @@ run_limit=${E2E_RUN_LIMIT:-300}    # seconds a one-shot command may run (--list,
 life_limit=${E2E_LIFE_LIMIT:-1800} # seconds a server or a window may live: longer than a whole script takes
 # For processes started in the background: `"${bounded_life[@]}" COMMAND &`. timeout passes TERM and INT on to
 # COMMAND and exits with its status, so $! can be killed and waited for as COMMAND itself would be.
-bounded_life=(timeout --kill-after=10 "$life_limit")
+# --foreground: without it timeout sends a signal it receives to COMMAND and then to its whole process group,
+# so COMMAND gets it twice, and the app takes a second Ctrl+C as "leave at once" (no summary printed).
+bounded_life=(timeout --foreground --kill-after=10 "$life_limit")
 
 # bounded COMMAND...: runs COMMAND (in the foreground) for at most $run_limit seconds, and says so when the
 # limit stopped it; returns COMMAND's status (124 when stopped).
