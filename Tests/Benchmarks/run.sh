@@ -34,6 +34,10 @@ if [ -z "${GALLERY_BENCH_INSIDE:-}" ]; then
   [ -x "$GALLERY_BENCHMARKS" ] || { echo "bench: $GALLERY_BENCHMARKS was not built" >&2; exit 1; }
   echo "bench: $(nproc) cores, $(uptime | sed 's/.*load average/load average/')"
   export GALLERY_BENCH_LOAD_AT_START=$(cut -d' ' -f1-3 /proc/loadavg)
+  # The commit the binaries were built from, read now: the tree may change while the scenarios run.
+  commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
+  git -C "$root" diff --quiet HEAD -- Sources Tests Package.swift 2>/dev/null || commit="$commit with local changes"
+  export GALLERY_BENCH_COMMIT=$commit
   GALLERY_BENCH_INSIDE=1 exec .ci/headless bash "$0" "${scenarios[@]}"
 fi
 
@@ -86,11 +90,9 @@ export GDK_GL=disable
 # docs/PERFORMANCE.md: every goal line of this run as a table, with the machine and the date, so the numbers
 # the docs quote come from one run of this tool.
 write_performance_doc() {
-  local cpu memory commit
+  local cpu memory
   cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
   memory=$(awk '/^MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)
-  commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
-  git -C "$root" diff --quiet HEAD -- Sources Tests Package.swift 2>/dev/null || commit="$commit with local changes"
   {
     echo "# Performance"
     echo
@@ -101,7 +103,7 @@ write_performance_doc() {
     echo "- Date: $(date -u '+%Y-%m-%d %H:%M UTC')"
     echo "- Machine: $(nproc) cores ($cpu), $memory, $(uname -sr), $(. /etc/os-release && echo "$PRETTY_NAME")"
     echo "- Load average (1, 5, 15 min): ${GALLERY_BENCH_LOAD_AT_START:-unknown} at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end"
-    echo "- Build: release, commit $commit; display: Xvfb (.ci/headless)"
+    echo "- Build: release, commit ${GALLERY_BENCH_COMMIT:-unknown}; display: Xvfb (.ci/headless)"
     echo "- Result: $passed goals passed, $failures failed"
     echo
     echo "| scenario | goal | measured | limit | result |"
