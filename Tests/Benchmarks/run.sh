@@ -7,7 +7,8 @@
 # (outside the headless wrapper: SwiftPM keeps its caches under the real HOME), then runs each scenario as its
 # own process inside .ci/headless (Xvfb, private D-Bus, throwaway HOME). Each scenario prints a table and one
 # `PASS goal …`/`FAIL goal …` line per goal; at the end the goal lines are repeated as a summary. Exit status:
-# 0 when every goal passed, 1 otherwise (a scenario that crashed or broke off counts as failed).
+# 0 when every goal passed, 1 otherwise (a scenario that crashed or broke off counts as failed). A run of every
+# scenario also writes the goal lines as a table to docs/PERFORMANCE.md, with the machine, its load and the date.
 #
 # Environment (the Makefile passes them): SWIFT, BUILD_DIR (SwiftPM scratch path), SWIFT_FLAGS.
 # The demo gallery must be rendered (make demo-data-release, a prerequisite of `make bench`).
