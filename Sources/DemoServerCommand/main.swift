@@ -9,14 +9,17 @@ import Glibc
 struct DemoServerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gallery-demo-server",
-        abstract: "Serve the demo galleries in DeviantArt's, Bluesky's and Misskey's formats on 127.0.0.1.",
+        abstract: "Serve the demo galleries in the formats of all five services on 127.0.0.1.",
         discussion: """
             Prints its base URL as the first line, then serves until SIGINT or SIGTERM. Feeds:
             BASE/rss.xml?type=deviation&q=gallery:aurora (also atlas, empty, brokenfeed, and huge with
             100,000 items or huge-N with N), paged with &offset=N. The same users as Bluesky
             (BASE/xrpc/app.bsky.actor.getProfile?actor=aurora.demo.test, then app.bsky.feed.getAuthorFeed) and
-            as Misskey (POST BASE/api/users/show {"username":"aurora","host":null}, then /api/users/notes):
-            gallery-viewer --source bluesky --endpoint BASE aurora.demo.test, --source misskey aurora@demo.test.
+            as Misskey (POST BASE/api/users/show {"username":"aurora","host":null}, then /api/users/notes), as
+            Mastodon (BASE/api/v1/accounts/lookup?acct=aurora, then /api/v1/accounts/ID/statuses) and as
+            Wikimedia Commons (BASE/w/api.php?action=query&generator=allimages&gaiuser=Aurora&…):
+            gallery-viewer --source bluesky --endpoint BASE aurora.demo.test, --source misskey aurora@demo.test,
+            --source mastodon aurora@demo.test, --source commons Aurora.
             Any URL takes ?latency=MS and ?bandwidth=BYTES_PER_SEC; image URLs also take
             ?fault=404|500|html|truncate|corrupt|redirect|stall.
             With --hostile, serves the hostile server instead: feeds and images that misbehave on purpose

@@ -11,7 +11,8 @@ enum DemoPages {
         let body = "<p>Offline demo galleries in DeviantArt's RSS format. Default user: "
             + "\(XMLEscaping.html(catalog.defaultUserName)).</p>\n<ul>\n\((rows + [huge]).joined(separator: "\n"))\n</ul>\n"
             + "<p>The same users in Bluesky's format (handle NAME\(DemoBluesky.handleSuffix), at /xrpc/) and in Misskey's "
-            + "(NAME@any.host, POST /api/users/show and /api/users/notes).</p>"
+            + "(NAME@any.host, POST /api/users/show and /api/users/notes), Mastodon's (NAME@any.host, "
+            + "/api/v1/accounts/lookup and /api/v1/accounts/ID/statuses) and Wikimedia Commons' (Name, /w/api.php).</p>"
         return .text(HTMLPage.render(title: "Gallery Viewer demo server", body: body),
                      contentType: "text/html; charset=utf-8")
     }

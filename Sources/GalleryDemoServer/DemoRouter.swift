@@ -1,8 +1,9 @@
 import CGLib
 import GObjectBindings
 
-/// Maps a request's path and query to a response: feed pages (DeviantArt's RSS, Bluesky's XRPC), item pages,
-/// images (with faults) and avatars; and Misskey's POST API (`routePost`).
+/// Maps a request's path and query to a response: feed pages (DeviantArt's RSS, Bluesky's XRPC, Mastodon's
+/// REST API, Commons' MediaWiki API), item pages, images (with faults) and avatars; and Misskey's POST API
+/// (`routePost`).
 /// Only names from the catalog ever reach the disk, so no request path can escape the images directory.
 @MainActor
 final class DemoRouter {
@@ -34,6 +35,10 @@ final class DemoRouter {
             image(fileName: segments[2], directory: segments[1], query: query, path: path, respond: respond)
         case "avatars" where segments.count == 2 && segments[1].hasSuffix(".png"):
             avatar(userName: String(segments[1].dropLast(4)), respond: respond)
+        case "api" where segments.count > 2 && segments[1] == "v1":
+            respond(DemoMastodon.route(Array(segments.dropFirst(2)), query: query, catalog: catalog, baseURL: baseURL))
+        case "w" where segments == ["w", "api.php"]:
+            respond(DemoCommons.query(query, catalog: catalog, baseURL: baseURL))
         case "xrpc" where segments.count == 2:
             respond(xrpc(method: segments[1], query: query))
         case "video" where segments.count == 3 && segments[2] == "playlist.m3u8":

@@ -2,9 +2,10 @@ import CGLib
 import GObjectBindings
 
 /// The offline demo gallery: a local HTTP server that answers DeviantArt's backend RSS URLs, Bluesky's XRPC
-/// (`/xrpc/app.bsky.actor.getProfile`, `…feed.getAuthorFeed`; handles `NAME.demo.test`) and Misskey's API
-/// (`POST /api/users/show`, `/api/users/notes`) for the demo users of data/demo/users.json, with their images,
-/// on 127.0.0.1.
+/// (`/xrpc/app.bsky.actor.getProfile`, `…feed.getAuthorFeed`; handles `NAME.demo.test`), Misskey's API
+/// (`POST /api/users/show`, `/api/users/notes`), Mastodon's (`/api/v1/accounts/lookup`, `…/ID/statuses`) and
+/// Commons' MediaWiki API (`/w/api.php?generator=allimages`) for the demo users of data/demo/users.json, with
+/// their images, on 127.0.0.1.
 ///
 /// Knobs, server-wide (`Options`) and per request (query parameters, which win): `latency=MS` before the
 /// response, `bandwidth=BYTES_PER_SECOND` for the body, and on image URLs `fault=404|500|html|truncate|corrupt|
@@ -96,7 +97,8 @@ public final class DemoServer {
     public func stop() { http.stop() }
 
     private func handle(_ message: Soup.ServerMessage) {
-        let isAPICall = message.path.hasPrefix("/api/")
+        // Misskey's API is all POSTs under /api/; Mastodon's REST API, under /api/v1/, is read with GETs.
+        let isAPICall = message.path.hasPrefix("/api/") && !message.path.hasPrefix("/api/v1/")
         guard isAPICall ? message.method == "POST" : message.method == "GET" || message.method == "HEAD" else {
             var response = ServerResponse.html(status: 405, title: "Method Not Allowed",
                                                message: isAPICall ? "Only POST." : "Only GET and HEAD.")

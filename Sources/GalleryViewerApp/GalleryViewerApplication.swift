@@ -63,7 +63,7 @@ final class GalleryViewerApplication {
             let credits = tr("translator-credits")
             AboutDialog.present(.init(
                 programName: MainWindow.appTitle, version: AppVersion.string,
-                comments: tr("Browse public image galleries from DeviantArt, Mastodon and Wikimedia Commons."),
+                comments: AppDescription.aboutComments,
                 website: "https://github.com/galleryviewer/gallery-viewer", iconName: AppVersion.applicationID,
                 license: .mitX11, authors: [tr("The Gallery Viewer developers")],
                 translatorCredits: credits == "translator-credits" ? nil : credits), parent: window)

@@ -2,7 +2,7 @@ import CGLib
 import CGtk
 import GObjectBindings
 import GtkBindings
-import GalleryCore
+@_spi(Baselines) import GalleryCore
 import GalleryUI
 import Glibc
 
@@ -154,7 +154,7 @@ private final class BaselineWindow {
         let options = Gallery.Options(thumbnailPixelSize: GalleryRow.thumbnailSize)
         // The same capacity as the pipeline's own cache: a fair race between loaders.
         let cache = ImageCache(capacityBytes: pipeline.cache.capacityBytes)
-        let thumbnails: ImageDownload.Context? = switch variant {
+        let thumbnails: ItemViewModel.Context? = switch variant {
         case "sync": BaselineLoaders.synchronous(thumbnailPixelSize: options.thumbnailPixelSize, cache: cache)
         case "threads": BaselineLoaders.threadPerImage(thumbnailPixelSize: options.thumbnailPixelSize, cache: cache)
         default: nil

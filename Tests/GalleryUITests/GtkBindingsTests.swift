@@ -70,25 +70,25 @@ final class GtkBindingsTests: GLibTestCase {
             XCTAssertEqual(image.content, .pixbuf, "no window yet")
             XCTAssertEqual(image.pixbuf?.pointer, red.pointer)
 
-            let window = gtk_window_new(GTK_WINDOW_TOPLEVEL)!
+            let window = try XCTUnwrap(gtk_window_new(GTK_WINDOW_TOPLEVEL))
             defer { gtk_widget_destroy(window) }
             gtk_container_add(window.raw.as(GtkContainer.self), image.widget)
             gtk_widget_show_all(window)
-            XCTAssertTrue(iterateMainLoop(until: { gtk_widget_get_mapped(image.widget) != 0 }, timeout: 5))
+            XCTAssertTrue(iterateMainLoop(until: { gtk_widget_get_mapped(image.widget) != 0 }, timeout: 60))
             image.setPixbuf(red)
             XCTAssertEqual(image.content, .surface, "the same pixbuf again, now that there is a window: copied")
             image.setPixbuf(blue)
             XCTAssertEqual(image.content, .surface, "realized: a surface like the window's")
             XCTAssertEqual(image.pixbuf?.pointer, blue.pointer, "and it still names the pixbuf shown")
-            XCTAssertTrue(iterateMainLoop(until: { gtk_widget_get_allocated_width(image.widget) >= 16 }, timeout: 5))
-            iterateMainLoop(for: 0.2)
-            let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 16, 16)!
+            XCTAssertTrue(iterateMainLoop(until: { gtk_widget_get_allocated_width(image.widget) >= 16 }, timeout: 60))
+            XCTAssertTrue(waitForFrames(of: window), "the window drew no frame")
+            let surface = try XCTUnwrap(cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 16, 16))
             defer { cairo_surface_destroy(surface) }
-            let cairo = cairo_create(surface)!
+            let cairo = try XCTUnwrap(cairo_create(surface))
             gtk_widget_draw(image.widget, cairo)
             cairo_destroy(cairo)
             cairo_surface_flush(surface)
-            let pixel = cairo_image_surface_get_data(surface)!.withMemoryRebound(to: UInt32.self, capacity: 1) {
+            let pixel = try XCTUnwrap(cairo_image_surface_get_data(surface)).withMemoryRebound(to: UInt32.self, capacity: 1) {
                 $0[Int(cairo_image_surface_get_stride(surface) / 4) * 8 + 8]
             }
             XCTAssertEqual(pixel, 0xFF0000FF, "it draws the blue pixbuf's pixels (ARGB)")
@@ -103,12 +103,12 @@ final class GtkBindingsTests: GLibTestCase {
         try MainActor.assumeIsolated {
             try Self.initGtk()
             let line = TextLine(ellipsize: .middle)
-            let window = gtk_window_new(GTK_WINDOW_TOPLEVEL)!
+            let window = try XCTUnwrap(gtk_window_new(GTK_WINDOW_TOPLEVEL))
             defer { gtk_widget_destroy(window) }
             gtk_widget_set_size_request(line.widget, 60, -1)
             gtk_container_add(window.raw.as(GtkContainer.self), line.widget)
             gtk_widget_show_all(window)
-            XCTAssertTrue(iterateMainLoop(until: { gtk_widget_get_mapped(line.widget) != 0 }, timeout: 5))
+            XCTAssertTrue(iterateMainLoop(until: { gtk_widget_get_mapped(line.widget) != 0 }, timeout: 60))
 
             @MainActor func requested() -> (width: Int32, height: Int32) {
                 var width: Int32 = 0, height: Int32 = 0
@@ -116,17 +116,18 @@ final class GtkBindingsTests: GLibTestCase {
                 gtk_widget_get_preferred_height(line.widget, nil, &height)
                 return (width, height)
             }
-            @MainActor func inkedColumns() -> Set<Int> {
-                iterateMainLoop(for: 0.1)
+            // Painted after the frames that follow a change: whatever the new text queued (a redraw) is done.
+            @MainActor func inkedColumns() throws -> Set<Int> {
+                XCTAssertTrue(waitForFrames(of: window), "the window drew no frame")
                 let width = Int(gtk_widget_get_allocated_width(line.widget)), height = Int(gtk_widget_get_allocated_height(line.widget))
-                let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))!
+                let surface = try XCTUnwrap(cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height)))
                 defer { cairo_surface_destroy(surface) }
-                let cairo = cairo_create(surface)!
+                let cairo = try XCTUnwrap(cairo_create(surface))
                 gtk_widget_draw(line.widget, cairo)
                 cairo_destroy(cairo)
                 cairo_surface_flush(surface)
                 let stride = Int(cairo_image_surface_get_stride(surface) / 4)
-                return cairo_image_surface_get_data(surface)!.withMemoryRebound(to: UInt32.self, capacity: stride * height) { pixels in
+                return try XCTUnwrap(cairo_image_surface_get_data(surface), "no pixels at \(width) × \(height)").withMemoryRebound(to: UInt32.self, capacity: stride * height) { pixels in
                     var columns = Set<Int>()
                     for y in 0..<height { for x in 0..<width where pixels[y * stride + x] >> 24 != 0 { columns.insert(x) } }
                     return columns
@@ -136,17 +137,17 @@ final class GtkBindingsTests: GLibTestCase {
             let empty = requested()
             XCTAssertEqual(empty.width, 60, "the width asked for stays once the line has its style")
             XCTAssertGreaterThan(empty.height, 8, "a line of text tall, with no text yet")
-            XCTAssertTrue(inkedColumns().isEmpty, "nothing painted without text")
+            XCTAssertTrue(try inkedColumns().isEmpty, "nothing painted without text")
             line.text = "a"
             XCTAssertEqual(requested().width, empty.width)
             XCTAssertEqual(requested().height, empty.height)
-            let short = inkedColumns()
+            let short = try inkedColumns()
             XCTAssertFalse(short.isEmpty, "the text is painted")
             XCTAssertFalse(line.isEllipsized, "a short text whole")
             line.text = String(repeating: "long title ", count: 40)
             XCTAssertEqual(requested().width, empty.width, "a long text asks for no more width")
             XCTAssertEqual(requested().height, empty.height, "nor another line")
-            let long = inkedColumns()
+            let long = try inkedColumns()
             XCTAssertGreaterThan(long.count, short.count, "the new text is painted")
             XCTAssertTrue(line.isEllipsized, "a text wider than the line cut short")
         }

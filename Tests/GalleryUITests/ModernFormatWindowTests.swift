@@ -19,8 +19,8 @@ final class ModernFormatWindowTests: GLibTestCase {
             let expected = [11: ".webp", 13: ".avif", 14: ".webp", 16: ".avif"]
             ui.scroll(toRow: 11)
             for (index, suffix) in expected.sorted(by: { $0.key < $1.key }) {
-                XCTAssertTrue(ui.waitUntilSettled(index, timeout: 20), "row \(index)")
-                XCTAssertEqual(ui.download(index).state, .loaded, "row \(index) (\(suffix))")
+                XCTAssertTrue(ui.waitUntilSettled(index, timeout: 60), "row \(index)")
+                XCTAssertEqual(try ui.download(index).state, .loaded, "row \(index) (\(suffix))")
                 let row = try ui.row(index)
                 XCTAssertTrue(row.detailLabel.text.contains(suffix), row.detailLabel.text)
                 XCTAssertEqual(row.thumbnailStack.visibleChildName, "image")

@@ -62,7 +62,7 @@ final class ReadabilityTests: GLibTestCase {
             XCTAssertTrue(ui.waitForRows(24))
             ui.scroll(toRow: 4)
             XCTAssertTrue(ui.waitUntilSettled(5))
-            XCTAssertEqual(ui.download(5).state, .failed(reason: "HTTP 404 Not Found"))
+            XCTAssertEqual(try ui.download(5).state, .failed(reason: "HTTP 404 Not Found"))
             for style in Style.allCases {
                 Self.apply(style, to: ui)
                 for (selected, state) in [(6, ""), (5, ", selected")] {
@@ -70,7 +70,7 @@ final class ReadabilityTests: GLibTestCase {
                     ui.settleFrames()
                     XCTAssertTrue(ui.list.visibleRange.contains(5))
                     let row = try ui.row(5)
-                    let rendered = RenderedWindow(ui.window.window.widget)
+                    let rendered = try RenderedWindow(ui.window.window.widget)
                     let minimum = selected == 5 ? selectedMinimum(row, rendered: rendered) : Self.minimumRatio
                     check("failed row's reason" + state, row.detailLabel, in: style, rendered: rendered, minimum: minimum)
                     // An icon, not text: WCAG's 3:1 for graphics (1.4.11).
@@ -81,11 +81,11 @@ final class ReadabilityTests: GLibTestCase {
             ui.window.notices.show(.offline(service: "Demo", savedAgo: "3 hours ago"))
             ui.window.showNote("Cache cleared: 12.3 MB of saved thumbnails, images and pages deleted.")
             XCTAssertTrue(iterateMainLoop(until: { ui.window.notification.revealer.isMapped && ui.window.notices.label.isMapped },
-                                          timeout: 5))
+                                          timeout: 60))
             for style in Style.allCases {
                 Self.apply(style, to: ui)
                 ui.settleFrames()
-                let rendered = RenderedWindow(ui.window.window.widget)
+                let rendered = try RenderedWindow(ui.window.window.widget)
                 check("offline notice", ui.window.notices.label, in: style, rendered: rendered)
                 check("in-app notification", ui.window.notification.label, in: style, rendered: rendered)
             }
@@ -95,18 +95,18 @@ final class ReadabilityTests: GLibTestCase {
             ui.search("bob")
             XCTAssertTrue(iterateMainLoop(until: {
                 ui.window.statusPage.titleLabel.text == "No such user: bob" && ui.window.statusPage.titleLabel.isMapped
-            }, timeout: 10))
+            }, timeout: 60))
             for style in Style.allCases {
                 Self.apply(style, to: ui)
                 ui.settleFrames()
-                let rendered = RenderedWindow(ui.window.window.widget)
+                let rendered = try RenderedWindow(ui.window.window.widget)
                 check("status page title", ui.window.statusPage.titleLabel, in: style, rendered: rendered)
                 check("status page text", ui.window.statusPage.descriptionLabel, in: style, rendered: rendered)
             }
 
             ui.search("aurora.demo.test", source: .bluesky)
             XCTAssertTrue(ui.waitForRows(24))
-            let video = try XCTUnwrap((0..<24).first { ui.download($0).item.kind == .video }, "a video row")
+            let video = try XCTUnwrap((0..<24).first { try ui.download($0).item.kind == .video }, "a video row")
             ui.scroll(toRow: video)
             XCTAssertTrue(try ui.row(video).badge.isVisible)
             for style in Style.allCases {
@@ -115,7 +115,7 @@ final class ReadabilityTests: GLibTestCase {
                     ui.list.select(selected, focus: true)
                     ui.settleFrames()
                     let row = try ui.row(video)
-                    let rendered = RenderedWindow(ui.window.window.widget)
+                    let rendered = try RenderedWindow(ui.window.window.widget)
                     let minimum = selected == video ? selectedMinimum(row, rendered: rendered) : Self.minimumRatio
                     check("badge" + state, row.badge, in: style, rendered: rendered, minimum: minimum)
                 }
@@ -124,11 +124,11 @@ final class ReadabilityTests: GLibTestCase {
             // The recent galleries' popover: each gallery's source, the quieter line.
             let menu = ui.window.header.recentGalleries
             menu.toggle()
-            XCTAssertTrue(iterateMainLoop(until: { menu.sourceLabels.first?.isMapped == true }, timeout: 5))
+            XCTAssertTrue(iterateMainLoop(until: { menu.sourceLabels.first?.isMapped == true }, timeout: 60))
             for style in Style.allCases {
                 Self.apply(style, to: ui)
                 ui.settleFrames()
-                check("recent gallery's source", menu.sourceLabels[0], in: style, rendered: RenderedWindow(ui.window.window.widget))
+                check("recent gallery's source", menu.sourceLabels[0], in: style, rendered: try RenderedWindow(ui.window.window.widget))
             }
             menu.popover.popDown()
 

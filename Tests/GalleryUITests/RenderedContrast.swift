@@ -14,18 +14,20 @@ struct RenderedWindow {
     private let pixels: [UInt32]
     private let window: UnsafeMutablePointer<GtkWidget>
 
-    init(_ window: UnsafeMutablePointer<GtkWidget>) {
+    /// A window cairo cannot draw (no size yet) fails the test that asked, not the whole test process.
+    init(_ window: UnsafeMutablePointer<GtkWidget>) throws {
         self.window = window
         width = Int(gtk_widget_get_allocated_width(window))
         height = Int(gtk_widget_get_allocated_height(window))
-        let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(width), Int32(height))!
+        let surface = try XCTUnwrap(cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(width), Int32(height)))
         defer { cairo_surface_destroy(surface) }
-        let cairo = cairo_create(surface)!
+        let cairo = try XCTUnwrap(cairo_create(surface))
         gtk_widget_draw(window, cairo)
         cairo_destroy(cairo)
         cairo_surface_flush(surface)
         let stride = Int(cairo_image_surface_get_stride(surface)) / 4
-        let data = cairo_image_surface_get_data(surface)!.withMemoryRebound(to: UInt32.self, capacity: stride * height) { $0 }
+        let bytes = try XCTUnwrap(cairo_image_surface_get_data(surface), "no pixels for a \(width) × \(height) window")
+        let data = bytes.withMemoryRebound(to: UInt32.self, capacity: stride * height) { $0 }
         var pixels: [UInt32] = []
         pixels.reserveCapacity(width * height)
         for y in 0..<height {

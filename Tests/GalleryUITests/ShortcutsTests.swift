@@ -35,7 +35,7 @@ final class ShortcutsTests: GLibTestCase {
             XCTAssertTrue(Self.menuActions(menu).contains("win.show-help-overlay"), "\(Self.menuActions(menu))")
             XCTAssertFalse(gtk_widget_get_visible(overlay.widget) != 0)
             ui.window.window.activateAction("show-help-overlay")
-            XCTAssertTrue(iterateMainLoop(until: { gtk_widget_get_mapped(overlay.widget) != 0 }, timeout: 5),
+            XCTAssertTrue(iterateMainLoop(until: { gtk_widget_get_mapped(overlay.widget) != 0 }, timeout: 60),
                           "win.show-help-overlay shows the shortcuts window")
             gtk_widget_hide(overlay.widget)
         }

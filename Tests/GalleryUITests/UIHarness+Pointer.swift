@@ -18,7 +18,7 @@ extension UIHarness {
             send(GDK_2BUTTON_PRESS, to: widget, x: x, y: y, button: button)
             send(GDK_BUTTON_RELEASE, to: widget, x: x, y: y, button: button)
         }
-        iterateMainLoop(for: 0.05)
+        drainMainLoop()
     }
 
     /// Presses the primary button at `from`, moves in `steps` to `to`, releases.
@@ -28,10 +28,10 @@ extension UIHarness {
             let t = Double(step) / Double(steps)
             send(GDK_MOTION_NOTIFY, to: widget, x: from.x + (to.x - from.x) * t, y: from.y + (to.y - from.y) * t,
                  button: 0, state: GDK_BUTTON1_MASK.rawValue)
-            iterateMainLoop(for: 0.01)
+            drainMainLoop()
         }
         send(GDK_BUTTON_RELEASE, to: widget, x: to.x, y: to.y, button: 1, state: GDK_BUTTON1_MASK.rawValue)
-        iterateMainLoop(for: 0.05)
+        drainMainLoop()
     }
 
     /// One wheel click up (`up`) or down at `x`, `y`, with Ctrl held when `control`.
@@ -49,7 +49,7 @@ extension UIHarness {
     }
 
     private func sendScroll(to window: OpaquePointer, x: Double, y: Double, up: Bool, control: Bool) {
-        let event = gdk_event_new(GDK_SCROLL)!
+        guard let event = gdk_event_new(GDK_SCROLL) else { return XCTFail("no scroll event") }
         event.pointee.scroll.window = window
         g_object_ref(UnsafeMutableRawPointer(window))
         event.pointee.scroll.send_event = 1
@@ -61,7 +61,7 @@ extension UIHarness {
         gdk_event_set_device(event, pointer)
         gtk_main_do_event(event)
         gdk_event_free(event)
-        iterateMainLoop(for: 0.02)
+        drainMainLoop()
     }
 
     private var pointer: OpaquePointer? {
@@ -73,7 +73,7 @@ extension UIHarness {
         var originX: Int32 = 0
         var originY: Int32 = 0
         gdk_window_get_origin(window, &originX, &originY)
-        let event = gdk_event_new(type)!
+        guard let event = gdk_event_new(type) else { return XCTFail("no pointer event") }
         let time = UInt32(truncatingIfNeeded: g_get_monotonic_time() / 1000)
         g_object_ref(UnsafeMutableRawPointer(window))
         if type == GDK_MOTION_NOTIFY {

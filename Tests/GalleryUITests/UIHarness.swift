@@ -30,7 +30,7 @@ final class UIHarness {
          endpoints: [SourceKind: String] = [:], cacheDirectory: String? = nil, serverLookupOrigin: String? = nil,
          stateFile: String? = nil, decodeLimits: ImageDecodeLimits = .init()) throws {
         guard gtk_init_check(nil, nil) != 0 else {
-            XCTFail("GTK could not open a display (DISPLAY=\(String(cString: getenv("DISPLAY") ?? strdup("")))); run the UI tests through `make test`")
+            XCTFail("GTK could not open a display (DISPLAY=\(getenv("DISPLAY").map { String(cString: $0) } ?? "")); run the UI tests through `make test`")
             throw XCTSkip("no display")
         }
         server = try startDemoServer(options)
@@ -56,7 +56,7 @@ final class UIHarness {
         }
         window.window.setDefaultSize(width: 760, height: 720)
         window.present()
-        XCTAssertTrue(iterateMainLoop(until: { self.window.window.isMapped }, timeout: 10), "the window was not shown")
+        XCTAssertTrue(iterateMainLoop(until: { self.window.window.isMapped }, timeout: 60), "the window was not shown")
     }
 
     /// In `endpoints`, points a source at the harness's own demo server (which speaks DeviantArt's feed).
@@ -78,7 +78,12 @@ final class UIHarness {
     func close() {
         window.gallery?.cancel()
         window.window.destroy()
-        iterateMainLoop(for: 0.2)
+        // What the window had in flight is cancelled with it; the server stays up until the client and the
+        // pipeline have let go of every request, so no cancellation meets a connection the server dropped.
+        XCTAssertTrue(iterateMainLoop(until: {
+            self.client.fetchesInFlight == 0 && self.pipeline.unfinishedTaskCount == 0 && self.pipeline.activeFetchCount == 0
+        }, timeout: 60), "requests still in flight after the window closed: \(client.fetchesInFlight) fetches, \(pipeline.unfinishedTaskCount) pipeline tasks")
+        drainMainLoop()
         server.stop()
         drainMainLoop()
     }
@@ -90,7 +95,7 @@ final class UIHarness {
     }
 
     @discardableResult
-    func waitForRows(_ count: Int, timeout: Double = 20) -> Bool {
+    func waitForRows(_ count: Int, timeout: Double = 60) -> Bool {
         // The view makes its first cells a few per frame: waiting for them too, a test finds every cell on screen.
         iterateMainLoop(until: { self.list.rowCount >= count && !self.list.visibleRange.isEmpty && !self.list.isAddingCells },
                         timeout: timeout)
@@ -98,27 +103,52 @@ final class UIHarness {
 
     /// Waits for the cells a switch of view or a taller window still makes, a few per frame.
     @discardableResult
-    func waitForCells(timeout: Double = 10) -> Bool {
+    func waitForCells(timeout: Double = 60) -> Bool {
         iterateMainLoop(until: { !self.list.isAddingCells }, timeout: timeout)
     }
 
-    func download(_ index: Int) -> ImageDownload { list.download(at: index)! }
-    /// The row or tile bound to item `index` now; none fails the test that asked, not the whole test process.
-    func row(_ index: Int) throws -> GalleryRow {
-        try XCTUnwrap(list.row(for: download(index)), "no row is bound to item \(index)")
+    /// Waits until the view has caught up with its adjustment: every item on screen has its cell bound, the
+    /// cells still being made are made, and the window has laid them out where they show (two frames drawn).
+    @discardableResult
+    func waitForView(timeout: Double = 60) -> Bool {
+        iterateMainLoop(until: {
+            let visible = self.list.visibleRange
+            return !visible.isEmpty && !self.list.isAddingCells
+                && visible.allSatisfy { self.list.download(at: $0).flatMap { self.list.cell(for: $0) } != nil }
+        }, timeout: timeout) && waitForFrames(of: window.window.widget, timeout: timeout)
     }
 
-    func tile(_ index: Int) throws -> GalleryTile {
-        try XCTUnwrap(list.tile(for: download(index)), "no tile is bound to item \(index)")
+    /// Item `index` of the gallery shown; none fails the test that asked, not the whole test process.
+    func download(_ index: Int, file: StaticString = #filePath, line: UInt = #line) throws -> ItemViewModel {
+        try XCTUnwrap(list.download(at: index), "the gallery has no item \(index) (\(list.rowCount) items)", file: file, line: line)
+    }
+    /// Item `index`'s title, for a failure message.
+    func title(_ index: Int) -> String { list.download(at: index)?.item.title ?? "no item \(index)" }
+
+    /// The row or tile bound to item `index` now; none fails the test that asked, not the whole test process.
+    func row(_ index: Int, file: StaticString = #filePath, line: UInt = #line) throws -> GalleryRow {
+        try XCTUnwrap(list.row(for: try download(index, file: file, line: line)), "no row is bound to item \(index)",
+                      file: file, line: line)
+    }
+
+    func tile(_ index: Int, file: StaticString = #filePath, line: UInt = #line) throws -> GalleryTile {
+        try XCTUnwrap(list.tile(for: try download(index, file: file, line: line)), "no tile is bound to item \(index)",
+                      file: file, line: line)
     }
 
     /// Scrolls so that row `index` (in the grid: its line) is at the top of the viewport (as far as the view
-    /// allows) and lets the cells on screen come to rest (their thumbnails are asked for then).
+    /// allows) and lets the cells on screen come to rest: bound, and their thumbnails asked for (at once, or
+    /// after `ThumbnailDemand.restMilliseconds` when the view jumped).
     func scroll(toRow index: Int) {
         list.scroll(toItem: index)
-        XCTAssertTrue(iterateMainLoop(until: { self.list.visibleRange.contains(index) }, timeout: 5),
+        XCTAssertTrue(iterateMainLoop(until: { self.list.visibleRange.contains(index) }, timeout: 60),
                       "row \(index) did not come into view")
-        iterateMainLoop(for: Double(ThumbnailDemand.restMilliseconds) / 1000 + 0.05)
+        XCTAssertTrue(waitForView(), "the cells on screen were not bound")
+        // Only the view's thumbnail demand sets an item's interest: every item on screen wanted `.visible`
+        // is the demand having asked for this screen.
+        XCTAssertTrue(iterateMainLoop(until: {
+            self.list.visibleRange.allSatisfy { self.list.download(at: $0)?.interest == .visible }
+        }, timeout: 60), "the thumbnails on screen were not asked for")
     }
 
     /// Activates the row showing item `index`, as a double-click or Enter on it does.
@@ -132,24 +162,38 @@ final class UIHarness {
     func openPhoto(_ index: Int = 0) -> LargeImageView {
         search("aurora")
         XCTAssertTrue(waitForRows(24))
-        window.openLargeView(download(index))
+        if let download = list.download(at: index) {
+            window.openLargeView(download)
+        } else {
+            XCTFail("the gallery has no item \(index)")
+        }
         let view = window.largeView
-        XCTAssertTrue(iterateMainLoop(until: { view.isShowingFullImage }, timeout: 20), "the photo was not shown")
-        // The header bar changed from search to viewer controls: let the window lay out at its final size.
-        iterateMainLoop(for: 0.3)
-        settleFrames()
+        XCTAssertTrue(iterateMainLoop(until: { view.isShowingFullImage }, timeout: 60), "the photo was not shown")
+        // The header bar changed from search to viewer controls.
+        settleLayout()
         return view
     }
 
     /// Lets the window take a change in (a new style, selection or layout): two frames drawn after it.
     func settleFrames() {
-        guard let clock = gtk_widget_get_frame_clock(window.window.widget) else { return iterateMainLoop(for: 0.3) }
-        for _ in 0..<2 {
-            let start = gdk_frame_clock_get_frame_counter(clock)
-            gtk_widget_queue_draw(window.window.widget)
-            XCTAssertTrue(iterateMainLoop(until: { gdk_frame_clock_get_frame_counter(clock) > start }, timeout: 5),
-                          "the window drew no frame")
-        }
+        XCTAssertTrue(waitForFrames(of: window.window.widget), "the window drew no frame")
+    }
+
+    /// Waits until the window is laid out at its final size, then `settleFrames`. A window whose content
+    /// asks for more than it has (a header bar that grew) asks the X server for a bigger window and is laid
+    /// out again when the new size comes back: settled is asking for no more than it has, at its X window's
+    /// size.
+    func settleLayout() {
+        let widget = window.window.widget
+        XCTAssertTrue(iterateMainLoop(until: {
+            guard let gdkWindow = gtk_widget_get_window(widget) else { return false }
+            var minimum = GtkRequisition()
+            gtk_widget_get_preferred_size(widget, &minimum, nil)
+            let width = gtk_widget_get_allocated_width(widget), height = gtk_widget_get_allocated_height(widget)
+            return minimum.width <= width && minimum.height <= height
+                && gdk_window_get_width(gdkWindow) == width && gdk_window_get_height(gdkWindow) == height
+        }, timeout: 60), "the window was not laid out at its size")
+        settleFrames()
     }
 
     func thumbnailRequests() -> [String] { server.requestLog.filter { $0.contains("/thumbs/") } }
@@ -160,7 +204,7 @@ final class UIHarness {
         guard let gdkWindow = gtk_widget_get_window(window.window.widget) else { return XCTFail("no GdkWindow") }
         let display = gdk_display_get_default()
         for type in [GDK_KEY_PRESS, GDK_KEY_RELEASE] {
-            let event = gdk_event_new(type)!
+            guard let event = gdk_event_new(type) else { return XCTFail("no key event") }
             event.pointee.key.window = gdkWindow
             g_object_ref(UnsafeMutableRawPointer(gdkWindow))
             event.pointee.key.send_event = 1
@@ -179,7 +223,8 @@ final class UIHarness {
             gtk_main_do_event(event)
             gdk_event_free(event)
         }
-        iterateMainLoop(for: 0.02)
+        // The window handles the key at once; what it left for an idle (a coalesced update) runs now.
+        drainMainLoop()
     }
 
     /// The newest visible toplevel of `type`: a dialog GTK or the window opened on its own (a message dialog,
@@ -198,7 +243,7 @@ final class UIHarness {
     }
 
     /// Pages the current gallery to its end (as scrolling to the bottom again and again would).
-    func loadAllPages(timeout: Double = 30) {
+    func loadAllPages(timeout: Double = 120) {
         XCTAssertTrue(iterateMainLoop(until: {
             guard let gallery = self.window.gallery else { return false }
             if gallery.canLoadMore { gallery.loadMore() }
@@ -223,15 +268,22 @@ final class UIHarness {
 
     /// Waits until row `index` has its final picture (image, error, badge).
     @discardableResult
-    func waitUntilSettled(_ index: Int, timeout: Double = 10) -> Bool {
-        iterateMainLoop(until: {
-            let state = self.download(index).state
-            return state != .loading && state != .notStarted
-        }, timeout: timeout)
+    func waitUntilSettled(_ index: Int, timeout: Double = 60) -> Bool {
+        iterateMainLoop(until: { self.list.download(at: index)?.state.isFinal == true }, timeout: timeout)
     }
 }
 
-extension ImageDownload.State {
+extension GalleryFeed {
+    /// A page asked for and not yet in (or waiting to ask again).
+    var isLoading: Bool {
+        switch state {
+        case .loading, .waiting: true
+        case .idle, .finished, .failed: false
+        }
+    }
+}
+
+extension ItemViewModel.State {
     /// Nothing more will happen to the cell by itself.
     var isFinal: Bool { self != .notStarted && self != .loading }
 }
@@ -241,7 +293,7 @@ extension UIHarness {
     func takeKeyboardFocus() {
         gdk_window_focus(gtk_widget_get_window(window.window.widget), UInt32(GDK_CURRENT_TIME))
         XCTAssertTrue(iterateMainLoop(until: { gtk_window_has_toplevel_focus(self.window.window.widget.raw.as(GtkWindow.self)) != 0 },
-                                      timeout: 5), "the window did not get the keyboard focus")
+                                      timeout: 60), "the window did not get the keyboard focus")
     }
 
     /// Types `text` key by key into the focused widget, as a keyboard does.

@@ -10,7 +10,7 @@ import GObjectBindings
 /// what a session saw would not be there the next time. Trimming by age before each start leaves room for
 /// what the coming session stores. And libsoup's `load` costs more than linear time in the entries (each
 /// insert checks the length of its LRU list), while requests wait for it: the entry limit keeps the start
-/// quick (ARCHITECTURE.md, "The disk cache", has the measurements).
+/// quick (`make bench`'s fullcache scenario holds it to its goal).
 public enum HTTPCacheTrim {
     /// What a trim found and left: the bytes of the bodies the index names, and its entries before and after.
     public struct Report: Sendable, Equatable {

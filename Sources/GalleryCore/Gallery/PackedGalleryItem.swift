@@ -1,7 +1,7 @@
 /// A `GalleryItem` packed into one byte buffer: what a gallery keeps per item, so that 100,000 of them cost
 /// one small allocation each instead of a dozen strings and arrays (about half the memory of a
-/// `GalleryItem`: ARCHITECTURE.md has the measurement), and free as quickly. Unpacked on demand: for the few rows on screen, the large view,
-/// a download starting.
+/// `GalleryItem`; `make bench`'s long-gallery peak-memory goals hold it), and free as quickly. Unpacked
+/// on demand: for the few rows on screen, the large view, a download starting.
 ///
 /// Format: every field in declaration order; strings as a varint length and UTF-8, optionals behind a
 /// presence byte, integers as zigzag varints. The page URL is often the id itself (DeviantArt's guid is its

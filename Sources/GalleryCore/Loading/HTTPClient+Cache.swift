@@ -42,7 +42,7 @@ public final class HTTPCache {
     /// eviction does not leave it).
     public static let fillAfterTrim = 0.75
     /// ... and until it has at most this many entries. libsoup reads its index in more than linear time, and
-    /// requests wait for it (`make bench`'s fullcache measures it; ARCHITECTURE.md, "Why the trim", has the
+    /// requests wait for it (`make bench`'s fullcache scenario measures it; docs/PERFORMANCE.md has the
     /// numbers). 4,000 thumbnails are about 25–80 MB.
     public static let defaultMaxEntriesAfterTrim = 4_000
 

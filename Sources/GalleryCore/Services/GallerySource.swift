@@ -9,33 +9,11 @@ public enum SourceKind: String, CaseIterable, Sendable {
     case misskey
     case demo
 
-    public var displayName: String {
-        switch self {
-        case .deviantArt: "DeviantArt"
-        case .mastodon: "Mastodon"
-        case .commons: "Wikimedia Commons"
-        case .bluesky: "Bluesky"
-        case .misskey: "Misskey"
-        // TRANSLATORS: the built-in offline demo gallery, one of the sources next to DeviantArt and Mastodon.
-        case .demo: tr("Demo")
-        }
-    }
+    /// The service's name, from its descriptor.
+    public var displayName: String { descriptor.displayName() }
 
     /// What the username entry asks for.
-    public var usernamePlaceholder: String {
-        switch self {
-        case .deviantArt: tr("DeviantArt username")
-        // TRANSLATORS: the form of a Mastodon address, shown in the empty username entry.
-        case .mastodon: tr("user@instance")
-        case .commons: tr("Commons username")
-        // TRANSLATORS: the form of a Bluesky handle, shown in the empty username entry.
-        case .bluesky: tr("handle.bsky.social")
-        // TRANSLATORS: the form of a Misskey address, shown in the empty username entry.
-        case .misskey: tr("user@server")
-        // TRANSLATORS: aurora and atlas are usernames of the demo gallery: keep them as they are.
-        case .demo: tr("Demo user (aurora, atlas…)")
-        }
-    }
+    public var usernamePlaceholder: String { descriptor.usernamePlaceholder() }
 }
 
 /// One request in a gallery's sequence of pages. `stage` lets a source tell its kinds of requests apart
@@ -98,17 +76,6 @@ extension SourceKind {
     /// Builds the source for `username`, validating it. `endpointOverride` replaces the service's
     /// scheme://host[:port] (mirrors, self-hosted servers, tests); the demo source needs one.
     public func makeSource(username: String, endpointOverride: String?) throws(GalleryError) -> any GallerySource {
-        switch self {
-        case .deviantArt, .demo:
-            try DeviantArtSource(username: username, endpointOverride: endpointOverride, kind: self)
-        case .mastodon:
-            try MastodonSource(account: username, endpointOverride: endpointOverride)
-        case .commons:
-            try CommonsSource(username: username, endpointOverride: endpointOverride)
-        case .bluesky:
-            try BlueskySource(actor: username, endpointOverride: endpointOverride)
-        case .misskey:
-            try MisskeySource(account: username, endpointOverride: endpointOverride)
-        }
+        try descriptor.makeSource(username, endpointOverride)
     }
 }

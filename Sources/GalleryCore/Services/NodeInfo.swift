@@ -76,8 +76,6 @@ public enum ServerSoftware {
     /// The source for a NodeInfo software name; nil for software whose galleries the app cannot read.
     public static func sourceKind(for name: String) -> SourceKind? {
         let name = name.trimmed.lowercased()
-        if misskeyFamily.contains(name) { return .misskey }
-        if mastodonAPI.contains(name) { return .mastodon }
-        return nil
+        return SourceKind.descriptors.first { $0.serverSoftware.contains(name) }?.kind
     }
 }

@@ -42,9 +42,9 @@ public enum ProfileLink: Equatable, Sendable {
         }
         if host.hasSuffix(".") { host.removeLast() }
         let segments = components.path.split(separator: "/").map(String.init)
-        if host == "deviantart.com" || host.hasSuffix(".deviantart.com") { return deviantArt(host: host, segments) }
-        if ["bsky.app", "www.bsky.app", "staging.bsky.app"].contains(host) { return blueskyProfile(segments) }
-        if host == "commons.wikimedia.org" || host == "commons.m.wikimedia.org" { return commons(components, segments) }
+        if let service = SourceKind.owningLinkHost(host), let readLink = service.readLink {
+            return readLink(host, components, segments)
+        }
         if let first = segments.first, first.hasPrefix("@") {
             let server = components.port.map { "\(host):\($0)" } ?? host
             return fediverse(String(first.dropFirst()), linkServer: server)
@@ -65,16 +65,16 @@ public enum ProfileLink: Equatable, Sendable {
     ]
 
     /// `www.deviantart.com/NAME[/gallery…|/art/…]` and the old `NAME.deviantart.com[/gallery…]`.
-    private static func deviantArt(host: String, _ segments: [String]) -> Reading {
+    static func deviantArt(host: String, _ segments: [String]) -> Reading {
         let labels = host.split(separator: ".")
         if labels.count == 3, labels[0] != "www" {
             let name = String(labels[0])
             let siteHosts: Set = ["backend", "api", "about", "help", "shop", "sta", "chat", "forum"]
-            guard !siteHosts.contains(name) else { return notAProfile("DeviantArt", example: "https://www.deviantart.com/NAME") }
+            guard !siteHosts.contains(name) else { return notAProfile(.deviantArt) }
             return .link(.profile(.deviantArt, username: name))
         }
         guard labels.count <= 3, let name = segments.first, !deviantArtPages.contains(name.lowercased()) else {
-            return notAProfile("DeviantArt", example: "https://www.deviantart.com/NAME")
+            return notAProfile(.deviantArt)
         }
         return .link(.profile(.deviantArt, username: name))
     }
@@ -82,9 +82,9 @@ public enum ProfileLink: Equatable, Sendable {
     // MARK: Bluesky
 
     /// `bsky.app/profile/HANDLE|DID[/post/RKEY]`.
-    private static func blueskyProfile(_ segments: [String]) -> Reading {
+    static func blueskyProfile(_ segments: [String]) -> Reading {
         guard segments.count >= 2, segments[0] == "profile", !segments[1].isEmpty else {
-            return notAProfile("Bluesky", example: "https://bsky.app/profile/HANDLE")
+            return notAProfile(.bluesky)
         }
         return .link(.profile(.bluesky, username: segments[1]))
     }
@@ -95,7 +95,7 @@ public enum ProfileLink: Equatable, Sendable {
         let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         guard !authority.isEmpty, text.utf8.count <= maxLength,
               let actor = URLText.decodeComponent(String(authority)), !actor.isEmpty else {
-            return notAProfile("Bluesky", example: "at://HANDLE")
+            return notAProfile(.bluesky, example: "at://HANDLE")
         }
         return .link(.profile(.bluesky, username: actor))
     }
@@ -105,7 +105,7 @@ public enum ProfileLink: Equatable, Sendable {
     /// `/wiki/User:NAME[/subpage]`, `/wiki/Special:ListFiles/NAME`, `/wiki/Special:ListFiles?user=NAME`, and
     /// the same titles through `/w/index.php?title=…`. URLComponents decodes the percent-encoding of the path
     /// and the query; MediaWiki writes spaces as "_" in paths and "+" in queries.
-    private static func commons(_ components: URLComponents, _ segments: [String]) -> Reading {
+    static func commons(_ components: URLComponents, _ segments: [String]) -> Reading {
         let query = { (name: String) in
             components.queryItems?.first { $0.name == name }?.value.map { String($0.map { $0 == "+" ? " " : $0 }) }
         }
@@ -116,7 +116,7 @@ public enum ProfileLink: Equatable, Sendable {
             title = query("title")
         }
         guard let title, let colon = title.firstIndex(of: ":") else {
-            return notAProfile("Wikimedia Commons", example: "https://commons.wikimedia.org/wiki/User:NAME")
+            return notAProfile(.commons)
         }
         // Namespaces are case-insensitive and take "_" for a space.
         let namespace = String(title[..<colon].lowercased().map { $0 == "_" ? " " : $0 })
@@ -133,7 +133,7 @@ public enum ProfileLink: Equatable, Sendable {
             break
         }
         guard let name, !String(name).trimmed.isEmpty else {
-            return notAProfile("Wikimedia Commons", example: "https://commons.wikimedia.org/wiki/User:NAME")
+            return notAProfile(.commons)
         }
         return .link(.profile(.commons, username: String(name)))
     }
@@ -158,10 +158,12 @@ public enum ProfileLink: Equatable, Sendable {
         return .link(.fediverse(name: String(parts[0]), server: parts.count == 2 ? parts[1].lowercased() : linkServer))
     }
 
-    private static func notAProfile(_ service: String, example: String) -> Reading {
+    /// `example` defaults to the service's own profile link form.
+    private static func notAProfile(_ kind: SourceKind, example: String? = nil) -> Reading {
+        let example = example ?? kind.descriptor.profileLinkExample ?? ""
         // TRANSLATORS: {service} is a service's name; {example} a link such as https://bsky.app/profile/HANDLE.
-        .unusable(unusable(tr("This {service} link is not a profile; profile links look like {example}.",
-                              ["service": service, "example": example])))
+        return .unusable(unusable(tr("This {service} link is not a profile; profile links look like {example}.",
+                                     ["service": kind.displayName, "example": example])))
     }
 }
 
@@ -180,7 +182,7 @@ extension ProfileLink {
                                              ["service": kind.displayName, "chosen": declared.displayName])))
         case .fediverse(let name, let server):
             guard let declared else { return nil }
-            guard declared == .mastodon || declared == .misskey else {
+            guard declared.descriptor.features.contains(.fediverseAddresses) else {
                 return .failure(Self.unusable(tr("This is a Mastodon or Misskey link, not one of {chosen}.",
                                                  ["chosen": declared.displayName])))
             }

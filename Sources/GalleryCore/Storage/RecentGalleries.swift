@@ -123,19 +123,10 @@ public struct RecentGalleries: Equatable, Sendable {
 }
 
 extension RecentSearch {
-    /// The same user of the same source, compared as the service compares names: DeviantArt (and the demo),
-    /// Mastodon and Misskey addresses and Bluesky handles ignore case; Commons names, already in MediaWiki's
-    /// form (first letter capital, "_" as space), and Bluesky DIDs are compared as they are.
+    /// The same user of the same source, compared as the service compares names (its descriptor's
+    /// `usernameMatching`): DeviantArt (and the demo), Mastodon and Misskey addresses and Bluesky handles
+    /// ignore case; Commons names, already in MediaWiki's form, and Bluesky DIDs are compared as they are.
     public func isSameGallery(as other: RecentSearch) -> Bool {
-        guard source == other.source else { return false }
-        switch source {
-        case .deviantArt, .demo, .mastodon, .misskey:
-            return username.lowercased() == other.username.lowercased()
-        case .bluesky:
-            let isDID = username.hasPrefix("did:") || other.username.hasPrefix("did:")
-            return isDID ? username == other.username : username.lowercased() == other.username.lowercased()
-        case .commons:
-            return username == other.username
-        }
+        source == other.source && source.descriptor.isSameUser(username, other.username)
     }
 }

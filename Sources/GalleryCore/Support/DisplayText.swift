@@ -8,7 +8,7 @@ public enum DisplayText {
     }
 
     /// Most titles and descriptions need no change, and looking is cheaper than building the copy scalar by
-    /// scalar (docs/ARCHITECTURE.md has the profile): no control, whitespace or bidi control but single spaces
+    /// scalar, and long galleries build thousands of them: no control, whitespace or bidi control but single spaces
     /// between other characters, no more than `limit` of them. Then `rebuilt` would return `text` as is.
     static func isAlreadyClean(_ text: String, limit: Int) -> Bool {
         var count = 0

@@ -1,0 +1,234 @@
+import GObjectBindings
+import GtkBindings
+import GalleryCore
+
+/// What a user can do with one gallery item, wherever they are: the large view's menu and keys ("win.*", on
+/// the item shown) and a row's context menu ("row.*", on the item that row showed when the menu opened).
+///
+/// - Save: the original file, byte for byte as the service sends it (never a re-encoded pixbuf), through the
+///   pipeline's `saveFile`: a hidden partial file renamed once complete, with the same checks as `--download`
+///   (written from the bytes the large view holds, when it shows the item).
+/// - Copy Image: the image at full resolution on the clipboard (decoded from the bytes the large view holds,
+///   else downloaded again; the pipeline's limits apply).
+/// - Copy Link: the item's page on the service (what a person shares: it credits the author and works for
+///   videos too), or the image's address when the item has no page.
+/// - Open in Browser: the item's page.
+enum ItemAction: String, CaseIterable {
+    case saveImage = "save-image"
+    case copyImage = "copy-image"
+    case copyLink = "copy-link"
+    case openInBrowser = "open-in-browser"
+
+    var menuLabel: String {
+        switch self {
+        case .saveImage: tr("_Save Image As…")
+        case .copyImage: tr("_Copy Image")
+        case .copyLink: tr("Copy _Link")
+        case .openInBrowser: tr("Open in _Browser")
+        }
+    }
+
+    /// Whether the action can do anything for `download`'s item. A sensitive image still hidden is not
+    /// saved or copied unseen.
+    @MainActor
+    func applies(to download: ItemViewModel) -> Bool {
+        let item = download.item
+        return switch self {
+        case .saveImage, .copyImage:
+            item.kind == .image && item.fullImageURL != nil && download.state != .sensitiveHidden
+        case .copyLink: item.link != nil
+        case .openInBrowser: item.pageURL.map(URLText.isWebAddress) ?? false
+        }
+    }
+}
+
+extension GalleryItem {
+    /// The link "Copy Link" copies: the page, else the image; only http(s).
+    var link: String? {
+        [pageURL, fullImageURL].compactMap { $0 }.first(where: URLText.isWebAddress)
+    }
+}
+
+/// Runs the item actions for a window: file chooser, downloads in flight, clipboard, notifications.
+@MainActor
+final class ItemActionRunner {
+    private let window: ApplicationWindow
+    private let services: GalleryServices
+    private let notification: InAppNotification
+    private let openInBrowser: @MainActor (String) -> Void
+    /// Saves in flight, by file (each finishes on its own; the window closing cancels them).
+    private var saves: [String: FileTask] = [:]
+    private var copying: CopyWork?
+    /// Where the last image was saved: the chooser starts there next time.
+    private(set) var lastSaveFolder: String?
+
+    init(window: ApplicationWindow, services: GalleryServices, notification: InAppNotification,
+         openInBrowser: @escaping @MainActor (String) -> Void) {
+        self.window = window
+        self.services = services
+        self.notification = notification
+        self.openInBrowser = openInBrowser
+    }
+
+    /// Runs `action` on `download`'s item; `largeView` offers what it already holds of that item.
+    func run(_ action: ItemAction, on download: ItemViewModel, largeView: LargeImageView?) {
+        let item = download.item
+        guard action.applies(to: download) else { return }
+        switch action {
+        case .saveImage: chooseFileAndSave(item)
+        case .copyImage: copyImage(item, shownIn: largeView?.download === download ? largeView : nil)
+        case .copyLink:
+            guard let link = item.link else { return }
+            Clipboard.setText(link)
+            notification.show(tr("Link copied"))
+        case .openInBrowser:
+            if let page = item.pageURL { openInBrowser(page) }
+        }
+    }
+
+    func cancelAll() {
+        saves.values.forEach { $0.cancel() }
+        saves = [:]
+        copying?.cancel()
+        copying = nil
+    }
+
+    // MARK: Save
+
+    private func chooseFileAndSave(_ item: GalleryItem) {
+        guard let url = item.fullImageURL else { return }
+        let chooser = SaveFileChooser(title: tr("Save Image"), acceptLabel: tr("_Save"), cancelLabel: tr("_Cancel"),
+                                      parent: window, suggestedName: DownloadNames.safe(item.fileName),
+                                      folder: lastSaveFolder ?? SaveFileChooser.picturesFolder)
+        chooser.run { [weak self] path in
+            guard let self, let path else { return }
+            self.save(url, to: path)
+        }
+    }
+
+    /// Downloads the original at `url` into `path` (a partial file first, renamed when complete).
+    func save(_ url: String, to path: String) {
+        guard let slash = path.lastIndex(of: "/"), path.index(after: slash) < path.endIndex else { return }
+        let directory = slash == path.startIndex ? "/" : String(path[..<slash])
+        let name = String(path[path.index(after: slash)...])
+        lastSaveFolder = directory
+        // TRANSLATORS: {name} is a file name.
+        notification.show(tr("Saving {name}…", ["name": name]))
+        // A partial file left by an earlier attempt at this name would be in the save's way (it creates a new
+        // one); this save starts afresh.
+        File(path: directory + "/" + DownloadNames.partialName(of: name)).delete { [weak self] _ in
+            self?.startSave(url, directory: directory, name: name)
+        }
+    }
+
+    private func startSave(_ url: String, directory: String, name: String) {
+        let destination = FileDestination(directory: directory, name: name)
+        let request = ImageRequest(url: url, size: .original, priority: .interactive)
+        saves[destination.path] = services.pipeline.saveFile(request, to: destination) { [weak self] result in
+            guard let self else { return }
+            self.saves[destination.path] = nil
+            switch result {
+            case .success: self.notification.show(tr("Saved {name}", ["name": name]))
+            case .failure(let error) where error.isCancelled: break
+            case .failure(let error):
+                self.notification.dismiss()
+                self.window.showMessage(tr("Could not save {name}", ["name": name]), secondary: error.message)
+            }
+        }
+    }
+
+    /// Saves in flight, for tests.
+    var savesInFlight: Int { saves.count }
+
+    // MARK: Copy
+
+    private func copyImage(_ item: GalleryItem, shownIn view: LargeImageView?) {
+        copying?.cancel()
+        copying = nil
+        if let pixbuf = view?.fullResolutionPixbuf { return placeOnClipboard(pixbuf) }
+        // The URL the large view shows (a rendition, when the original is too large to decode): the pipeline
+        // serves it from the bytes the view holds. Kept out of the memory cache, like the view's zoom.
+        guard let url = view?.requestedURL ?? item.fullImageURL else { return }
+        let request = ImageRequest(url: url, size: .original, cachePolicy: [.readMemory, .disk], priority: .interactive)
+        let task = services.pipeline.loadImage(request) { [weak self] result in
+            guard let self else { return }
+            self.copying = nil
+            switch result {
+            case .success(let response): self.placeOnClipboard(response.image.pixbuf)
+            case .failure(let error) where error.isCancelled: break
+            case .failure(let error): self.window.showMessage(tr("Could not copy the image"), secondary: error.message)
+            }
+        }
+        if task.isPending { copying = .loading(task) }
+    }
+
+    /// Encodes the image as PNG on a worker, so that neither this nor a later paste into another application
+    /// encodes on the main loop, and the clipboard keeps a file rather than the decoded pixels.
+    private func placeOnClipboard(_ pixbuf: Pixbuf) {
+        let cancellable = Cancellable()
+        copying = .encoding(cancellable)
+        WorkerTask.run(cancellable: cancellable, { () -> Result<Bytes, GLibError> in
+            Result { () throws(GLibError) in try pixbuf.encoded(as: "png") }
+        }, completion: { [weak self] encoded in
+            guard let self, !cancellable.isCancelled else { return }
+            self.copying = nil
+            switch encoded {
+            case .success(let png):
+                Clipboard.setPNG(png)
+                self.notification.show(tr("Image copied"))
+            case .failure(let error):
+                self.window.showMessage(tr("Could not copy the image"), secondary: error.message)
+            }
+        })
+    }
+
+    /// A copy is being prepared (downloaded or decoded), for tests.
+    var isCopying: Bool { copying != nil }
+
+    /// What Copy Image is waiting for: the image, then its PNG encoding.
+    private enum CopyWork {
+        case loading(ImageTask)
+        case encoding(Cancellable)
+
+        @MainActor func cancel() {
+            switch self {
+            case .loading(let task): task.cancel()
+            case .encoding(let cancellable): cancellable.cancel()
+            }
+        }
+    }
+}
+
+/// The menus of an item: the large view's (header bar button, right-click on the picture) and a row's.
+@MainActor
+enum ItemMenus {
+    /// Zoom and the item actions on the large view's item ("win.*").
+    static func largeView() -> Menu {
+        let menu = Menu()
+        let zoom = Menu()
+        zoom.append(tr("Zoom _In"), action: "win.zoom-in")
+        zoom.append(tr("Zoom _Out"), action: "win.zoom-out")
+        zoom.append(tr("_Best Fit"), action: "win.zoom-fit")
+        zoom.append(tr("O_riginal Size"), action: "win.zoom-real-size")
+        zoom.append(tr("_Fullscreen"), action: "win.fullscreen")
+        menu.appendSection(zoom)
+        menu.appendSection(actions(prefix: "win"))
+        return menu
+    }
+
+    /// A row's context menu ("row.*", on the item the row showed when it opened).
+    static func row() -> Menu {
+        let menu = Menu()
+        let open = Menu()
+        open.append(tr("_Open"), action: "row.open")
+        menu.appendSection(open)
+        menu.appendSection(actions(prefix: "row"))
+        return menu
+    }
+
+    private static func actions(prefix: String) -> Menu {
+        let section = Menu()
+        for action in ItemAction.allCases { section.append(action.menuLabel, action: "\(prefix).\(action.rawValue)") }
+        return section
+    }
+}

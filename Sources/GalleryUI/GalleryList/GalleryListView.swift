@@ -1,0 +1,407 @@
+import GObjectBindings
+import GtkBindings
+import GalleryCore
+
+/// The gallery, of any length, as a list (a row per item) or a grid (square tiles, as many per line as the
+/// width allows): the cells on screen only (plus a line above and below), recycled as the view moves
+/// (`CellPool`), and a scrollbar on an adjustment of our own that spans the whole gallery (lines × line
+/// height, plus the footer). Both views are the same machinery: items laid out in lines of `columns` items
+/// (`LineGeometry`; the list is the one-column case), one pool per view, the same thumbnail demand, keys,
+/// selection and context menu.
+///
+/// Why not a GtkScrolledWindow around all the cells: GTK 3 creates and lays out a widget tree per child
+/// (tens of KB each, see ARCHITECTURE.md; it falls over past a few thousand) and stops drawing children
+/// beyond 2^23 px of scroll offset (~77,000 rows). Here the box of cells sits in a GtkLayout, moved by less
+/// than a line's height, so every widget coordinate stays small at item 100,000.
+///
+/// The footer ("Loading more…", "End of gallery · 60 images") follows the last line. Selection is a model
+/// (`selectedIndex`), not a widget, so it survives rebinding and a switch of view; so do keyboard focus and
+/// the models' state.
+@MainActor
+public final class GalleryListView {
+    /// How close (in lines) to the end the next page is requested.
+    public static let prefetchRows = 6
+    /// How many lines ahead of the view (in the scroll's direction) get their thumbnails before they show.
+    public static var thumbnailPrefetchRows: Int { ThumbnailDemand.prefetchRows }
+    /// Lines bound beyond each edge of the viewport: Tab and the arrow keys find a cell there.
+    static let marginRows = 1
+    /// New cell widgets per frame (`CellPool`): a row's first frame costs about 3–4 ms of main-thread time
+    /// (perf, `thumbnails` benchmark); with Debian's GTK two a frame still made the first gallery's frames
+    /// 13–19 ms, one makes them 7–14 ms, and the thumbnails arrive no later (they, not the rows, are what
+    /// the first screenful waits for). A tile is about half a row.
+    static let newRowsPerFrame = 1
+    static let newTilesPerFrame = 4
+
+    /// What the window shows: the viewport and its scrollbar.
+    public let container = Box(.horizontal)
+    public let adjustment = Adjustment()
+    /// The list's rows; hidden while the grid shows.
+    public let listBox = ListBox()
+    /// The grid's tiles; hidden while the list shows.
+    public let flowBox = FlowBox()
+    let viewport = Layout()
+    let scrollbar: Scrollbar
+    /// The box of cells and the footer, moved together inside the viewport.
+    private let content = Box(.vertical)
+    private let footer = GalleryFooter()
+    var footerLabel: Label { footer.label }
+    let listPool: CellPool
+    let gridPool: CellPool
+    private var demand: ThumbnailDemand!
+    let kinetic: KineticScroll
+    /// Passes every frame while cells on screen are still to be made.
+    private let cellTicker: FrameTicker
+    private var scrollController: EventControllerScroll!
+    public private(set) var gallery: Gallery?
+
+    private lazy var selection = GallerySelection(view: self)
+    /// The item selected (and, while the view has the focus, the keyboard cursor); survives rebinding and a
+    /// switch between list and grid.
+    public var selectedIndex: Int? { selection.index }
+    /// The selected item's model.
+    public var selectedDownload: ItemViewModel? { selectedIndex.flatMap { download(at: $0) } }
+
+    private var layout = LineLayout()
+    /// The list or the grid.
+    public var mode: GalleryViewMode { layout.mode }
+    /// Items per line: 1 in the list, as many tiles as the width allows in the grid.
+    public var columns: Int { layout.columns }
+    /// A list row's height, or a line of tiles' (tile and spacing).
+    public var lineHeight: Int { layout.lineHeight }
+    private var footerHeight = 52
+    private(set) var viewportWidth = 0
+    private(set) var viewportHeight = 0
+    /// Where the content (box of cells and footer) sits in the viewport: at or less than two lines above its
+    /// top.
+    private var contentY = 0
+
+    /// A cell was double-clicked or Enter was pressed: the item it shows.
+    public var onActivate: (@MainActor (ItemViewModel) -> Void)?
+    /// A cell's context menu was asked for: the item it shows, and the click (nil: the Menu key or Shift+F10).
+    public var onContextMenu: (@MainActor (ItemViewModel, ButtonPress?) -> Void)?
+
+    public init() {
+        scrollbar = Scrollbar(.vertical, adjustment: adjustment)
+        listPool = CellPool(box: listBox, newCellsPerFrame: Self.newRowsPerFrame) { [listBox] in
+            GalleryRow(scale: max(1, listBox.scaleFactor))
+        }
+        gridPool = CellPool(box: flowBox, newCellsPerFrame: Self.newTilesPerFrame, slides: false) { [flowBox] in
+            GalleryTile(scale: max(1, flowBox.scaleFactor))
+        }
+        cellTicker = FrameTicker(widget: viewport)
+        kinetic = KineticScroll(widget: viewport, adjustment: adjustment)
+        demand = ThumbnailDemand { [weak self] index in self?.download(at: index) }
+
+        // Not BROWSE: a browse-mode box cannot unselect, and when the selected item scrolls away, the cell
+        // that showed it (now showing another item) must not stay selected.
+        listBox.selectionMode = .single
+        listBox.activatesOnSingleClick = false
+        listBox.canFocus = true
+        listBox.addStyleClass("gallery-list")
+        flowBox.selectionMode = .single
+        flowBox.activatesOnSingleClick = false
+        flowBox.canFocus = true
+        flowBox.isHomogeneous = true
+        flowBox.columnSpacing = LineLayout.tileSpacing
+        flowBox.rowSpacing = LineLayout.tileSpacing
+        flowBox.halign = .center
+        flowBox.valign = .start
+        flowBox.setMargins(top: LineLayout.tileSpacing)
+        flowBox.addStyleClass("gallery-grid")
+        for box in [listBox.boxWidget, flowBox.boxWidget] { box.accessibleName = tr("Gallery") }
+
+        content.append(listBox)
+        content.append(flowBox)
+        content.append(footer.box)
+        content.addStyleClass("gallery-content")
+        viewport.put(content, x: 0, y: 0)
+        viewport.hexpand = true
+        viewport.vexpand = true
+        viewport.addStyleClass("gallery-viewport")
+        container.append(viewport, expand: true)
+        container.append(scrollbar)
+        container.showAll()
+        flowBox.hide()
+        footer.spinner.isSpinning = false
+
+        connectSignals()
+    }
+
+    private func connectSignals() {
+        adjustment.onValueChanged { [weak self] in self?.positionChanged() }
+        listBox.onSizeAllocate { [weak self] _, _ in self?.cellsAllocated() }
+        flowBox.onSizeAllocate { [weak self] _, _ in self?.cellsAllocated() }
+        footer.box.onSizeAllocate { [weak self] _, height in self?.footerAllocated(height: height) }
+        viewport.onSizeAllocate { [weak self] width, height in self?.viewportAllocated(width: width, height: height) }
+        viewport.onMap { [weak self] in self?.positionChanged() }
+        scrollController = EventControllerScroll(on: viewport, flags: [.vertical, .kinetic])
+        scrollController.onScroll { [weak self] _, dy in self?.kinetic.scroll(by: dy) }
+        scrollController.onScrollBegin { [weak self] in self?.kinetic.stop() }
+        scrollController.onDecelerate { [weak self] _, velocity in self?.kinetic.decelerate(velocity: velocity) }
+        scrollbar.onButtonPress { [weak self] _ in
+            self?.kinetic.stop()
+            return false
+        }
+        selection.connect([listPool.box, gridPool.box])
+        connectContextMenu()
+    }
+
+    /// Shows `gallery` (or nothing), replacing the previous one. Work is proportional to the cells on
+    /// screen: the old gallery's models are not touched.
+    public func show(_ gallery: Gallery?) {
+        self.gallery?.onDownloadsAppended = nil
+        demand.reset()
+        kinetic.stop()
+        pool.clear(self.gallery?.downloads ?? [])
+        selection.clear()
+        self.gallery = gallery
+        gallery?.thumbnailPixelSize = thumbnailPixelSize
+        gallery?.onDownloadsAppended = { [weak self] _ in self?.appended() }
+        // TRANSLATORS: the list's or grid's name for screen readers; {name} is the username.
+        let name = gallery.map { tr("Gallery of {name}", ["name": $0.source.username]) } ?? tr("Gallery")
+        for box in [listBox.boxWidget, flowBox.boxWidget] { box.accessibleName = name }
+        configureAdjustment(value: 0)
+        positionChanged()
+        updateFooter()
+    }
+
+    /// Lets go of the gallery and the cells without touching the widgets, which GTK is destroying.
+    public func detach() {
+        cellTicker.stop()
+        demand.reset()
+        kinetic.stop()
+        gallery?.onDownloadsAppended = nil
+        gallery = nil
+    }
+
+    /// The number of items (rows of the list, tiles of the grid).
+    public var rowCount: Int { gallery?.downloads.count ?? 0 }
+
+    public func download(at index: Int) -> ItemViewModel? {
+        guard let downloads = gallery?.downloads, downloads.indices.contains(index) else { return nil }
+        return downloads[index]
+    }
+
+    /// The pool of the view shown.
+    var pool: CellPool { mode == .grid ? gridPool : listPool }
+    /// The box of the view shown: the list box or the flow box.
+    var cellBox: any CellBox { pool.box }
+
+    /// Items on the lines intersecting the viewport; none while the view is not on screen.
+    public var visibleRange: Range<Int> {
+        guard viewport.isMapped, viewportHeight > 0 else { return 0..<0 }
+        return geometry.items(in: adjustment.value, height: Double(viewportHeight))
+    }
+
+    /// Scrolls so that the line of item `index` is at the top of the viewport (as far as the view allows).
+    public func scroll(toItem index: Int) {
+        adjustment.value = geometry.top(ofLine: geometry.line(of: index))
+    }
+
+    // MARK: Geometry
+
+    var geometry: LineGeometry {
+        LineGeometry(count: rowCount, columns: columns, lineHeight: lineHeight, footerHeight: footerHeight)
+    }
+
+    private func configureAdjustment(value: Double) {
+        let page = Double(max(viewportHeight, 1))
+        adjustment.configure(value: value, upper: Double(max(geometry.contentHeight, 1)),
+                             stepIncrement: Double(lineHeight), pageIncrement: max(Double(lineHeight), page - Double(lineHeight)),
+                             pageSize: page)
+    }
+
+    /// GtkLayout gives its children their requested size at their position, but only when it is itself
+    /// allocated anew: a child growing inside it (cells added to their box) is not laid out again. So the
+    /// content is placed here, after the layout's own pass, every time.
+    private func viewportAllocated(width: Int, height: Int) {
+        viewportResized(width: width, height: height)
+        content.allocate(x: 0, y: contentY, width: viewportWidth, height: content.minimumHeight(forWidth: viewportWidth))
+    }
+
+    private func viewportResized(width: Int, height: Int) {
+        guard width != viewportWidth || height != viewportHeight else { return }
+        let value = adjustment.value
+        let anchor = geometry.anchor(at: value)
+        let oldColumns = columns
+        if width != viewportWidth {
+            viewportWidth = width
+            content.setSizeRequest(width: width, height: -1)
+            updateColumns()
+        }
+        viewportHeight = height
+        // The item at the top stays at the top (GTK clamps the value when the page grows past the end); in the
+        // grid, also when the tiles reflow into more or fewer columns.
+        configureAdjustment(value: columns == oldColumns ? value : geometry.value(for: anchor))
+        positionChanged()
+    }
+
+    private func footerAllocated(height: Int) {
+        guard height > 1, height != footerHeight else { return }
+        footerHeight = height
+        configureAdjustment(value: adjustment.value)
+    }
+
+    // MARK: Binding cells to the view
+
+    private var isPositioning = false
+    private var needsAnotherPass = false
+
+    /// The view moved, was resized, or the gallery changed: rebind the cells, move them, and tell the
+    /// models which thumbnails are wanted. Work is proportional to the cells on screen. A change made while
+    /// one pass runs (measuring a cell may rescale the adjustment) gets a pass of its own afterwards.
+    private func positionChanged() {
+        guard !isPositioning else { return needsAnotherPass = true }
+        isPositioning = true
+        defer { isPositioning = false }
+        pool.startPass(frame: cellTicker.frameCounter)
+        repeat {
+            needsAnotherPass = false
+            placeCells()
+        } while needsAnotherPass
+    }
+
+    private func placeCells() {
+        let downloads = gallery?.downloads ?? []
+        let value = adjustment.value
+        let geometry = self.geometry
+        let shown = geometry.lines(in: value, height: Double(viewportHeight))
+        let boundLines = max(0, shown.lowerBound - Self.marginRows)..<min(geometry.lineCount, shown.upperBound + Self.marginRows)
+        let bound = geometry.items(onLines: boundLines)
+        let hadFocus = viewport.containsFocus
+        pool.bind(bound, of: downloads)
+        isAddingCells = pool.range != bound
+        if isAddingCells, !cellTicker.isRunning { passEveryFrameWhileAddingCells() }
+        if !layout.isMeasured, !bound.isEmpty {
+            measureLine()
+            if needsAnotherPass { return }
+        }
+        // The footer follows the last line, so it is in the box's company only when that line is.
+        footer.box.isVisible = pool.range.upperBound == downloads.count
+        contentY = (bound.isEmpty ? 0 : boundLines.lowerBound * lineHeight) - Int(value)
+        viewport.move(content, x: 0, y: contentY)
+        viewport.queueAllocate()
+        selection.sync(focus: hadFocus)
+
+        let visible = visibleRange
+        demand.viewChanged(visible: visible, count: downloads.count, value: value, pageSize: Double(viewportHeight)) {
+            [weak self] in
+            guard let self else { return (0..<0, 0, 0) }
+            return (self.visibleRange, self.rowCount, self.adjustment.value)
+        }
+        if let gallery, gallery.canLoadMore, !visible.isEmpty,
+           visible.upperBound >= downloads.count - Self.prefetchRows * columns {
+            gallery.loadMore()
+        }
+    }
+
+    /// Some cells wanted on screen are still to be made or shown again (see `CellPool`).
+    public private(set) var isAddingCells = false
+
+    /// The pool bound only part of the cells wanted: the rest come in the next frames, at the start of each
+    /// (the frame clock's update), so that GTK lays out and paints each frame's new cells in that frame.
+    /// Without a frame clock (not realized) nothing is painted: mapping places the cells again.
+    private func passEveryFrameWhileAddingCells() {
+        cellTicker.start { [weak self] _ in
+            guard let self else { return false }
+            positionChanged()
+            return isAddingCells
+        }
+    }
+
+    /// A page arrived: the range grows below, the view stays where it is.
+    private func appended() {
+        configureAdjustment(value: adjustment.value)
+        pool.totalChanged(rowCount)
+        positionChanged()
+    }
+
+    // MARK: Footer
+
+    /// "Loading more…", "End of gallery · 60 images"…
+    public var footerText: String { footerLabel.text }
+
+    public func updateFooter() { footer.update(for: gallery) }
+
+    // MARK: Selection
+
+    /// Selects item `index` and scrolls as little as needed to show its line whole; with `focus`, the
+    /// keyboard focus goes to its cell.
+    public func select(_ index: Int, focus: Bool = false) { selection.select(index, focus: focus) }
+
+    /// Opens item `index`, as a double-click on its cell or Enter would.
+    public func activate(_ index: Int) { selection.activate(index) }
+
+    // MARK: List and grid
+
+    /// Longer side of the thumbnails the cells show, in device pixels: a row's 96 px, a tile's 160 px.
+    public var thumbnailPixelSize: Int {
+        (mode == .grid ? GalleryTile.thumbnailSize : GalleryRow.thumbnailSize) * max(1, viewport.scaleFactor)
+    }
+
+    /// Shows the gallery as a list or as a grid. The selected item stays selected (and in view, if it was),
+    /// the item at the top of the view stays at the top, and the keyboard focus stays in the view; the cells
+    /// of the new view ask for thumbnails of their size.
+    public func setMode(_ newMode: GalleryViewMode) {
+        guard newMode != mode else { return }
+        let anchor = geometry.anchor(at: adjustment.value)
+        let selectionWasVisible = selectedIndex.map { visibleRange.contains($0) } ?? false
+        let hadFocus = viewport.containsFocus
+        demand.reset()
+        kinetic.stop()
+        pool.clear(gallery?.downloads ?? [])
+        cellBox.boxWidget.hide()
+        layout.switchTo(newMode)
+        cellBox.boxWidget.show()
+        gallery?.thumbnailPixelSize = thumbnailPixelSize
+        updateColumns()
+        configureAdjustment(value: geometry.value(for: anchor))
+        positionChanged()
+        if selectionWasVisible, let selectedIndex { selection.scrollIntoView(selectedIndex) }
+        if hadFocus { selection.sync(focus: true) }
+    }
+
+    /// Tiles per line for the viewport's width; 1 in the list. The flow box is given exactly that many tiles'
+    /// width, centred, so that its lines are the gallery's lines.
+    private func updateColumns() {
+        layout.fit(width: viewportWidth)
+        demand.aheadCount = ThumbnailDemand.prefetchRows * columns
+        guard mode == .grid else { return }
+        gridPool.revivedCellsPerFrame = columns
+        flowBox.setChildrenPerLine(minimum: columns, maximum: columns)
+        flowBox.setSizeRequest(width: layout.gridWidth, height: -1)
+    }
+
+    /// Cells are of equal size (a row: a 96 px thumbnail beside two ellipsized lines; a tile: its square and
+    /// one line of title); one bound cell tells it, first from its size request, then from what its box
+    /// really gave it (theme and font included).
+    private func measureLine() {
+        guard !layout.isMeasured, viewportWidth > 0, let cell = pool.cells.first else { return }
+        layout.startMeasuring()
+        let widget = cell.cellWidget
+        if mode == .grid {
+            let anchor = geometry.anchor(at: adjustment.value)
+            if layout.setTileWidth(widget.minimumWidth) {
+                updateColumns()
+                configureAdjustment(value: geometry.value(for: anchor))
+                needsAnotherPass = true
+            }
+            setLineHeight(widget.minimumHeight(forWidth: layout.tileWidth) + LineLayout.tileSpacing)
+        } else {
+            setLineHeight(widget.minimumHeight(forWidth: viewportWidth))
+        }
+    }
+
+    private func cellsAllocated() {
+        guard let cell = pool.cells.first, cell.cellWidget.allocatedHeight > 1 else { return }
+        setLineHeight(cell.cellWidget.allocatedHeight + (mode == .grid ? LineLayout.tileSpacing : 0))
+    }
+
+    /// Keeps the item at the top of the view there, as far into its line as before.
+    private func setLineHeight(_ height: Int) {
+        let anchor = geometry.anchor(at: adjustment.value)
+        guard layout.setLineHeight(height) else { return }
+        configureAdjustment(value: geometry.value(for: anchor))
+        positionChanged()
+    }
+}

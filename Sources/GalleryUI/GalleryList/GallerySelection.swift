@@ -1,0 +1,153 @@
+import GObjectBindings
+import GtkBindings
+import GalleryCore
+
+/// Keyboard, selection, focus and activation on the recycled cells. The box holds only the cells on screen,
+/// so its own key navigation would stop at the last of them: the keys move the selection through the whole
+/// gallery here instead, and the cells follow. In the grid ↑ and ↓ move a line (`columns` items), ← and →
+/// an item; in the list every line is one item. The selection is a model (`index`), not a widget, so it
+/// survives rebinding and a switch between list and grid.
+@MainActor
+final class GallerySelection {
+    /// The item selected (and, while the view has the focus, the keyboard cursor).
+    private(set) var index: Int?
+    /// True while the selection sets its box's selection itself, so its `row-selected` is not taken for a click.
+    private var isSyncing = false
+    private unowned let view: GalleryListView
+
+    init(view: GalleryListView) {
+        self.view = view
+    }
+
+    /// Follows clicks, double-clicks, Enter and the keys in the list's and the grid's box.
+    func connect(_ boxes: [any CellBox]) {
+        for box in boxes {
+            box.boxWidget.onKeyPress { [weak self] key, modifiers in
+                self?.keyPressed(key, modifiers) ?? false
+            }
+            box.onCellSelected { [weak self, weak box] position in
+                guard let self, box === self.view.cellBox, !self.isSyncing, let position,
+                      let index = self.view.pool.index(atPosition: position) else { return }
+                self.index = index
+            }
+            box.onCellActivated { [weak self, weak box] position in
+                guard let self, box === self.view.cellBox,
+                      let index = self.view.pool.index(atPosition: position) else { return }
+                self.activate(index)
+            }
+        }
+    }
+
+    /// Nothing selected (a new gallery, or none).
+    func clear() {
+        index = nil
+    }
+
+    /// Selects item `index` and scrolls as little as needed to show its line whole; with `focus`, the
+    /// keyboard focus goes to its cell.
+    func select(_ index: Int, focus: Bool) {
+        guard index >= 0, index < view.rowCount else { return }
+        self.index = index
+        scrollIntoView(index)
+        sync(focus: focus || view.viewport.containsFocus)
+    }
+
+    /// Opens item `index`, as a double-click on its cell or Enter would.
+    func activate(_ index: Int) {
+        guard let download = view.download(at: index) else { return }
+        self.index = index
+        sync(focus: view.viewport.containsFocus)
+        view.onActivate?(download)
+    }
+
+    /// Selects, in the box, the cell bound to the selected item (or none); with `focus`, gives that cell the
+    /// keyboard focus, or the box itself while the item is scrolled away.
+    func sync(focus: Bool) {
+        isSyncing = true
+        defer { isSyncing = false }
+        let pool = view.pool
+        let box = view.cellBox
+        box.selectCell(at: index.flatMap { pool.position(ofIndex: $0) })
+        guard focus else { return }
+        if let index, let bound = pool.cell(forIndex: index) {
+            if !bound.cellWidget.isFocus { bound.cellWidget.grabFocus() }
+        } else if !box.boxWidget.isFocus {
+            box.boxWidget.grabFocus()
+        }
+    }
+
+    func scrollIntoView(_ index: Int) {
+        let geometry = view.geometry
+        let adjustment = view.adjustment
+        let top = geometry.top(ofLine: geometry.line(of: index))
+        let bottom = top + Double(view.lineHeight)
+        if top < adjustment.value {
+            adjustment.value = top
+        } else if bottom > adjustment.value + adjustment.pageSize {
+            adjustment.value = bottom - adjustment.pageSize
+        }
+    }
+
+    /// Lines a Page Up/Down moves: a screenful less one, so one line stays in view.
+    private var linesPerPage: Int { max(1, Int(view.adjustment.pageSize) / max(1, view.lineHeight) - 1) }
+
+    private func keyPressed(_ key: Key, _ modifiers: KeyModifiers) -> Bool {
+        guard view.rowCount > 0 else { return false }
+        switch key {
+        case .up, .keypadUp: moveLines(-1)
+        case .down, .keypadDown: moveLines(1)
+        case .left, .keypadLeft, .right, .keypadRight:
+            // The list's rows have nothing beside them: GTK moves the focus inside the row (its retry button).
+            guard view.columns > 1 else { return false }
+            let forward = (key == .right || key == .keypadRight) != view.cellBox.boxWidget.isRightToLeft
+            move(to: (index ?? view.visibleRange.first ?? 0) + (index == nil ? 0 : forward ? 1 : -1))
+        case .pageUp, .keypadPageUp: moveLines(-linesPerPage)
+        case .pageDown, .keypadPageDown: moveLines(linesPerPage)
+        case .home, .keypadHome: move(to: 0)
+        case .end, .keypadEnd: moveToEnd()
+        case .enter, .keypadEnter, .isoEnter, .space, .keypadSpace:
+            guard let index else { return false }
+            activate(index)
+        case .menu:
+            return view.openContextMenuForSelection()
+        case .f10 where modifiers.contains(.shift):
+            return view.openContextMenuForSelection()
+        default:
+            return false
+        }
+        return true
+    }
+
+    /// Up (negative) or down by `lines` lines, in the same column. Past the first line: that column of the
+    /// first line; past the last: the last item, unless the cursor is on the last line already. With nothing
+    /// selected, ↓ selects the first item on screen and the others move from it.
+    private func moveLines(_ lines: Int) {
+        let cursor = index ?? view.visibleRange.first ?? 0
+        if index == nil, lines == 1 { return move(to: cursor) }
+        let geometry = view.geometry
+        let count = view.rowCount
+        let target = cursor + lines * view.columns
+        if target < 0 {
+            move(to: geometry.column(of: cursor))
+        } else if target >= count {
+            move(to: geometry.line(of: cursor) < geometry.lineCount - 1 ? count - 1 : cursor)
+        } else {
+            move(to: target)
+        }
+    }
+
+    private func move(to index: Int) {
+        view.kinetic.stop()
+        select(min(max(0, index), view.rowCount - 1), focus: true)
+    }
+
+    /// End: the last item loaded, the view at the very bottom (the footer says whether more is coming), and
+    /// the next page asked for.
+    private func moveToEnd() {
+        view.kinetic.stop()
+        index = view.rowCount - 1
+        view.adjustment.value = view.adjustment.maximumValue
+        sync(focus: true)
+        if let gallery = view.gallery, gallery.canLoadMore { gallery.loadMore() }
+    }
+}

@@ -1,0 +1,50 @@
+import GObjectBindings
+import GtkBindings
+import GalleryCore
+
+/// The small icon beside an item's picture (a row's, a grid tile's) that says what the picture does not: a video,
+/// audio, a web page, an animation. Its text is the icon's tooltip and accessible name.
+struct ItemBadge: Equatable {
+    let iconName: String
+    let text: String
+
+    /// The badge for `download`'s item, nil for a still image. Whether an image is animated is known from its
+    /// own bytes once its thumbnail was decoded (no feed says so reliably: Mastodon's "gifv" is a video), so a
+    /// row gains the badge when its thumbnail arrives.
+    @MainActor static func of(_ download: ItemViewModel) -> ItemBadge? {
+        switch download.kind {
+        case .video: return ItemBadge(iconName: "media-playback-start-symbolic", text: tr("Video"))
+        case .audio: return ItemBadge(iconName: "audio-x-generic-symbolic", text: tr("Audio"))
+        case .other: return ItemBadge(iconName: "web-browser-symbolic", text: tr("Opens in the browser"))
+        case .image:
+            guard download.isAnimated else { return nil }
+            return ItemBadge(iconName: "media-playlist-repeat-symbolic",
+                             text: download.isAnimationTooLarge ? tr("Animated, too large to play") : tr("Animated"))
+        }
+    }
+}
+
+/// Where a row or a tile shows its item's badge: in a row beside the spinner, in a tile in a corner of the
+/// picture. Set only when it changes: the cell is rebound on every move of the view, and a new tooltip makes
+/// GTK ask the X server where the pointer is.
+@MainActor
+final class ItemBadgeView {
+    let image = Image()
+    /// The badge shown now; nil while hidden.
+    private(set) var shown: ItemBadge?
+
+    init() {
+        image.addStyleClass("item-badge")
+        image.hide()
+    }
+
+    func show(_ wanted: ItemBadge?) {
+        guard wanted != shown else { return }
+        shown = wanted
+        guard let wanted else { return image.hide() }
+        image.setIcon(wanted.iconName, pixelSize: 16)
+        image.tooltip = wanted.text
+        image.accessibleName = wanted.text
+        image.show()
+    }
+}

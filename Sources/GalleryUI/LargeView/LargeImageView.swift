@@ -1,0 +1,383 @@
+import GObjectBindings
+import GtkBindings
+import GalleryCore
+
+/// The large view of one gallery item, as an image viewer shows it: the row's thumbnail at once (stretched,
+/// with a spinner and a thin progress bar of the download), replaced by the image decoded to the screen's
+/// size once it arrives, fitted to the window. Zooming past what that decode holds decodes the original at
+/// full resolution (`ImageCanvas` keeps both and paints the one the zoom needs). A failed download says why,
+/// with a Retry button. Leaving the view, or moving to another item, cancels all of it; nothing arrives late.
+///
+/// The picture shown stays until the next one is ready to be painted: no blank frame between two images,
+/// none between the fitted and the full-resolution decode.
+@MainActor
+public final class LargeImageView {
+    /// The whole view: the picture (`container`) and, beside it, the details panel.
+    public let root = Box(.horizontal, spacing: 0)
+    public let container = Overlay()
+    let details = DetailsPanel()
+    let canvas = ImageCanvas()
+    let spinner = Spinner()
+    static let spinnerSize = 48
+    let progressBar = ProgressBar()
+    /// Spinner, message and buttons over the middle of the picture; hidden when empty, because an overlay
+    /// child takes the pointer events over its area (a scroll or double-click there would go nowhere).
+    let statusBox = Box(.vertical, spacing: 12)
+    let messageLabel = Label()
+    let retryButton = Button(label: tr("_Retry"))
+    let openInBrowserButton = Button(label: tr("Open in _Browser"))
+    private let pipeline: ImagePipeline
+    private var task: ImageTask?
+    /// The URL being loaded: the original, or a rendition the service offers when the original is too large.
+    public private(set) var requestedURL: String?
+    private var maxPixelSize = 0
+    public private(set) var download: ItemViewModel?
+    /// The pixbuf behind the picture shown: the thumbnail until the full image arrives.
+    public private(set) var shownPixbuf: Pixbuf?
+    /// The canvas shows this item (its thumbnail or image), not the previous one kept until it could be replaced.
+    private var showsCurrentItem = false
+    public private(set) var isShowingFullImage = false
+    public private(set) var fullImageSize: (width: Int, height: Int)?
+    public private(set) var failure: String?
+    /// The format and size of the file shown, once the pipeline has read it.
+    public private(set) var file: ImageFileInfo?
+    /// The downloaded original, held while the item is shown: while it is, the pipeline serves the
+    /// full-resolution decode, Copy Image and Save Image As of this URL from it instead of downloading it again.
+    /// Nil when the image came from the memory cache.
+    private var original: ImageOriginal?
+    /// Bumped whenever the view moves on: completions of older work find it changed and do nothing.
+    private var generation = 0
+    private let detail: FullResolutionDetail
+    let animation: LargeViewAnimation
+
+    /// The title or the size line changed (the header bar shows both).
+    public var onChange: (@MainActor () -> Void)?
+    /// Asks the window to open a page in the browser.
+    public var onOpenInBrowser: (@MainActor (String) -> Void)?
+    /// A right-click on the picture: the window opens the image menu there.
+    public var onContextMenu: (@MainActor (ButtonPress) -> Void)?
+
+    public init(pipeline: ImagePipeline) {
+        self.pipeline = pipeline
+        detail = FullResolutionDetail(pipeline: pipeline)
+        animation = LargeViewAnimation(picture: canvas.area)
+        canvas.area.addStyleClass("large-view")
+        container.setChild(canvas.area)
+        root.append(container, expand: true)
+        root.append(details.revealer)
+        root.show()
+        details.onOpenLink = { [weak self] url in self?.onOpenInBrowser?(url) }
+
+        progressBar.valign = .start
+        progressBar.addStyleClass("osd")
+        progressBar.accessibleName = tr("Download progress")
+        container.addOverlay(progressBar)
+
+        let overlay = statusBox
+        overlay.halign = .center
+        overlay.valign = .center
+        spinner.setSizeRequest(width: Self.spinnerSize, height: Self.spinnerSize)
+        overlay.append(spinner)
+        messageLabel.addStyleClass("large-view-message")
+        messageLabel.wraps = true
+        messageLabel.justify = .center
+        overlay.append(messageLabel)
+        for button in [retryButton, openInBrowserButton] {
+            button.halign = .center
+            overlay.append(button)
+        }
+        openInBrowserButton.addStyleClass("suggested-action")
+        retryButton.onClicked { [weak self] in self?.retry() }
+        openInBrowserButton.onClicked { [weak self] in
+            if let url = self?.download?.item.pageURL { self?.onOpenInBrowser?(url) }
+        }
+        container.addOverlay(overlay)
+        container.showAll()
+        [progressBar, messageLabel, retryButton, openInBrowserButton].forEach { $0.hide() }
+        setLoading(false)
+
+        canvas.onZoomSettled = { [weak self] in self?.onChange?() }
+        canvas.onZoomRequested = { [weak self] in self?.loadDetailIfNeeded() }
+        canvas.onContextMenu = { [weak self] press in self?.onContextMenu?(press) }
+        container.addOverlay(animation.bar)
+        animation.onFrame = { [weak self] frame in self?.animationFrame(frame) }
+        detail.onProgress = { [weak self] progress in self?.showProgress(progress) }
+        detail.onSettled = { [weak self] in self?.setLoading(false) }
+        detail.onDecoded = { [weak self] surface, resolution in self?.canvas.addDetail(surface, resolution: resolution) }
+        detail.onFailed = { [weak self] in self?.changed() }
+    }
+
+    public var title: String { download?.item.displayTitle ?? "" }
+
+    /// "4000 × 3000 pixels", with the zoom when it is not "fit" ("… · 100 %"), or why the image is missing.
+    public var sizeLine: String {
+        guard let item = download?.item else { return "" }
+        if let size = fullImageSize {
+            let pixels = Self.pixels(size.width, size.height)
+            guard let viewport = canvas.viewport, !viewport.isFit, isShowingFullImage else { return pixels }
+            let zoom = Int((viewport.zoom * 100).rounded())
+            if let reason = detailFailure {
+                // TRANSLATORS: the large view's subtitle when zoomed but the full-resolution image could not be
+                // decoded: {size} is "4000 × 3000 pixels", {zoom} is 100, {reason} says why ("Not enough memory to zoom in").
+                return tr("{size} · {zoom} % · not sharper: {reason}", ["size": pixels, "zoom": zoom, "reason": reason])
+            }
+            // TRANSLATORS: the large view's subtitle when zoomed: {size} is "4000 × 3000 pixels", {zoom} is 100.
+            return tr("{size} · {zoom} %", ["size": pixels, "zoom": zoom])
+        }
+        if let failure { return failure }
+        if item.kind != .image {
+            return item.kind == .audio ? tr("Audio") : item.kind == .video ? tr("Video") : tr("Web page")
+        }
+        if let width = item.width, let height = item.height, width > 0, height > 0 { return Self.pixels(width, height) }
+        return tr("Loading…")
+    }
+
+    /// Shows `download`'s item: its thumbnail now, the full image when it arrives (decoded to fit
+    /// `maxPixelSize` on the longer side, e.g. the monitor's size).
+    public func show(_ download: ItemViewModel, maxPixelSize: Int) {
+        stop()
+        self.download = download
+        isShowingFullImage = false
+        fullImageSize = nil
+        failure = nil
+        file = nil
+        requestedURL = nil  // Retry must never load the previous item's image
+        [messageLabel, retryButton].forEach { $0.hide() }
+        openInBrowserButton.isVisible = download.item.pageURL != nil && download.item.fullImageURL == nil
+        updateStatusBox()
+        // TRANSLATORS: the picture's name for screen readers; {title} is the image's title.
+        canvas.area.accessibleName = tr("Large view: {title}", ["title": download.item.displayTitle])
+        self.maxPixelSize = maxPixelSize
+
+        let item = download.item
+        let hidden = download.state == .sensitiveHidden
+        showsCurrentItem = false
+        if let thumbnail = download.cachedThumbnail?.pixbuf, !hidden {
+            shownPixbuf = thumbnail
+            showsCurrentItem = true
+            canvas.show(ImageSurface(thumbnail), imageWidth: thumbnail.width, imageHeight: thumbnail.height,
+                        resolution: 1, isPlaceholder: true)
+        }
+        if let url = item.largeImageURL(fitting: maxPixelSize, maxPixels: pipeline.limits.decode.maxPixels), !hidden {
+            // Without a thumbnail the previous image stays until this one can be painted.
+            load(url)
+        } else {
+            clearPicture()
+            if item.mediaURLRejected && !hidden {
+                failure = HTTPError.notAWebAddress.message
+                showMessage(Self.notLoaded(HTTPError.notAWebAddress.message))
+            } else if hidden {
+                // TRANSLATORS: “Show Sensitive Content” is the main menu's item of that name.
+                showMessage(tr("Sensitive content is hidden. Turn on “Show Sensitive Content” in the menu to see it."))
+            } else if item.kind != .image {
+                showMessage(tr("This item is not an image."))
+            }
+        }
+        changed()
+    }
+
+    /// Cancels the downloads and decodes in flight; called when the view closes or moves to another item.
+    public func stop() {
+        generation += 1
+        task?.cancel()
+        task = nil
+        detail.cancel()
+        animation.stop()
+        original = nil
+        setLoading(false)
+    }
+
+    /// The spinner and the progress bar, on or off; the status box shows only while it has something to show.
+    private func setLoading(_ loading: Bool) {
+        spinner.isSpinning = loading
+        spinner.isVisible = loading
+        progressBar.isVisible = loading
+        if loading { progressBar.fraction = 0 }
+        updateStatusBox()
+    }
+
+    private func updateStatusBox() {
+        statusBox.isVisible = [spinner, messageLabel, retryButton, openInBrowserButton].contains { $0.isVisible }
+    }
+
+    /// The view closed: stop, and let go of every picture (a full-resolution one is tens of megabytes).
+    public func close() {
+        stop()
+        clearPicture()
+    }
+
+    private func clearPicture() {
+        shownPixbuf = nil
+        canvas.clear()
+    }
+
+    private func load(_ url: String) {
+        requestedURL = url
+        setLoading(true)
+        let generation = self.generation
+        let request = ImageRequest(url: url, size: .fitting(maxPixelSize), keepsOriginal: true, playsAnimation: true,
+                                   priority: .interactive)
+        let task = pipeline.loadImage(request, progress: { [weak self] progress in self?.showProgress(progress) }) {
+            [weak self] result in
+            guard let self, self.generation == generation else { return }
+            self.fullImageArrived(result)
+        }
+        if task.isPending { self.task = task }  // else a cached image completed at once
+    }
+
+    private func showProgress(_ progress: LoadProgress) {
+        if let fraction = progress.fraction { progressBar.fraction = fraction } else { progressBar.pulse() }
+    }
+
+    /// Tries the download that failed again (the Retry button).
+    public func retry() {
+        guard let url = requestedURL, failure != nil, task == nil else { return }
+        failure = nil
+        [messageLabel, retryButton].forEach { $0.hide() }
+        load(url)
+        changed()
+    }
+
+    private func fullImageArrived(_ result: Result<ImageResponse, ImageLoadError>) {
+        task = nil
+        setLoading(false)
+        // An original too large to decode, which its size in the feed did not give away: the service's own
+        // scaled copy shows the same picture.
+        if case .failure(.tooLarge) = result, let rendition = download?.item.rendition(covering: maxPixelSize),
+           rendition != requestedURL {
+            return load(rendition)
+        }
+        switch result {
+        case .success(let response):
+            original = response.original
+            file = response.file
+            let image = response.image
+            fullImageSize = (image.originalWidth, image.originalHeight)
+            let generation = self.generation
+            ImageSurface.make(from: image.pixbuf) { [weak self] surface in
+                guard let self, self.generation == generation else { return }
+                self.fullImagePainted(image, surface: surface)
+                self.animation.arrived(response.animation, image: image)
+            }
+        case .failure(let error) where error.isCancelled:
+            return
+        case .failure(let error):
+            // Nothing of this item to show: the previous item's picture must not stand in for it.
+            if !showsCurrentItem { clearPicture() }
+            failure = error.message
+            showMessage(Self.notLoaded(error.message))
+            retryButton.isVisible = error != .http(.notAWebAddress)
+            updateStatusBox()
+            changed()
+        }
+    }
+
+    /// The decoded image is ready to be painted: it replaces the thumbnail (or the previous item) in one frame.
+    private func fullImagePainted(_ image: DecodedPixbuf, surface: ImageSurface) {
+        shownPixbuf = image.pixbuf
+        showsCurrentItem = true
+        isShowingFullImage = true
+        canvas.show(surface, imageWidth: image.originalWidth, imageHeight: image.originalHeight,
+                    resolution: Double(surface.pixelWidth) / Double(max(1, image.originalWidth)), isPlaceholder: false)
+        if image.pixbuf.width >= image.originalWidth { detail.useScreenDecode(image.pixbuf) }
+        changed()
+    }
+
+    private func animationFrame(_ frame: AnimationPlayer.Frame) {
+        guard let size = fullImageSize else { return }
+        shownPixbuf = frame.pixbuf
+        canvas.replacePicture(frame.surface, resolution: Double(frame.surface.pixelWidth) / Double(max(1, size.width)))
+    }
+
+    /// "4000 × 3000 pixels"
+    private static func pixels(_ width: Int, _ height: Int) -> String {
+        tr("{width} × {height} pixels", ["width": width, "height": height])
+    }
+
+    private static func notLoaded(_ reason: String) -> String {
+        // TRANSLATORS: {reason} is why, such as "HTTP 404 Not Found" or "Timed out (no data for 15 s)".
+        tr("The full image could not be loaded: {reason}", ["reason": reason])
+    }
+
+    private func showMessage(_ text: String) {
+        messageLabel.text = text
+        messageLabel.show()
+        updateStatusBox()
+    }
+
+    // MARK: Details
+
+    /// The details panel is open (or opening).
+    public var isShowingDetails: Bool { details.revealer.isRevealed }
+
+    /// Opens or closes the details panel (`win.show-details`: Alt+Return, the header bar's toggle).
+    public func setDetailsShown(_ shown: Bool) {
+        guard shown != details.revealer.isRevealed else { return }
+        details.revealer.isRevealed = shown
+        if shown { updateDetails() }
+    }
+
+    /// Something about the item shown changed: the details panel and the picture's accessible description
+    /// follow, then the window (title, size line).
+    private func changed() {
+        updateDetails()
+        onChange?()
+    }
+
+    private func updateDetails() {
+        guard let download else { return }
+        // A hidden sensitive picture's alt text would describe what is hidden (as its title does not).
+        let hidden = download.state == .sensitiveHidden
+        let description = hidden ? "" : download.item.altText ?? ""
+        // Set only when it changes: each set is an event to every screen reader listening.
+        if canvas.area.accessibleDescription != description { canvas.area.accessibleDescription = description }
+        // Closed, the panel need not follow: it is filled when it opens.
+        guard details.revealer.isRevealed else { return }
+        details.show(ItemDetails(item: download.item, hidden: hidden, requestedURL: requestedURL,
+                                 decodedSize: fullImageSize, file: file, failure: failure))
+    }
+
+    // MARK: Animation
+
+    /// The player of the animation shown, if it is one that plays.
+    var animationPlayer: AnimationPlayer? { animation.player }
+
+    /// Play or pause the animation shown (the button, Space); nothing for a still image.
+    public func togglePlayback() { animation.togglePlayback() }
+
+    /// The window was minimized or brought back: an animation holds still meanwhile.
+    public func setWindowMinimized(_ minimized: Bool) { animation.setWindowMinimized(minimized) }
+
+    // MARK: Zoom
+
+    public func zoomIn() { canvas.zoom(steps: 1) }
+    public func zoomOut() { canvas.zoom(steps: -1) }
+    public func zoomToRealSize() { canvas.zoomToRealSize() }
+    public func zoomToFit() { canvas.zoomToFit() }
+    /// Pans by one arrow-key step; false when the image fits the view (←/→ then change the image).
+    public func pan(dx: Int, dy: Int) -> Bool { canvas.panStep(dx: dx, dy: dy) }
+
+    /// Zoom in device pixels per image pixel (1 = 100 %), and whether it follows the window (fit).
+    public var zoom: Double { canvas.viewport?.zoom ?? 1 }
+    public var isFit: Bool { canvas.viewport?.isFit ?? true }
+    public var isZoomedIn: Bool { canvas.isZoomedIn }
+    /// Where the image's top-left corner is in the view (logical pixels).
+    public var imageOffset: (x: Double, y: Double) { (canvas.viewport?.offsetX ?? 0, canvas.viewport?.offsetY ?? 0) }
+    /// An animation or a drag is under way, or the view moved a moment ago.
+    public var isMoving: Bool { canvas.isMoving }
+
+    /// The full-resolution pixbuf, once decoded (the clipboard's copy comes from it).
+    public var fullResolutionPixbuf: Pixbuf? { detail.pixbuf }
+
+    /// Why the full-resolution decode failed (the view goes on showing the screen-sized one, enlarged; the
+    /// subtitle says why it is not sharper).
+    public var detailFailure: String? { detail.failure }
+
+    /// Starts the full-resolution decode when the zoom asks for more detail than the screen-sized decode has.
+    /// An animation's frames are enlarged instead: the next frame would replace a sharper one at once.
+    private func loadDetailIfNeeded() {
+        guard isShowingFullImage, canvas.needsSharperPicture, detail.isIdle, animationPlayer == nil,
+              let size = fullImageSize, let url = requestedURL else { return }
+        if detail.load(url, imageSize: size), original == nil { setLoading(true) }
+    }
+}

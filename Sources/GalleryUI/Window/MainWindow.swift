@@ -1,0 +1,402 @@
+import GObjectBindings
+import GtkBindings
+import GalleryCore
+
+/// The application window: header bar with source and username, then one of: a status page (welcome,
+/// loading, errors), the gallery list, or the large view of one item.
+@MainActor
+public final class MainWindow {
+    // TRANSLATORS: the application's name, as in the desktop's menu.
+    public static let appTitle = tr("Gallery Viewer")
+
+    public let window: ApplicationWindow
+    public let header: HeaderControls
+    public let listView = GalleryListView()
+    public let largeView: LargeImageView
+    public let statusPage = StatusPage()
+    /// Offline (a saved first page is shown), or a note of something done.
+    public let notices = NoticeBar()
+    let stack = Stack()
+    let notification = InAppNotification()
+    private let services: GalleryServices
+    public private(set) var gallery: Gallery?
+    public var showSensitive = false
+    private(set) var itemActions: ItemActionRunner!
+    /// Actions of the large view only: disabled elsewhere.
+    private let viewerActions: ViewerActions
+    /// A row's context menu and the item it acts on.
+    let rowMenu: RowMenu
+    /// The item the row menu acts on: the one its row showed when it opened.
+    public var rowMenuTarget: ItemViewModel? { rowMenu.target }
+    private let viewModeSwitch: ViewModeSwitch
+    private let recentGalleries: RecentGalleriesKeeper
+    /// Full screen was asked for (by F11 or the menu) and not left since; the window manager confirms it
+    /// through `onFullscreenChanged`, or not at all on a bare X server.
+    public private(set) var isFullscreen = false
+
+    /// A search started (for remembering the last source and username).
+    public var onSearch: (@MainActor (SourceKind, String) -> Void)?
+    /// The user switched between list and grid (for remembering it).
+    public var onViewModeChange: (@MainActor (GalleryViewMode) -> Void)?
+    /// The entry's state (the app setting it) and a link's search.
+    private let input: SearchInput
+
+    public init(application: Application, services: GalleryServices) {
+        self.services = services
+        window = ApplicationWindow(application: application)
+        header = HeaderControls(sources: services.sources)
+        largeView = LargeImageView(pipeline: services.pipeline)
+        input = SearchInput(header: header, services: services)
+        viewerActions = ViewerActions(window: window, largeView: largeView)
+        rowMenu = RowMenu(listView: listView)
+        viewModeSwitch = ViewModeSwitch(window: window, listView: listView)
+        recentGalleries = RecentGalleriesKeeper(window: window, menu: header.recentGalleries, stateFile: services.stateFile)
+
+        window.title = Self.appTitle
+        window.setDefaultSize(width: 760, height: 720)
+        window.setTitlebar(header.bar)
+        window.addStyleClass("gallery-window")
+
+        stack.add(statusPage.container, name: "status")
+        stack.add(listView.container, name: "gallery")
+        stack.add(largeView.root, name: "viewer")
+        let content = Box(.vertical, spacing: 0)
+        content.append(notices.bar)
+        let overlay = Overlay()
+        overlay.setChild(stack)
+        overlay.addOverlay(notification.revealer)
+        content.append(overlay, expand: true)
+        overlay.show()
+        window.setChild(content)
+        content.show()
+        stack.showAll()
+        showWelcome()
+
+        header.usernameEntry.onActivate { [weak self] in self?.searchFromHeader() }
+        statusPage.retryButton.onClicked { [weak self] in self?.reload() }
+        header.sourceSelector.onChanged { [weak self] in self?.sourceChanged() }
+        listView.onActivate = { [weak self] download in self?.openLargeView(download) }
+        largeView.onChange = { [weak self] in self?.updateTitles() }
+        largeView.onOpenInBrowser = { [weak self] url in self?.openInBrowser(url) }
+        listView.onContextMenu = { [weak self] download, press in self?.rowMenu.open(for: download, at: press) }
+        itemActions = ItemActionRunner(window: window, services: services, notification: notification) {
+            [weak self] url in self?.openInBrowser(url)
+        }
+        connectCollaborators()
+        installActions(application)
+        window.onDestroy { [weak self] in self?.windowDestroyed() }
+        window.onMap { [weak self] in self?.prepareWhenIdle() }
+    }
+
+    /// What the collaborators ask of the window.
+    private func connectCollaborators() {
+        input.onSearch = { [weak self] source, username in self?.search(source: source, username: username) }
+        input.onLinkProblem = { [weak self] error, link in self?.showLinkProblem(error, link: link) }
+        input.onAskingServer = { [weak self] server, link in self?.showAskingServer(server, link: link) }
+        viewerActions.onBack = { [weak self] in self?.leaveFullscreenOrView() }
+        viewerActions.onShowNeighbour = { [weak self] offset in self?.showNeighbour(offset) }
+        viewerActions.onToggleFullscreen = { [weak self] in if let self { self.setFullscreen(!self.isFullscreen) } }
+        viewerActions.onRun = { [weak self] action, download in
+            guard let self else { return }
+            self.itemActions.run(action, on: download, largeView: self.largeView)
+        }
+        largeView.onContextMenu = { [weak self] press in self?.viewerActions.openMenu(at: press) }
+        rowMenu.onOpen = { [weak self] download in self?.openLargeView(download) }
+        rowMenu.onRun = { [weak self] action, download in self?.itemActions.run(action, on: download, largeView: nil) }
+        viewModeSwitch.onChange = { [weak self] mode in self?.onViewModeChange?(mode) }
+        recentGalleries.onChoose = { [weak self] entry in self?.search(source: entry.source, username: entry.username) }
+        recentGalleries.onWillToggle = { [weak self] in self?.closeLargeView() }
+        window.onFullscreenChanged { [weak self] fullscreen in self?.isFullscreen = fullscreen }
+        window.onMinimizedChanged { [weak self] minimized in self?.largeView.setWindowMinimized(minimized) }
+    }
+
+    private var preparation: MainLoopSource?
+
+    /// Once the window is on screen, at the lowest priority (after its first frames): the spinners' icon is
+    /// drawn once, so that the first search's first frames do not also open gdk-pixbuf's SVG loader, start
+    /// librsvg and parse the icon (Adwaita has it as SVG only; the rows' other first icons come as PNG at
+    /// their sizes). A spinner draws it at its own size in its own colours, and GTK keeps each drawing, so
+    /// each kind of spinner gets its own: the status page's, a row's (in the list's colours), a tile's, the
+    /// large view's, one an idle iteration (each a few milliseconds).
+    private func prepareWhenIdle() {
+        guard preparation == nil else { return }
+        var spinners: [(Widget, Int)] = [
+            (statusPage.spinner, StatusPage.spinnerSize), (listView.listBox, GalleryRow.spinnerSize),
+            (listView.flowBox, GalleryTile.spinnerSize), (largeView.spinner, LargeImageView.spinnerSize),
+        ]
+        preparation = MainLoopSource.whileIdle(priority: MainLoopSource.Priority.low) { [weak self] in
+            guard let self, !self.isDestroyed, let (widget, size) = spinners.popLast() else { return false }
+            IconTheme.prepareSymbolic("process-working-symbolic", pixelSize: size, for: widget)
+            return !spinners.isEmpty
+        }
+    }
+
+    /// True once the window was closed. Its widgets are disposed then; nothing may update them again.
+    public private(set) var isDestroyed = false
+
+    /// The window is going away with downloads in flight: stop them all, so no callback reaches a widget
+    /// GTK already disposed (the classic crash of lazy image lists).
+    private func windowDestroyed() {
+        isDestroyed = true
+        input.cancelLookup()
+        statusUpdate?.cancel()
+        preparation?.cancel()
+        largeView.stop()
+        itemActions.cancelAll()
+        notification.dismiss()
+        gallery?.cancel()
+        gallery = nil
+        listView.detach()
+    }
+
+    public func present() { window.present() }
+
+    /// Starts loading `username`'s gallery from `source`, replacing (and cancelling) the current one. A
+    /// profile link instead of a username picks its own source (`search(link:)`).
+    public func search(source: SourceKind, username: String) {
+        guard !isDestroyed else { return }
+        if case .username = ProfileLink.read(username) {} else { return search(link: username) }
+        input.updatingControls {
+            if header.selectedSource != source { header.selectedSource = source }
+            if header.usernameEntry.text != username { header.usernameEntry.text = username }
+        }
+        clearForNewSearch()
+
+        let trimmed = username.trimmed
+        guard !trimmed.isEmpty else { return showWelcome() }
+        let gallerySource: any GallerySource
+        do {
+            gallerySource = try services.makeSource(source, trimmed)
+        } catch {
+            return showError(error)
+        }
+        onSearch?(source, trimmed)
+        let options = Gallery.Options(thumbnailPixelSize: listView.thumbnailPixelSize,
+                                      showSensitive: showSensitive, feedLimits: services.feedLimits)
+        let gallery = Gallery(source: gallerySource, client: services.client, pipeline: services.pipeline, options: options,
+                              snapshots: services.snapshots)
+        self.gallery = gallery
+        gallery.onStatusChange = { [weak self, weak gallery] in
+            guard let self, !self.isDestroyed, let gallery, self.gallery === gallery else { return }
+            self.scheduleStatusUpdate()
+        }
+        listView.show(gallery)
+        gallery.start()
+        galleryChanged()
+    }
+
+    /// Searches what a profile link names (a plain username too). `declaredSource` (the command line's
+    /// --source) reads a `/@NAME` link without asking its server; a link of another service with it gets a
+    /// message.
+    public func search(link text: String, declaredSource: SourceKind? = nil) {
+        guard !isDestroyed else { return }
+        input.search(link: text, declaredSource: declaredSource)
+    }
+
+    /// A `/@NAME` link's server is being asked what it runs.
+    private func showAskingServer(_ server: String, link: String) {
+        guard !isDestroyed else { return }
+        prepareForSearch(showing: link)
+        statusPage.showAskingServer(server)
+        stack.visibleChildName = "status"
+        updateTitles()
+    }
+
+    /// The link stays in the entry, so that Try Again (and Enter) ask again.
+    private func showLinkProblem(_ error: GalleryError, link: String) {
+        guard !isDestroyed else { return }
+        prepareForSearch(showing: link)
+        showError(error)
+    }
+
+    /// A new search that shows `text` (the link) in the entry.
+    private func prepareForSearch(showing text: String) {
+        input.updatingControls {
+            if header.usernameEntry.text != text { header.usernameEntry.text = text }
+        }
+        clearForNewSearch()
+    }
+
+    /// What every new search does first: a link's lookup in flight, the large view and the gallery go.
+    private func clearForNewSearch() {
+        input.cancelLookup()
+        closeLargeView()
+        gallery?.cancel()
+        gallery = nil
+        listView.show(nil)
+        notices.show(nil)
+    }
+
+    /// Loads the current gallery again from its first page.
+    public func reload() {
+        guard let source = header.selectedSource else { return }
+        search(source: source, username: header.usernameEntry.text)
+    }
+
+    public func setShowSensitive(_ show: Bool) {
+        showSensitive = show
+        if show { gallery?.revealSensitive() }
+    }
+
+    // MARK: Large view
+
+    public var isLargeViewOpen: Bool { stack.visibleChildName == "viewer" }
+
+    public func openLargeView(_ download: ItemViewModel) {
+        let monitor = window.monitorPixelSize
+        largeView.show(download, maxPixelSize: min(4096, max(monitor.width, monitor.height)))
+        stack.visibleChildName = "viewer"
+        header.setViewerMode(true)
+        viewerActions.enable(for: download)
+        updateTitles()
+    }
+
+    /// Back to the list, at the scroll position it had, with the viewed row selected.
+    public func closeLargeView() {
+        guard isLargeViewOpen else { return }
+        setFullscreen(false)
+        largeView.close()
+        stack.visibleChildName = "gallery"
+        header.setViewerMode(false)
+        viewerActions.disable()
+        if let index = largeView.download?.index { listView.select(index, focus: true) }
+        updateTitles()
+    }
+
+    /// Escape: out of full screen first, then out of the large view.
+    private func leaveFullscreenOrView() {
+        if isFullscreen { setFullscreen(false) } else { closeLargeView() }
+    }
+
+    public func setFullscreen(_ fullscreen: Bool) {
+        guard fullscreen != isFullscreen else { return }
+        isFullscreen = fullscreen
+        window.setFullscreen(fullscreen)
+    }
+
+    /// How the gallery shows now.
+    public var viewMode: GalleryViewMode { listView.mode }
+
+    /// Shows the gallery as a list or as a grid; the toggle follows. Tells `onViewModeChange` when it changed.
+    public func setViewMode(_ mode: GalleryViewMode) { viewModeSwitch.set(mode) }
+
+    /// Shows the previous (-1) or next (+1) item in the large view.
+    public func showNeighbour(_ offset: Int) {
+        guard isLargeViewOpen, let current = largeView.download,
+              let next = listView.download(at: current.index + offset) else { return }
+        openLargeView(next)
+        if offset > 0, next.index >= listView.rowCount - GalleryListView.prefetchRows { gallery?.loadMore() }
+    }
+
+    // MARK: State → widgets
+
+    private var statusUpdate: MainLoopSource?
+
+    /// Every thumbnail that starts or finishes changes the counts; the subtitle and footer are updated once
+    /// per batch of changes (before the next frame is drawn), not once per change, because each new subtitle
+    /// makes GTK lay the header bar out again.
+    private func scheduleStatusUpdate() {
+        guard statusUpdate?.isActive != true else { return }
+        statusUpdate = MainLoopSource.idle(priority: MainLoopSource.Priority.highIdle + 10) { [weak self] in
+            guard let self, !self.isDestroyed else { return }
+            self.statusUpdate = nil
+            self.galleryChanged()
+        }
+    }
+
+    private func galleryChanged() {
+        guard let gallery else { return }
+        recentGalleries.rememberIfAnswered(gallery)
+        if !gallery.downloads.isEmpty {
+            if stack.visibleChildName == "status" { stack.visibleChildName = "gallery" }
+        } else if case .failed(let error) = gallery.feed.state {
+            showError(error)
+        } else if let wait = gallery.feed.waitReason {
+            statusPage.showWaiting(wait)
+            stack.visibleChildName = "status"
+        } else {
+            statusPage.showLoading(gallery.source)
+            stack.visibleChildName = "status"
+        }
+        listView.updateFooter()
+        updateTitles()
+        if let copy = gallery.feed.offlineCopy {
+            notices.show(.offline(service: gallery.source.kind.displayName, savedAgo: copy.savedAgo))
+        }
+    }
+
+    /// A short note at the top of the window ("Cache cleared…"), gone after a few seconds.
+    public func showNote(_ text: String) { notification.show(text, seconds: InAppNotification.longSeconds) }
+
+    private func updateTitles() {
+        if isLargeViewOpen {
+            // GTK keeps the window title and its header bar's title in step: the image's title names both,
+            // as in other GNOME image viewers.
+            window.title = largeView.title
+            header.bar.title = largeView.title
+            header.bar.subtitle = largeView.sizeLine
+        } else {
+            window.title = Self.appTitle
+            header.bar.title = Self.appTitle
+            header.bar.subtitle = gallery?.summary ?? statusSubtitle
+        }
+    }
+
+    private var statusSubtitle: String? {
+        stack.visibleChildName == "status" ? statusPage.titleLabel.text : nil
+    }
+
+    private func showWelcome() {
+        statusPage.showWelcome()
+        stack.visibleChildName = "status"
+        updateTitles()
+    }
+
+    private func showError(_ error: GalleryError) {
+        statusPage.show(error)
+        stack.visibleChildName = "status"
+        updateTitles()
+    }
+
+    // MARK: Input
+
+    private func searchFromHeader() {
+        guard let source = header.selectedSource else { return }
+        search(source: source, username: header.usernameEntry.text)
+    }
+
+    private func sourceChanged() {
+        guard let source = header.selectedSource else { return }
+        header.usernameEntry.placeholder = source.usernamePlaceholder
+        // A username is already there: show that user's gallery from the newly chosen source.
+        if !input.isUpdatingControls, !header.usernameEntry.text.trimmed.isEmpty, gallery?.source.kind != source {
+            searchFromHeader()
+        }
+    }
+
+    /// Only absolute http(s) URLs leave the app — checked here again, whatever a source let through: a
+    /// `file:`, `smb:` or `javascript:` URL would open a local file, a network share or a handler.
+    func openInBrowser(_ url: String) {
+        guard URLText.isWebAddress(url) else {
+            return window.showMessage(tr("Not a web address"), secondary: tr("The app opens only http and https links."))
+        }
+        do {
+            try window.openURI(url)
+        } catch {
+            window.showMessage(tr("Could not open the browser"), secondary: error.message)
+        }
+    }
+
+    private func installActions(_ application: Application) {
+        let map = window
+        SimpleAction.add(to: map, name: "focus-search") { [weak self] in
+            self?.closeLargeView()
+            self?.header.usernameEntry.focusAndSelectAll()
+        }
+        SimpleAction.add(to: map, name: "reload") { [weak self] in self?.reload() }
+        SimpleAction.add(to: map, name: "close") { [weak self] in self?.window.close() }
+        // Ctrl+? and the main menu's "Keyboard Shortcuts" (win.show-help-overlay) open it.
+        window.setHelpOverlay(Shortcuts.makeWindow())
+        Shortcuts.install(in: application)
+    }
+}
