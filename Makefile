@@ -212,7 +212,8 @@ check-install: test-deps
 
 # Speed and memory goals (never timed unit tests). run.sh builds gallery-benchmarks with the release flags
 # outside the headless wrapper (SwiftPM's caches are under the real HOME), then runs each scenario inside it;
-# it fails when a goal is missed. BENCH_ARGS picks scenarios, e.g. BENCH_ARGS=memory.
+# it fails when a goal is missed. BENCH_ARGS picks scenarios, e.g. BENCH_ARGS=memory. A run of them all writes
+# its goals, the machine and the date to docs/PERFORMANCE.md (PERFORMANCE_DOC=PATH: any run, to PATH).
 BENCH_ARGS ?=
 bench: test-deps release demo-data-release
 	SWIFT=$(SWIFT) BUILD_DIR=$(BUILD_DIR) SWIFT_FLAGS="$(SWIFT_FLAGS)" bash Tests/Benchmarks/run.sh $(BENCH_ARGS)

@@ -50,6 +50,7 @@ public final class GalleryRow: GalleryCell {
         let content = Box(.horizontal, spacing: 12)
         content.setMargins(top: 6, bottom: 6, start: 12, end: 12)
         row.addStyleClass("gallery-row")
+        row.setTooltipProvider { [weak self] in self?.tooltipText }
         content.append(slot.stack)
 
         let text = Box(.vertical, spacing: 4)
@@ -80,13 +81,22 @@ public final class GalleryRow: GalleryCell {
         switch download.state {
         case .failed(let reason):
             detailLabel.text = reason
-            row.tooltip = reason
         case .sensitiveHidden:
             detailLabel.text = tr("Sensitive content hidden")
-            row.tooltip = nil
         case .notStarted, .loading, .loaded, .noPreview:
             detailLabel.text = Self.detailText(download)
-            row.tooltip = download.item.altText
+        }
+    }
+
+    /// The failure, or the item's alt text. Made when the pointer rests on the row, not at every rebind: a tooltip
+    /// set on a shown widget makes GTK ask the X server where the pointer is, synchronously, which waits for the
+    /// X server's turn on a busy machine (`end10k-p99-gap`).
+    var tooltipText: String? {
+        guard let download else { return nil }
+        switch download.state {
+        case .failed(let reason): return reason
+        case .sensitiveHidden: return nil
+        case .notStarted, .loading, .loaded, .noPreview: return download.item.altText
         }
     }
 
