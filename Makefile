@@ -101,7 +101,7 @@ help:
 	@echo "  test-asan      the XCTest suite built with AddressSanitizer in $(ASAN_BUILD_DIR); fails on errors and leaks"
 	@echo "  test-a11y      the window's accessibility tree over AT-SPI (Tests/Accessibility/run.sh)"
 	@echo "  test-translation  the window and the command line in a test language (Tests/Translation/run.sh)"
-	@echo "  check-install  install into a temp DESTDIR and check the tree and the static linking"
+	@echo "  check-install  install into a temp DESTDIR, check the tree and the static linking, smoke-test the installed programs"
 	@echo "  bench          speed and memory goals: Tests/Benchmarks/run.sh, release build, under Xvfb; fails on a miss"
 	@echo "  fuzz           libFuzzer + AddressSanitizer on every network parser, FUZZ_SECONDS each (Tests/Fuzz/run.sh)"
 	@echo "  pot            regenerate the translation template $(PO_DIR)/$(GETTEXT_DOMAIN).pot (and POTFILES)"
@@ -205,13 +205,15 @@ test-translation: test-deps build-tests demo-data
 	GALLERY_VIEWER=$(CURDIR)/$(DEBUG_BIN)/gallery-viewer GALLERY_DEMO_SERVER=$(CURDIR)/$(DEBUG_BIN)/gallery-demo-server \
 	  $(HEADLESS) bash Tests/Translation/run.sh
 
-# Times and checks `make install` (release build included) into a temp DESTDIR.
+# Times and checks `make install` (release build included) into a temp DESTDIR, and runs a smoke pass of the
+# installed programs under $(HEADLESS) (Tests/Install/smoke.sh: --list, --download, a search, the large view).
 check-install: test-deps
 	Tests/Install/check.sh
 
 # Speed and memory goals (never timed unit tests). run.sh builds gallery-benchmarks with the release flags
 # outside the headless wrapper (SwiftPM's caches are under the real HOME), then runs each scenario inside it;
-# it fails when a goal is missed. BENCH_ARGS picks scenarios, e.g. BENCH_ARGS=memory.
+# it fails when a goal is missed. BENCH_ARGS picks scenarios, e.g. BENCH_ARGS=memory. A run of them all writes
+# its goals, the machine and the date to docs/PERFORMANCE.md (PERFORMANCE_DOC=PATH: any run, to PATH).
 BENCH_ARGS ?=
 bench: test-deps release demo-data-release
 	SWIFT=$(SWIFT) BUILD_DIR=$(BUILD_DIR) SWIFT_FLAGS="$(SWIFT_FLAGS)" bash Tests/Benchmarks/run.sh $(BENCH_ARGS)

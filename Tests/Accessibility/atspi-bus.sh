@@ -14,17 +14,17 @@ start_atspi_bus() {
   /usr/bin/python3 -c 'import gi; gi.require_version("Atspi", "2.0")' 2>/dev/null \
     || { echo "python3-gi or gir1.2-atspi-2.0 missing; run 'make test-deps'" >&2; return 1; }
   unset NO_AT_BRIDGE
-  "$launcher" --launch-immediately >"$1" 2>&1 &
+  "${bounded_life[@]}" "$launcher" --launch-immediately >"$1" 2>&1 &
   atspi_bus_pid=$!
 }
 
 # atspi_expect STATE ARGUMENT...: reads the app $app_id with atspi_check.py and those arguments (--expect NAME,
-# --expect-checked NAME, --expect-text TEXT, --expect-no-text TEXT); the controls it saw go to $work/tree. On a
-# failure it shows them and calls fail with STATE.
+# --expect-checked NAME, --expect-text TEXT, --expect-no-text TEXT), which waits up to $patience s for them; the
+# controls it saw go to $work/tree. On a failure it shows them and calls fail with STATE.
 atspi_expect() {
   local state=$1; shift
   echo "$test_name: $state"
-  /usr/bin/python3 "$(dirname "${BASH_SOURCE[0]}")/atspi_check.py" "$app_id" "$@" >"$work/tree" 2>"$work/problems" || {
+  E2E_PATIENCE=$patience bounded /usr/bin/python3 "$(dirname "${BASH_SOURCE[0]}")/atspi_check.py" "$app_id" "$@" >"$work/tree" 2>"$work/problems" || {
     cat "$work/tree" "$work/problems" >&2
     fail "$state"
   }

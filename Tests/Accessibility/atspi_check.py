@@ -9,11 +9,12 @@ list rows and grid tiles, menu items) that is on screen must have an accessible 
 must be on screen, each --expect-checked NAME too, pressed in (a toggle button that is on), each
 --expect-text TEXT must be part of some text on screen (a label's, a control's name) and no
 --expect-no-text TEXT may be, and each --expect-description NAME=TEXT needs a node on screen named NAME
-whose accessible description holds TEXT (all waited for, up to 20 s, as the window may still be loading or
-changing).
+whose accessible description holds TEXT (all waited for, up to $E2E_PATIENCE seconds, default 120, as the
+window may still be loading or changing; a debug build on one loaded core takes its time).
 Prints the controls it saw and exits 1 with the offenders, 0 when all is well, 2 when the application is
 not on the accessibility bus.
 """
+import os
 import sys
 import time
 
@@ -28,9 +29,10 @@ CONTROLS = {
     Atspi.Role.SLIDER, Atspi.Role.LINK, Atspi.Role.MENU_ITEM, Atspi.Role.CHECK_MENU_ITEM, Atspi.Role.LIST_ITEM,
 }
 MAX_NODES = 20000  # a bound on the walk, far above what the window shows
+PATIENCE = float(os.environ.get("E2E_PATIENCE") or 120)
 
 
-def find_application(name, timeout=20.0):
+def find_application(name, timeout=PATIENCE):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         desktop = Atspi.get_desktop(0)
@@ -106,7 +108,7 @@ def main():
     if app is None:
         print(f"atspi_check: no application named {app_name!r} on the accessibility bus", file=sys.stderr)
         return 2
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + PATIENCE
     while True:
         controls = list(visible_controls(app))
         names = [name for _, _, name in controls]

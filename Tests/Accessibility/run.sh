@@ -41,11 +41,10 @@ start_atspi_bus "$work/launcher.log" || fail "no accessibility bus"
 
 start_demo_server server
 
-"$GALLERY_VIEWER" --source demo --endpoint "$base_url" aurora >"$work/app.log" 2>&1 &
-app_pid=$!
-wait_for_window '^Gallery Viewer$' || fail "no window"
+launch_app app.log --source demo --endpoint "$base_url" aurora
+wait_for_app_window || fail "no window"
 # Tall enough that the recycled list binds row 9 (a sensitive item) next to the first rows.
-xdotool windowmove "$window" 0 0 windowsize "$window" 800 1000
+place_window 800 1000
 
 check "the gallery" "Main Menu" "Source" "Username" "Grid" "Aurora over the Harbour" "Retry: HTTP 404 Not Found" \
   "Show sensitive image"
@@ -79,15 +78,14 @@ check "the shortcuts window" "Search Shortcuts"
 xdotool key Escape
 
 # A second launch hands its search over; the closed port makes it a network error with "Try Again".
-"$GALLERY_VIEWER" --source demo --endpoint http://127.0.0.1:9 nobody || fail "the second launch failed"
+bounded "$GALLERY_VIEWER" --source demo --endpoint http://127.0.0.1:9 nobody || fail "the second launch failed"
 check "the status page" "Try Again"
 assert_no_warnings "$work/app.log"
 
 # The grid was the last choice: a new launch opens with it (from the state file the first one wrote).
 quit_app
-"$GALLERY_VIEWER" --source demo --endpoint "$base_url" aurora >"$work/app-relaunch.log" 2>&1 &
-app_pid=$!
-wait_for_window '^Gallery Viewer$' || fail "no window after the relaunch"
+launch_app app-relaunch.log --source demo --endpoint "$base_url" aurora
+wait_for_app_window || fail "no window after the relaunch"
 check "the grid after a relaunch" "Aurora over the Harbour" --expect-checked "Grid"
 assert_no_warnings "$work/app-relaunch.log"
 echo "a11y: PASS"

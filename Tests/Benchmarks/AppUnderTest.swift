@@ -78,7 +78,7 @@ final class AppUnderTest {
 
     var list: GalleryListView { window.listView }
 
-    func download(_ index: Int) -> ImageDownload? { list.download(at: index) }
+    func download(_ index: Int) -> ItemViewModel? { list.download(at: index) }
 
     /// Searches `user` on the demo source and pages through the whole feed (the list asks for pages only
     /// as the user nears the end; a benchmark that needs every row asks itself).
@@ -114,7 +114,7 @@ final class AppUnderTest {
     }
 }
 
-extension ImageDownload.State {
+extension ItemViewModel.State {
     /// Nothing more will happen to the row by itself.
     var isSettled: Bool {
         switch self {

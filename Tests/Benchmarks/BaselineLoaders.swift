@@ -2,11 +2,11 @@ import CGLib
 import CGtk
 import CSoup
 import GObjectBindings
-import GalleryCore
+@_spi(Baselines) import GalleryCore
 import Glibc
 
 /// The two ways of loading thumbnails that the lazy-list lesson warns against, as drop-in replacements for
-/// the app's ImagePipeline (see `ImageDownload.Context`), so the baselines scroll the very same list:
+/// the app's ImagePipeline (see `ItemViewModel.Context`), so the baselines scroll the very same list:
 /// (a) download and decode on the main loop, synchronously; (b) a thread per image, each blocking on its
 /// own download and decode, handing the result back to the main loop.
 ///
@@ -16,9 +16,9 @@ import Glibc
 @MainActor
 enum BaselineLoaders {
     /// (a) Every request blocks the main loop for a round trip and a decode.
-    static func synchronous(thumbnailPixelSize: Int, cache: ImageCache) -> ImageDownload.Context {
+    static func synchronous(thumbnailPixelSize: Int, cache: ImageCache) -> ItemViewModel.Context {
         let session = SyncSession()
-        return ImageDownload.Context(thumbnailPixelSize: thumbnailPixelSize, load: { url, size, _, completion in
+        return ItemViewModel.Context(thumbnailPixelSize: thumbnailPixelSize, load: { url, size, _, completion in
             let result = session.fetchAndDecode(url, maxPixelSize: size)
             if case .success(let image) = result { cache.insert(image, for: ImageCache.Key(url: url, maxPixelSize: size)) }
             completion(result)
@@ -27,8 +27,8 @@ enum BaselineLoaders {
     }
 
     /// (b) Every request starts a thread; the result comes back through an idle callback.
-    static func threadPerImage(thumbnailPixelSize: Int, cache: ImageCache) -> ImageDownload.Context {
-        ImageDownload.Context(thumbnailPixelSize: thumbnailPixelSize, load: { url, size, _, completion in
+    static func threadPerImage(thumbnailPixelSize: Int, cache: ImageCache) -> ItemViewModel.Context {
+        ItemViewModel.Context(thumbnailPixelSize: thumbnailPixelSize, load: { url, size, _, completion in
             let request = ThreadRequest { result in
                 if case .success(let image) = result { cache.insert(image, for: ImageCache.Key(url: url, maxPixelSize: size)) }
                 completion(result)
@@ -86,8 +86,8 @@ private final class FinishedRequest: ThumbnailRequest {
 @MainActor
 private final class ThreadRequest: ThumbnailRequest {
     var priority: LoadPriority = .visible
-    var completion: ImageDownload.Context.Completion?
-    init(completion: @escaping ImageDownload.Context.Completion) { self.completion = completion }
+    var completion: ItemViewModel.Context.Completion?
+    init(completion: @escaping ItemViewModel.Context.Completion) { self.completion = completion }
     var isWaitingForConnection: Bool { false }
     func cancel() { completion = nil }
 }

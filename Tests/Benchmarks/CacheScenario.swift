@@ -186,13 +186,15 @@ enum CacheScenario {
             let gaps = probe.stop()
             let gap = gaps.worstMilliseconds
             let load = started.loadReport
-            let milliseconds = Double(load?.microseconds ?? 0) / 1000
+            let milliseconds = load.map { Double($0.microseconds) / 1000 } ?? .infinity
             report.row(label, Format.milliseconds(milliseconds),
                        "\(load?.trim?.entriesBefore ?? 0) → \(load?.trim?.entriesAfter ?? 0) entries (trim "
                        + "\(Format.milliseconds(Double(load?.trimMicroseconds ?? 0) / 1000))); main-loop gap meanwhile \(Format.milliseconds(gap))")
             if label.hasPrefix("next") {
                 report.goal("start-gap", measured: gap, atMost: Goals.worstGapMilliseconds, unit: "ms")
                 report.mainThreadWorkGoal("start-main-thread-work", worst: gaps.worstBusyMilliseconds)
+            } else if load == nil {
+                report.failure("start-read", "the cache made no load report")
             } else {
                 report.goal("start-read", measured: milliseconds, atMost: Goals.trimmedIndexReadMilliseconds, unit: "ms")
             }

@@ -10,7 +10,8 @@ import Glibc
 /// them faster, and on bare loopback that chain alone is most of curl's time for the images. At no latency,
 /// a bare libsoup 2.4 client (`gallery-soup-floor`, Tests/SoupFloor) is timed too: fetching the image URLs
 /// handed to curl by libsoup's cheapest path (about the best rate a libsoup 2.4 client gets), and fetching
-/// one page beside curl fetching it (what libsoup costs any client before its first answer). Rounds
+/// one page beside curl fetching it (what libsoup costs any client before its first answer). The goal is
+/// against what bounds the rate: that bare client at no latency, curl at 20 ms a request. Rounds
 /// alternate which goes first, each into folders of its own, made new and removed only once every round ran:
 /// before handing out an inode number, ext4 passes over the numbers freed recently (`recently_deleted` in a
 /// profile; minutes, here), so writing 360 files just after deleting 720 costs both programs several times
@@ -127,8 +128,15 @@ enum DownloadScenario {
                        "by a libsoup 2.4 client: the last page's image URLs known, none saved yet")
         }
         report.goal("bytes-\(latency)ms", count: appBytes, equals: curlBytes, what: "bytes saved (curl's)")
-        report.goal("rate-vs-curl-\(latency)ms", measured: ratio, atLeast: Goals.downloadRateVersusCurl, unit: "× curl's rate",
-                    digits: 2)
+        if latency == 0 {
+            // A missing time reads as NaN, which fails the comparison.
+            let soupRatio = Stats(soupImages).median / appMedian
+            report.goal("rate-vs-soup-floor-\(latency)ms", measured: soupRatio, atLeast: Goals.downloadRateVersusBound,
+                        unit: "× the bare libsoup client's rate", digits: 2)
+        } else {
+            report.goal("rate-vs-curl-\(latency)ms", measured: ratio, atLeast: Goals.downloadRateVersusBound,
+                        unit: "× curl's rate", digits: 2)
+        }
     }
 
     /// What fetching one page costs a program that does nothing else: a bare libsoup 2.4 client (with and without

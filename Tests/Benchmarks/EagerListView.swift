@@ -38,7 +38,7 @@ final class EagerListView {
         gallery.onDownloadsAppended = { [weak self] downloads in self?.append(downloads) }
     }
 
-    private func append(_ downloads: [ImageDownload]) {
+    private func append(_ downloads: [ItemViewModel]) {
         let total = (gallery?.downloads.count ?? 0)
         for download in downloads {
             let row = GalleryRow(scale: 1)

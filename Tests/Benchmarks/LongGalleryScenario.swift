@@ -46,7 +46,7 @@ enum LongGalleryScenario {
         let small = try holdEnd(app, items: 100, timeout: 30)
         app.window.search(source: .demo, username: user)
         try Loop.run(until: { app.visibleRowsAreSettled }, timeout: 30, "the first rows' thumbnails")
-        let held = try holdEnd(app, items: items, timeout: timeout)
+        let held = try holdEnd(app, items: items, timeout: timeout, restingThreads: small.threadsAtRest)
 
         var searchStall: Double?
         var searchStallOwn = 0.0
@@ -125,8 +125,11 @@ enum LongGalleryScenario {
     }
 
     /// Presses End every `keyRepeatMilliseconds` until the gallery's last row is on screen, it stalls, or
-    /// `timeout` passes.
-    static func holdEnd(_ app: AppUnderTest, items: Int, timeout: Double) throws(BenchmarkError) -> HeldEnd {
+    /// `timeout` passes. The threads at rest are counted once there are `restingThreads` or fewer, or after a
+    /// minute: on a loaded machine the last decodes and GLib's idle workers take a while to wind down, and a
+    /// thread that never goes is still counted.
+    static func holdEnd(_ app: AppUnderTest, items: Int, timeout: Double, restingThreads: Int? = nil)
+        throws(BenchmarkError) -> HeldEnd {
         try Loop.run(until: { app.listIsShown }, timeout: 10, "the gallery page")
         app.list.select(0, focus: true)
         Keyboard.focus(app.window.window)
@@ -169,6 +172,9 @@ enum LongGalleryScenario {
         let gaps = probe.stop()
         sampler.stop()
         Loop.run(for: 0.5)
+        if let restingThreads {
+            try? Loop.run(until: { ProcessStats.threads() <= restingThreads }, timeout: 60, "the threads at rest")
+        }
         withExtendedLifetime(observer) {}
         return HeldEnd(seconds: seconds, keys: end.presses, rows: app.list.rowCount, reachedEnd: reachedEnd(), stalled: stalled,
                        footer: app.list.footerText, onScreen: app.list.visibleRange, maxThreads: sampler.maxThreads,

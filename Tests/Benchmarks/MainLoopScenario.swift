@@ -57,7 +57,7 @@ enum MainLoopScenario {
     private final class Round {
         let app: AppUnderTest
         let atlas: Gallery
-        let downloads: [ImageDownload]
+        let downloads: [ItemViewModel]
         private(set) var openTimes: [Double] = []
         private(set) var imagesDone = 0.0
         private(set) var atlasDone = 0.0

@@ -144,7 +144,7 @@ enum MemoryScenario {
     }
 
     /// Opens `download` in the large view and waits until its full image is painted.
-    private static func open(_ download: ImageDownload, in app: AppUnderTest) throws(BenchmarkError) {
+    private static func open(_ download: ItemViewModel, in app: AppUnderTest) throws(BenchmarkError) {
         app.window.openLargeView(download)
         let view = app.window.largeView
         try Loop.run(until: { view.isShowingFullImage || view.failure != nil }, timeout: 30,

@@ -1,10 +1,10 @@
 import GalleryCore
 
 /// Classifies every thumbnail fetch of the scroll at the moment the client starts it (see SessionObserver),
-/// against the app's own notion of which rows are on screen (`ImageDownload.isVisible`, set by the list).
+/// against the app's own notion of which rows are on screen (`ItemViewModel.isVisible`, set by the list).
 @MainActor
 final class ScrollAnalysis {
-    private let downloads: [ImageDownload]
+    private let downloads: [ItemViewModel]
     private let rowOfPath: [String: Int]
     private var started: Set<Int> = []
     /// Set once the bottom rows are painted; later fetches are background work.
@@ -24,7 +24,7 @@ final class ScrollAnalysis {
     /// Rows just ahead of the view, fetched on purpose at low priority.
     private(set) var prefetches = 0
 
-    init(downloads: [ImageDownload], thumbnailPaths: [String: Int]) {
+    init(downloads: [ItemViewModel], thumbnailPaths: [String: Int]) {
         self.downloads = downloads
         rowOfPath = thumbnailPaths
         // Rows fetched before the scroll (the first screen) count as started.

@@ -7,7 +7,8 @@
 # (outside the headless wrapper: SwiftPM keeps its caches under the real HOME), then runs each scenario as its
 # own process inside .ci/headless (Xvfb, private D-Bus, throwaway HOME). Each scenario prints a table and one
 # `PASS goal …`/`FAIL goal …` line per goal; at the end the goal lines are repeated as a summary. Exit status:
-# 0 when every goal passed, 1 otherwise (a scenario that crashed or broke off counts as failed).
+# 0 when every goal passed, 1 otherwise (a scenario that crashed or broke off counts as failed). A run of every
+# scenario also writes the goal lines as a table to docs/PERFORMANCE.md, with the machine, its load and the date.
 #
 # Environment (the Makefile passes them): SWIFT, BUILD_DIR (SwiftPM scratch path), SWIFT_FLAGS.
 # The demo gallery must be rendered (make demo-data-release, a prerequisite of `make bench`).
@@ -16,6 +17,8 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 
 scenarios=("$@")
+# A run of every scenario writes its goals to docs/PERFORMANCE.md; PERFORMANCE_DOC=PATH writes any run's there.
+[ ${#scenarios[@]} -gt 0 ] || export PERFORMANCE_DOC=${PERFORMANCE_DOC:-$root/docs/PERFORMANCE.md}
 [ ${#scenarios[@]} -gt 0 ] || scenarios=(mainloop thumbnails throughput memory scroll zoom hostile relaunch fullcache end10k end100k jump gridend10k gridend100k gridjump baselines download)
 
 if [ -z "${GALLERY_BENCH_INSIDE:-}" ]; then
@@ -31,6 +34,11 @@ if [ -z "${GALLERY_BENCH_INSIDE:-}" ]; then
   export GALLERY_BENCHMARKS="$build_dir/release/gallery-benchmarks"
   [ -x "$GALLERY_BENCHMARKS" ] || { echo "bench: $GALLERY_BENCHMARKS was not built" >&2; exit 1; }
   echo "bench: $(nproc) cores, $(uptime | sed 's/.*load average/load average/')"
+  export GALLERY_BENCH_LOAD_AT_START=$(cut -d' ' -f1-3 /proc/loadavg)
+  # The commit the binaries were built from, read now: the tree may change while the scenarios run.
+  commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
+  git -C "$root" diff --quiet HEAD -- Sources Tests Package.swift 2>/dev/null || commit="$commit with local changes"
+  export GALLERY_BENCH_COMMIT=$commit
   GALLERY_BENCH_INSIDE=1 exec .ci/headless bash "$0" "${scenarios[@]}"
 fi
 
@@ -80,6 +88,33 @@ sleep 0.5
 # baseline of 101 MiB first, 49 MiB after). Without GL every scenario measures the app alone.
 export GDK_GL=disable
 
+# docs/PERFORMANCE.md: every goal line of this run as a table, with the machine and the date, so the numbers
+# the docs quote come from one run of this tool.
+write_performance_doc() {
+  local cpu memory
+  cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
+  memory=$(awk '/^MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)
+  {
+    echo "# Performance"
+    echo
+    echo "Written by \`make bench\` (Tests/Benchmarks/run.sh) from its last full run; do not edit by hand. Each goal's"
+    echo "reason and calibration is in Tests/Benchmarks/Goals.swift; the scenarios' tables (context for every number)"
+    echo "are in the run's output."
+    echo
+    echo "- Date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+    echo "- Machine: $(nproc) cores ($cpu), $memory, $(uname -sr), $(. /etc/os-release && echo "$PRETTY_NAME")"
+    echo "- Load average (1, 5, 15 min): ${GALLERY_BENCH_LOAD_AT_START:-unknown} at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end"
+    echo "- Build: release, commit ${GALLERY_BENCH_COMMIT:-unknown}; display: Xvfb (.ci/headless)"
+    echo "- Result: $passed goals passed, $failures failed"
+    echo
+    echo "| scenario | goal | measured | limit | result |"
+    echo "| --- | --- | --- | --- | --- |"
+    sed -n -E 's/^(PASS|FAIL) goal ([^.]+)\.([^:]+): measured (.*) \(limit (.*)\)$/| \2 | \3 | \4 | \5 | \1 |/p;
+               s/^(PASS|FAIL) goal ([^.]+)\.([^:]+): measured ([^(]*)$/| \2 | \3 | \4 | completes | \1 |/p' "$log"
+  } > "$1.new" && mv "$1.new" "$1"
+  echo "bench: wrote $1"
+}
+
 log=$(mktemp "${TMPDIR:-/tmp}/gallery-bench.XXXXXX")
 trap 'rm -f "$log"; kill "$wm_stand_in" 2>/dev/null || true' EXIT
 failed=0
@@ -101,4 +136,5 @@ grep -E '^(PASS|FAIL) goal ' "$log" || true
 passed=$(grep -c '^PASS goal ' "$log" || true)
 failures=$(grep -c '^FAIL goal ' "$log" || true)
 echo "bench: $passed passed, $failures failed"
+[ -z "${PERFORMANCE_DOC:-}" ] || write_performance_doc "$PERFORMANCE_DOC"
 [ "$failed" -eq 0 ] && [ "$failures" -eq 0 ]

@@ -46,22 +46,19 @@ stop_server() {
 
 # Starts the app (log $1, then its arguments) and finds its window, 800×760 at the top left.
 launch() {
-  local log=$1; shift
-  "$GALLERY_VIEWER" "$@" >"$work/$log" 2>&1 &
-  app_pid=$!
-  wait_for_window '^Gallery Viewer$' || fail "no window appeared"
-  xdotool windowmove "$window" 0 0 windowsize "$window" 800 760
+  launch_app "$@"
+  wait_for_app_window || fail "no window appeared"
+  place_window 800 760
 }
 
 entry_files() { find "$cache_dir/http" -maxdepth 1 -type f -name '[0-9]*' 2>/dev/null | wc -l; }
-thumbnails=96x300+12+80
 
 start_atspi_bus "$work/atspi.log" || fail "no accessibility bus"
 
 # 1. Online: aurora's first screen, then Ctrl+Q.
 start_server 0
 launch app-online.log --source demo --endpoint "$base_url" aurora
-wait_for 30 is_colourful "$thumbnails" 0.20 || fail "no thumbnails were painted online"
+wait_for "$patience" is_colourful "$thumbnails" 0.20 || fail "no thumbnails were painted online"
 atspi_expect "online" --expect "Aurora over the Harbour" --expect-no-text "cannot be reached"
 import -window root "$shots/offline-1-online.png"
 quit_app
@@ -80,7 +77,7 @@ echo "e2e offline: quit left an index of $(stat -c %s "$cache_dir/http/soup.cach
 stop_server
 started=$(date +%s%N)
 launch app-offline.log --source demo --endpoint "$base_url"
-wait_for 30 is_colourful "$thumbnails" 0.20 || fail "offline: no thumbnails from the cache (saturation $(saturation "$thumbnails"))"
+wait_for "$patience" is_colourful "$thumbnails" 0.20 || fail "offline: no thumbnails from the cache (saturation $(saturation "$thumbnails"))"
 painted_ms=$(( ($(date +%s%N) - started) / 1000000 ))
 atspi_expect "offline" --expect "Try Again" --expect "Aurora over the Harbour" \
   --expect-text "Offline: Demo cannot be reached" --expect-text "Offline · 24 images"
@@ -96,10 +93,10 @@ atspi_expect "after F5" --expect "Aurora over the Harbour" \
 echo "e2e offline: F5 with the server back: the live gallery, no offline notice"
 
 # 5. Clear Cache (main menu › Clear Cache is the app action clear-cache): everything goes, and it says so.
-gdbus call --session --dest "$app_id" --object-path /io/github/galleryviewer/GalleryViewer \
+bounded gdbus call --session --dest "$app_id" --object-path /io/github/galleryviewer/GalleryViewer \
   --method org.gtk.Actions.Activate clear-cache '[]' '{}' >/dev/null || fail "could not activate clear-cache"
 atspi_expect "after Clear Cache" --expect-text "Cache cleared:"
-wait_for 10 bash -c "[ \$(find '$cache_dir/http' -maxdepth 1 -type f -name '[0-9]*' | wc -l) -eq 0 ]" \
+wait_for "$patience" bash -c "[ \$(find '$cache_dir/http' -maxdepth 1 -type f -name '[0-9]*' | wc -l) -eq 0 ]" \
   || fail "$(entry_files) entries left after Clear Cache"
 [ ! -e "$cache_dir/last-gallery.json" ] || fail "the saved page is still there after Clear Cache"
 import -window root "$shots/offline-3-cleared.png"

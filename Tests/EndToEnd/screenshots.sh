@@ -21,10 +21,13 @@ shoot() { sleep "${2:-2}"; import -window "$window" "$out/$1"; echo "wrote $out/
 # With a popup menu open: the menu is a window of its own, so the shot is taken from the screen.
 shoot_screen() { sleep "${2:-2}"; import -window root -crop 760x800+0+0 +repage "$out/$1"; echo "wrote $out/$1"; }
 start() {
-  ${THEME:+env GTK_THEME=$THEME} "$GALLERY_VIEWER" --source demo --endpoint "$base_url" "$@" >"$work/app.log" 2>&1 &
-  app_pid=$!
-  wait_for_window '^Gallery Viewer$' || fail "no window"
-  xdotool windowmove "$window" 0 0 windowsize "$window" 760 800
+  if [ -n "${THEME:-}" ]; then
+    GTK_THEME=$THEME launch_app app.log --source demo --endpoint "$base_url" "$@"
+  else
+    launch_app app.log --source demo --endpoint "$base_url" "$@"
+  fi
+  wait_for_app_window || fail "no window"
+  place_window 760 800
   xdotool windowfocus --sync "$window"
 }
 
@@ -39,9 +42,9 @@ scroll_to_failures() {
 # The recent galleries: three searches (a handover each), then Ctrl+H.
 start atlas
 sleep 2
-"$GALLERY_VIEWER" --source demo --endpoint "$base_url" empty
+bounded "$GALLERY_VIEWER" --source demo --endpoint "$base_url" empty
 sleep 2
-"$GALLERY_VIEWER" --source demo --endpoint "$base_url" aurora
+bounded "$GALLERY_VIEWER" --source demo --endpoint "$base_url" aurora
 sleep 3
 xdotool windowfocus --sync "$window"
 xdotool key ctrl+h

@@ -24,7 +24,10 @@ final class BindingTests: GLibTestCase {
                 steps += 1
                 return steps < 4
             }
-            iterateMainLoop(for: 0.2)
+            // GLib dispatches timers by their deadline: once a later one has run, the cancelled one would have.
+            var later = false
+            MainLoopSource.after(milliseconds: 20) { later = true }
+            XCTAssertTrue(iterateMainLoop(until: { later && !repeating.isActive && !stepping.isActive }, timeout: 60))
             XCTAssertEqual(fired, ["idle"])
             XCTAssertEqual(ticks, 3, "stops when the closure says so")
             XCTAssertFalse(repeating.isActive)
@@ -40,7 +43,7 @@ final class BindingTests: GLibTestCase {
             WorkerTask.run({ Thread.isMainThread }, completion: { ranOnMain in
                 result = (Thread.isMainThread, ranOnMain)
             })
-            XCTAssertTrue(iterateMainLoop(until: { result != nil }, timeout: 5))
+            XCTAssertTrue(iterateMainLoop(until: { result != nil }, timeout: 60))
             XCTAssertEqual(result?.ranOnMain, false, "the work ran on a GTask worker thread")
             XCTAssertEqual(result?.onMain, true, "the completion came back to the main loop")
         }

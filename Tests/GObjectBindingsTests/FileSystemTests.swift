@@ -4,7 +4,7 @@ import TestSupport
 import XCTest
 
 /// The key file, the private directory and the lock file: what GalleryCore's state and disk cache stand on.
-final class FileSystemTests: XCTestCase {
+final class FileSystemTests: GLibTestCase {
     private static func mode(_ path: String) -> UInt32? {
         var info = stat()
         return stat(path, &info) == 0 ? info.st_mode & 0o777 : nil

@@ -171,8 +171,8 @@ final class OwnershipTests: GLibTestCase {
                 }.pass { g_file_load_contents_async(file.opaque, cancellable.pointer, $0, $1) }
             }
             XCTAssertNotNil(captured, "held by GIO until it calls back")
-            XCTAssertTrue(iterateMainLoop(until: { calls > 0 }))
-            iterateMainLoop(for: 0.05)
+            // Once the closure is released it cannot be called again: the count is final then.
+            XCTAssertTrue(iterateMainLoop(until: { calls > 0 && captured == nil }, timeout: 60))
             XCTAssertEqual(calls, 1)
             XCTAssertTrue(cancelledError)
             XCTAssertNil(captured, "released after the one call back")
@@ -224,8 +224,9 @@ final class OwnershipTests: GLibTestCase {
                 })
             }
             XCTAssertNotNil(firedToken, "held until it fires")
-            XCTAssertTrue(iterateMainLoop(until: { fired == 1 && ticks == 3 }))
-            iterateMainLoop(for: 0.05)
+            // Once the closures are released they cannot run again: the counts are final then.
+            XCTAssertTrue(iterateMainLoop(until: { fired == 1 && ticks == 3 && firedToken == nil && stoppedToken == nil },
+                                          timeout: 60))
             XCTAssertEqual(fired, 1, "ran once")
             XCTAssertEqual(ticks, 3)
             XCTAssertNil(firedToken, "released after firing once, though its handle is still held")

@@ -1,10 +1,11 @@
 import GObjectBindings
+import TestSupport
 import XCTest
 @testable import GalleryCore
 
 /// The image decoder's waiting queue: cancelled decodes leave it from wherever they are, with their bytes,
 /// instead of waiting behind a slow one until they reach the head.
-final class CancellableQueueTests: XCTestCase {
+final class CancellableQueueTests: GLibTestCase {
     private struct Entry {
         let number: Int
         let cancellable = Cancellable()

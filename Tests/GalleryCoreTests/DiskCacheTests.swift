@@ -21,7 +21,7 @@ final class DiskCacheTests: GLibTestCase {
             XCTAssertEqual(cache.http.maxBytes, 256 * 1_048_576)
             XCTAssertNil(DiskCache.open(directory: directory, settings: .init()),
                          "a second user of the same directory (another process) gets none")
-            XCTAssertTrue(iterateMainLoop(until: { cache.http.isReady }))
+            XCTAssertTrue(iterateMainLoop(until: { cache.http.isReady }, timeout: 60))
         }
     }
 
@@ -34,7 +34,7 @@ final class DiskCacheTests: GLibTestCase {
             let cache = DiskCache.open(directory: directory, settings: CacheSettings(megabytes: 1))
             XCTAssertEqual(Self.mode(directory), 0o700)
             XCTAssertEqual(cache?.http.maxBytes, 1_048_576)
-            if let cache { XCTAssertTrue(iterateMainLoop(until: { cache.http.isReady })) }
+            if let cache { XCTAssertTrue(iterateMainLoop(until: { cache.http.isReady }, timeout: 60)) }
         }
     }
 
@@ -54,16 +54,16 @@ final class DiskCacheTests: GLibTestCase {
                                            response: HTTPResponse(head: .init(status: 200, reason: "OK", url: server.url("/feed")),
                                                                   body: Bytes(Array(repeating: 65, count: 5_000))))
             cache.snapshots.save(FeedSnapshot(firstURL: server.url("/feed"), savedAt: 0, replies: [reply]))
-            XCTAssertTrue(iterateMainLoop(until: { saved }))
+            XCTAssertTrue(iterateMainLoop(until: { saved }, timeout: 60))
 
             var measured: Int?
             cache.measureBytes { measured = $0 }
-            XCTAssertTrue(iterateMainLoop(until: { measured != nil }))
+            XCTAssertTrue(iterateMainLoop(until: { measured != nil }, timeout: 60))
             XCTAssertGreaterThan(measured ?? 0, 95_000, "three images and the page")
 
             var freed: Int?
             cache.clear(through: client) { freed = $0 }
-            XCTAssertTrue(iterateMainLoop(until: { freed != nil }))
+            XCTAssertTrue(iterateMainLoop(until: { freed != nil }, timeout: 60))
             XCTAssertEqual(freed, measured)
             XCTAssertNil(DirectoryScan.fileBytes(at: cache.snapshots.path))
             XCTAssertEqual(DirectoryScan.names(in: cache.http.directory), [])
@@ -91,7 +91,7 @@ final class DiskCacheTests: GLibTestCase {
             var saved = false
             store.onSaved = { _ in saved = true }
             store.save(RecentSearch(source: .mastodon, username: "alice@mastodon.social"))
-            XCTAssertTrue(iterateMainLoop(until: { saved }))
+            XCTAssertTrue(iterateMainLoop(until: { saved }, timeout: 60))
             let text = String(decoding: folder.contents("state.ini") ?? [], as: UTF8.self)
             XCTAssertTrue(text.contains("# mine"), text)
             XCTAssertEqual(store.cacheSettings.megabytes, 64, "read with the search, from the same text")
@@ -104,7 +104,7 @@ final class DiskCacheTests: GLibTestCase {
             saved = false
             newStore.onSaved = { _ in saved = true }
             newStore.save(RecentSearch(source: .demo, username: "aurora"))
-            XCTAssertTrue(iterateMainLoop(until: { saved }))
+            XCTAssertTrue(iterateMainLoop(until: { saved }, timeout: 60))
             let written = String(decoding: fresh.contents("state.ini") ?? [], as: UTF8.self)
             XCTAssertTrue(written.contains("max-size-mb=256"), "the setting is there to be found: \(written)")
             XCTAssertTrue(written.contains("# Disk cache size in MB"), written)

@@ -31,7 +31,7 @@ final class GalleryTests: GLibTestCase {
             let gallery = Gallery(source: try DeviantArtSource(username: "x", endpointOverride: server.baseURL),
                                   client: client, pipeline: ImagePipeline(client: client))
             gallery.start()
-            XCTAssertTrue(iterateMainLoop(until: { gallery.feed.state == .finished }, timeout: 10))
+            XCTAssertTrue(iterateMainLoop(until: { gallery.feed.state == .finished }, timeout: 60))
             XCTAssertEqual(gallery.downloads.map(\.item.id), ["a", "c", "d", "e"],
                            "the same URL or the same id is one row; the same file name is not")
             XCTAssertEqual(gallery.duplicatesSkipped, 2)
@@ -51,7 +51,7 @@ final class GalleryTests: GLibTestCase {
             store.save(RecentSearch(source: .mastodon, username: "alice@mastodon.social"))
             XCTAssertEqual(saves.count, 0, "written on GIO's threads, after save() returned")
             store.save(RecentSearch(source: .commons, username: "Müller = [x]; #y"))
-            XCTAssertTrue(iterateMainLoop(until: { saves.count == 2 }, timeout: 5), "both saves end")
+            XCTAssertTrue(iterateMainLoop(until: { saves.count == 2 }, timeout: 60), "both saves end")
             XCTAssertEqual(saves.compactMap { $0 }.count, 0)
             XCTAssertEqual(RecentSearchStore(path: store.path).lastSearch, RecentSearch(source: .commons, username: "Müller = [x]; #y"),
                            "the newest wins; key-file special characters survive")
@@ -74,7 +74,7 @@ final class GalleryTests: GLibTestCase {
             XCTAssertNil(store.viewMode, "no file: the list, the app's default")
             store.save(viewMode: .grid)
             store.save(RecentSearch(source: .demo, username: "aurora"))
-            XCTAssertTrue(iterateMainLoop(until: { saves == 2 }, timeout: 5))
+            XCTAssertTrue(iterateMainLoop(until: { saves == 2 }, timeout: 60))
             let reread = RecentSearchStore(path: path)
             XCTAssertEqual(reread.viewMode, .grid, "a later search does not undo the view")
             XCTAssertEqual(reread.lastSearch, RecentSearch(source: .demo, username: "aurora"))
@@ -82,10 +82,10 @@ final class GalleryTests: GLibTestCase {
             // The next launch saves a search only: the view it started with stays.
             reread.onSaved = { _ in saves += 1 }
             reread.save(RecentSearch(source: .mastodon, username: "alice@mastodon.social"))
-            XCTAssertTrue(iterateMainLoop(until: { saves == 3 }, timeout: 5))
+            XCTAssertTrue(iterateMainLoop(until: { saves == 3 }, timeout: 60))
             XCTAssertEqual(RecentSearchStore(path: path).viewMode, .grid)
             reread.save(viewMode: .list)
-            XCTAssertTrue(iterateMainLoop(until: { saves == 4 }, timeout: 5))
+            XCTAssertTrue(iterateMainLoop(until: { saves == 4 }, timeout: 60))
             let third = RecentSearchStore(path: path)
             XCTAssertEqual(third.viewMode, .list)
             XCTAssertEqual(third.lastSearch, RecentSearch(source: .mastodon, username: "alice@mastodon.social"),

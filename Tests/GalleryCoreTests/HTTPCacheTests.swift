@@ -8,18 +8,16 @@ import XCTest
 /// stored, what comes back in the next session without a request, the size cap, clearing, and stored copies
 /// standing in when the server cannot be reached.
 final class HTTPCacheTests: GLibTestCase {
-    /// Bytes that differ per URL, so a body served for the wrong URL shows.
-    static func body(for path: String, size: Int) -> [UInt8] {
-        let seed = path.utf8.reduce(UInt32(2_166_136_261)) { ($0 ^ UInt32($1)) &* 16_777_619 }
-        return (0..<size).map { UInt8(truncatingIfNeeded: (UInt32($0) &+ seed) &* 2_654_435_761 >> 11) }
-    }
+    /// Bytes that differ per URL, so a body served for the wrong URL shows: what `PatternBodies` serves.
+    static func body(for path: String, size: Int) -> [UInt8] { PatternBytes.make(count: size, key: path) }
 
     /// Serves `/img/NAME` as `size` bytes with `cacheControl` (nil: no header), `/feed?page=N` as uncacheable text.
     @MainActor
     static func server(cacheControl: String? = "public, max-age=86400", size: Int = 8_000) throws -> TestHTTPServer {
         let server = try TestHTTPServer()
+        let bodies = PatternBodies(size: size)
         server.route("/img/*") { request in
-            var response = TestResponse.bytes(body(for: request.path, size: size), contentType: "image/png")
+            var response = TestResponse.bytes(bodies.body(for: request.path), contentType: "image/png")
             if let cacheControl { response = response.header("Cache-Control", cacheControl) }
             return response
         }
@@ -151,7 +149,7 @@ final class HTTPCacheTests: GLibTestCase {
             // 160 KB in a 200 KB cache: over the three quarters the next start trims it to.
             Self.storeAndQuit(paths, from: server, in: folder, maxBytes: 200_000)
             let (cache, client) = Self.session(folder, maxBytes: 200_000)
-            XCTAssertTrue(iterateMainLoop(until: { cache.isReady }))
+            XCTAssertTrue(iterateMainLoop(until: { cache.isReady }, timeout: 60))
             let trim = try XCTUnwrap(cache.loadReport?.trim)
             XCTAssertEqual(trim.entriesBefore, 20)
             XCTAssertEqual(trim.entriesAfter, 18, "two 8 KB entries make 144 KB of 150 KB")
@@ -159,7 +157,7 @@ final class HTTPCacheTests: GLibTestCase {
             XCTAssertEqual(Self.entryFiles(folder.path + "/http").count, 18, "the dropped entries' files are set aside")
             XCTAssertTrue(iterateMainLoop(until: {
                 !DirectoryScan.names(in: folder.path + "/http").contains { $0.hasPrefix(Soup.CacheIndex.droppedFilePrefix) }
-            }), "and deleted once the cache is in use")
+            }, timeout: 60), "and deleted once the cache is in use")
             XCTAssertEqual(DirectoryScan.names(in: folder.path + "/http").count, 19, "18 entries and the index")
 
             server.resetCounters()
@@ -177,7 +175,7 @@ final class HTTPCacheTests: GLibTestCase {
             let paths = (1...20).map { "/img/\($0).png" }
             Self.storeAndQuit(paths, from: server, in: folder)
             let (cache, client) = Self.session(folder, maxEntries: 12)
-            XCTAssertTrue(iterateMainLoop(until: { cache.isReady }))
+            XCTAssertTrue(iterateMainLoop(until: { cache.isReady }, timeout: 60))
             XCTAssertEqual(cache.loadReport?.trim?.entriesAfter, 12, "well under the bytes, over the entries")
             XCTAssertEqual(Self.entryFiles(folder.path + "/http").count, 12)
             server.resetCounters()
@@ -212,12 +210,12 @@ final class HTTPCacheTests: GLibTestCase {
             cache.finishWrites()
             var measured: Int?
             cache.measureBytes { measured = $0 }
-            XCTAssertTrue(iterateMainLoop(until: { measured != nil }))
+            XCTAssertTrue(iterateMainLoop(until: { measured != nil }, timeout: 60))
             XCTAssertGreaterThanOrEqual(measured ?? 0, 80_000)
 
             var freed: Int?
             client.clearCache { freed = $0 }
-            XCTAssertTrue(iterateMainLoop(until: { freed != nil }))
+            XCTAssertTrue(iterateMainLoop(until: { freed != nil }, timeout: 60))
             XCTAssertEqual(freed, measured, "the bytes freed are the bytes stored")
             XCTAssertEqual(DirectoryScan.names(in: folder.path), ["http"], "nothing left beside the (new, empty) cache")
             XCTAssertEqual(DirectoryScan.names(in: folder.path + "/http"), [])
@@ -233,13 +231,14 @@ final class HTTPCacheTests: GLibTestCase {
     func testClearingWithRequestsInFlightLetsThemFinish() throws {
         try MainActor.assumeIsolated {
             let server = try TestHTTPServer()
+            let bodies = PatternBodies(size: 8_000)
             server.route("/slow/*") { request in
-                TestResponse.bytes(Self.body(for: request.path, size: 8_000), contentType: "image/png")
+                TestResponse.bytes(bodies.body(for: request.path), contentType: "image/png")
                     .header("Cache-Control", "max-age=600").throttled(bytesPerSecond: 20_000)
             }
             let folder = TemporaryFolder(prefix: "gallery-cache")
             let (cache, client) = Self.session(folder)
-            XCTAssertTrue(iterateMainLoop(until: { cache.isReady }))
+            XCTAssertTrue(iterateMainLoop(until: { cache.isReady }, timeout: 60))
             var results: [String: Result<HTTPResponse, HTTPError>] = [:]
             let paths = (1...4).map { "/slow/\($0).png" }
             for path in paths {
@@ -247,16 +246,16 @@ final class HTTPCacheTests: GLibTestCase {
                     results[path] = $0
                 }
             }
-            XCTAssertTrue(iterateMainLoop(until: { server.requestCount == 4 }))
+            XCTAssertTrue(iterateMainLoop(until: { server.requestCount == 4 }, timeout: 60))
             var freed: Int?
             client.clearCache { freed = $0 }
-            XCTAssertTrue(iterateMainLoop(until: { results.count == 4 && freed != nil }, timeout: 20))
+            XCTAssertTrue(iterateMainLoop(until: { results.count == 4 && freed != nil }, timeout: 60))
             for path in paths {
                 XCTAssertTrue(try results[path]?.get().body.array == Self.body(for: path, size: 8_000), "\(path) finished")
             }
             // The new cache works, and clears again.
             server.route("/img/*") { request in
-                TestResponse.bytes(Self.body(for: request.path, size: 8_000), contentType: "image/png")
+                TestResponse.bytes(bodies.body(for: request.path), contentType: "image/png")
                     .header("Cache-Control", "max-age=600")
             }
             Self.fetchAll(["/img/a.png"], from: server, with: client)
@@ -265,10 +264,11 @@ final class HTTPCacheTests: GLibTestCase {
             XCTAssertEqual(Self.imageRequests(server), 1)
             freed = nil
             client.clearCache { freed = $0 }
-            XCTAssertTrue(iterateMainLoop(until: { freed != nil }))
+            XCTAssertTrue(iterateMainLoop(until: { freed != nil }, timeout: 60))
             Self.fetchAll(["/img/a.png"], from: server, with: client)
             XCTAssertEqual(Self.imageRequests(server), 2)
-            iterateMainLoop(for: 0.2)
+            // The last fetch's entry is written before the folder goes.
+            cache.finishWrites()
         }
     }
 
@@ -314,7 +314,8 @@ final class HTTPCacheTests: GLibTestCase {
             let get = fetch(server.url("/api/slow"), with: client)
             XCTAssertEqual(get?.failureValue?.isUnreachable, true)
             XCTAssertEqual(methods, ["GET ", "GET "], "a GET is asked once more for a stored copy")
-            iterateMainLoop(for: 0.1)
+            // The server drops each delayed answer once its client has gone.
+            XCTAssertTrue(iterateMainLoop(until: { server.responsesInFlight == 0 }, timeout: 60))
         }
     }
 

@@ -27,7 +27,7 @@ final class HTTPSTests: GLibTestCase {
             client.fetch(HTTPRequest(url: origin + "/x.png", maxBodyBytes: 1000), cancellable: Cancellable()) {
                 result = $0
             }
-            XCTAssertTrue(iterateMainLoop(until: { result != nil }, timeout: 10))
+            XCTAssertTrue(iterateMainLoop(until: { result != nil }, timeout: 60))
             guard case .failure(.certificate(let detail))? = result else {
                 return XCTFail("expected a certificate error, got \(String(describing: result))")
             }
@@ -36,7 +36,7 @@ final class HTTPSTests: GLibTestCase {
             let source = try DeviantArtSource(username: "someone", endpointOverride: origin)
             let feed = GalleryFeed(source: source, client: client)
             feed.loadNextPage { _ in XCTFail("no items over an untrusted connection") }
-            XCTAssertTrue(iterateMainLoop(until: { if case .failed = feed.state { true } else { false } }, timeout: 10))
+            XCTAssertTrue(iterateMainLoop(until: { if case .failed = feed.state { true } else { false } }, timeout: 60))
             guard case .failed(.certificate(let service, _)) = feed.state else { return XCTFail("\(feed.state)") }
             XCTAssertEqual(service, "DeviantArt")
             XCTAssertEqual(GalleryError.certificate(service: service, detail: "x").title, "Untrusted certificate")

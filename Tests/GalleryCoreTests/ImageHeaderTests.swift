@@ -6,7 +6,7 @@ import XCTest
 @testable import GalleryCore
 
 /// The header checks that decide, before any decoder runs, what an image is and what decoding it would cost.
-final class ImageHeaderTests: XCTestCase {
+final class ImageHeaderTests: GLibTestCase {
     private static func probe(_ bytes: Bytes) -> Result<ImageHeader, ImageProbeError> {
         bytes.withUnsafeBytes { ImageHeader.probe($0) }
     }

@@ -25,7 +25,7 @@ final class ImageRequestOptionTests: GLibTestCase {
     private static func load(_ request: ImageRequest, _ pipeline: ImagePipeline) -> ImageResponse? {
         var result: Result<ImageResponse, ImageLoadError>?
         pipeline.loadImage(request) { result = $0 }
-        XCTAssertTrue(iterateMainLoop(until: { result != nil }, timeout: 10), "\(request.url) never completed")
+        XCTAssertTrue(iterateMainLoop(until: { result != nil }, timeout: 60), "\(request.url) never completed")
         XCTAssertNoThrow(try result?.get())
         return try? result?.get()
     }
@@ -129,7 +129,7 @@ final class ImageRequestOptionTests: GLibTestCase {
             pipeline.saveFile(ImageRequest(url: url, size: .original), to: FileDestination(directory: folder.path, name: "a.png")) {
                 saved = $0
             }
-            XCTAssertTrue(iterateMainLoop(until: { saved != nil }, timeout: 10))
+            XCTAssertTrue(iterateMainLoop(until: { saved != nil }, timeout: 60))
             XCTAssertEqual(try saved?.get(), SavedFile(resumed: false, fromHeldOriginal: true))
             XCTAssertEqual(folder.contents("a.png"), png, "byte for byte")
             XCTAssertEqual(server.requestCount, 1, "the decode and the save came from the held bytes")
@@ -153,7 +153,7 @@ final class ImageRequestOptionTests: GLibTestCase {
                               progress: { progress.append($0) }) { outcomes.append($0) }
             pipeline.saveFile(ImageRequest(url: server.url("/img/a.png"), size: .original, priority: .interactive),
                               to: destination) { outcomes.append($0) }
-            XCTAssertTrue(iterateMainLoop(until: { outcomes.count == 2 }, timeout: 10))
+            XCTAssertTrue(iterateMainLoop(until: { outcomes.count == 2 }, timeout: 60))
             for outcome in outcomes { XCTAssertEqual(try outcome.get(), SavedFile(resumed: false, fromHeldOriginal: false)) }
             XCTAssertEqual(server.requestCount, 1, "one download for both")
             XCTAssertEqual(folder.names(), ["a.png"], "no partial file left")
@@ -184,7 +184,16 @@ final class ImageRequestOptionTests: GLibTestCase {
             save.cancel()
             XCTAssertEqual(pipeline.waitingFetchCount, 0)
             tasks.forEach { $0.cancel() }
-            iterateMainLoop(for: 0.5)
+            // The slots are free again, and a save asked for afterwards has gone out and come back: had the
+            // cancelled save kept its place in the queue, it would have gone out before it.
+            XCTAssertTrue(iterateMainLoop(until: { pipeline.activeFetchCount == 0 && pipeline.waitingFetchCount == 0 },
+                                          timeout: 60))
+            var probed = false
+            let probeFolder = TemporaryFolder(prefix: "gallery-save")
+            _ = pipeline.saveFile(ImageRequest(url: server.url("/slow/probe.png"), size: .original),
+                                  to: FileDestination(directory: probeFolder.path, name: "probe.png")) { _ in probed = true }
+            XCTAssertTrue(iterateMainLoop(until: { probed }, timeout: 60))
+            XCTAssertTrue(server.requestLog.contains("/slow/probe.png"))
             XCTAssertFalse(server.requestLog.contains("/slow/file.png"), "never sent")
             XCTAssertEqual(folder.names(), [])
         }

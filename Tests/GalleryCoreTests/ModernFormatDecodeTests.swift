@@ -16,7 +16,7 @@ final class ModernFormatDecodeTests: GLibTestCase {
         let decoder = ImageDecoder(limits: limits)
         decoder.decode(bytes, maxPixelSize: maxPixelSize, cancellable: Cancellable()) { result = $0.map(\.image) }
         // The decoder holds its callbacks weakly: it must live until they ran.
-        _ = withExtendedLifetime(decoder) { iterateMainLoop(until: { result != nil }, timeout: 10) }
+        _ = withExtendedLifetime(decoder) { iterateMainLoop(until: { result != nil }, timeout: 60) }
         return result
     }
 

@@ -181,7 +181,7 @@ final class PipelineTaskTests: GLibTestCase {
             first.interrupt()
             XCTAssertEqual(log.lines, ["stopping"])
             XCTAssertTrue(outcomes.count == 1, "the running one ends when its work says so")
-            XCTAssertTrue(iterateMainLoop(until: { outcomes.count == 2 }, timeout: 2))
+            XCTAssertTrue(iterateMainLoop(until: { outcomes.count == 2 }, timeout: 60))
             XCTAssertEqual(scheduler.runningCount, 0)
         }
     }

@@ -1,8 +1,9 @@
+import TestSupport
 import XCTest
 @testable import GalleryCore
 
 /// Profile links as browsers copy them, read into a source and a username (or a server to ask).
-final class ProfileLinkTests: XCTestCase {
+final class ProfileLinkTests: GLibTestCase {
     private func profile(_ text: String) -> ProfileLink? {
         if case .link(let link) = ProfileLink.read(text) { link } else { nil }
     }

@@ -125,7 +125,7 @@ final class RecentGalleriesTests: GLibTestCase {
             store.save(search(.mastodon, "alice@mastodon.social"))
             store.remember(search(.commons, "Semi; colon = \"x\", y"))
             store.forget(search(.mastodon, "ALICE@mastodon.social"))
-            XCTAssertTrue(iterateMainLoop(until: { saves >= 1 && !store.isSaving }, timeout: 5))
+            XCTAssertTrue(iterateMainLoop(until: { saves >= 1 && !store.isSaving }, timeout: 60))
 
             let text = String(decoding: folder.contents("state.ini") ?? [], as: UTF8.self)
             for kept in ["# mine", "[view]", "mode=grid", "max-size-mb=64", "[recent-galleries]", "[last-search]"] {
@@ -151,7 +151,7 @@ final class RecentGalleriesTests: GLibTestCase {
             store.onSaved = { _ in saved = true }
             store.forgetAll()
             XCTAssertTrue(store.recentGalleries.isEmpty)
-            XCTAssertTrue(iterateMainLoop(until: { saved }, timeout: 5))
+            XCTAssertTrue(iterateMainLoop(until: { saved }, timeout: 60))
             let reread = RecentSearchStore(path: folder.path + "/state.ini")
             XCTAssertTrue(reread.recentGalleries.isEmpty)
             XCTAssertNil(reread.lastSearch)

@@ -20,7 +20,7 @@ final class TransferWatchdogTests: GLibTestCase {
             var quick: Result<HTTPResponse, HTTPError>?
             client.fetch(HTTPRequest(url: server.url("/busy"), maxBodyBytes: 1_048_576), cancellable: Cancellable()) { busy = $0 }
             client.fetch(HTTPRequest(url: server.url("/quick"), maxBodyBytes: 1_048_576), cancellable: Cancellable()) { quick = $0 }
-            XCTAssertTrue(iterateMainLoop(until: { busy != nil && quick != nil }, timeout: 20))
+            XCTAssertTrue(iterateMainLoop(until: { busy != nil && quick != nil }, timeout: 60))
             XCTAssertEqual(try busy?.get().body.count, 4000)
             XCTAssertEqual(try quick?.get().body.count, 2, "waited its turn (longer than a window), then answered at once")
             XCTAssertEqual(server.acceptedConnections, 1, "the second request waited for the first one's connection")

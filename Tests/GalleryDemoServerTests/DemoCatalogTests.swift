@@ -4,7 +4,7 @@ import GObjectBindings
 import TestSupport
 import XCTest
 
-final class DemoCatalogTests: XCTestCase {
+final class DemoCatalogTests: GLibTestCase {
     private func catalog() throws -> DemoCatalog {
         try DemoCatalog(contentsOf: DemoGalleryLocation.catalogPath(in: DemoGalleryLocation.sourceTreeDataDirectory))
     }
@@ -120,7 +120,7 @@ final class DemoCatalogTests: XCTestCase {
     }
 }
 
-final class DemoGalleryLocationTests: XCTestCase {
+final class DemoGalleryLocationTests: GLibTestCase {
     private func makeDataDirectory() throws -> String {
         let directory = try XCTUnwrap(takeString(g_dir_make_tmp("demo-data-XXXXXX", nil)))
         g_mkdir_with_parents(directory + "/demo", 0o755)

@@ -4,7 +4,7 @@ import TestSupport
 import XCTest
 
 /// The feed as the app will read it: real requests with the app's Soup.Session against a DemoServer.
-final class DemoFeedTests: XCTestCase {
+final class DemoFeedTests: GLibTestCase {
     /// Follows rel=next from the first page; returns every page.
     @MainActor
     private static func walkFeed(_ server: DemoServer, user: String, session: Soup.Session) throws -> [ParsedFeed] {

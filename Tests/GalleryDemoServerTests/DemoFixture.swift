@@ -34,7 +34,7 @@ enum DemoFixture {
 
 /// Fetches or fails the test (nil only on a timeout of the fetch itself).
 @MainActor
-func fetchOrFail(_ url: String, session: Soup.Session, timeout: Double = 15,
+func fetchOrFail(_ url: String, session: Soup.Session, timeout: Double = 60,
                  file: StaticString = #filePath, line: UInt = #line) throws -> FetchResult {
     try XCTUnwrap(fetch(url, session: session, timeout: timeout), "no answer from \(url) in \(timeout) s",
                   file: file, line: line)

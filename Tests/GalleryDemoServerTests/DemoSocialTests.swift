@@ -6,7 +6,7 @@ import XCTest
 
 /// The demo users in Bluesky's and Misskey's wire formats, read back as plain JSON by a client with the app's
 /// Soup.Session: the shapes the lexicons and Misskey's schemas give, paging to the end, the errors.
-final class DemoSocialTests: XCTestCase {
+final class DemoSocialTests: GLibTestCase {
     @MainActor
     private static func json(_ result: FetchResult, file: StaticString = #filePath, line: UInt = #line) throws -> Any {
         XCTAssertEqual(result.mediaType, "application/json", file: file, line: line)

@@ -4,7 +4,7 @@ import TestSupport
 import XCTest
 
 /// The Soup.Server binding itself, without the demo on top.
-final class SoupServerBindingTests: XCTestCase {
+final class SoupServerBindingTests: GLibTestCase {
     func testRequestDetailsReachTheHandler() throws {
         try MainActor.assumeIsolated {
             let server = Soup.Server(serverHeader: "BindingTest")
@@ -67,7 +67,7 @@ final class SoupServerBindingTests: XCTestCase {
                 message.onFinished { finishedMessage = message }
             }
             XCTAssertEqual(try XCTUnwrap(fetch("http://127.0.0.1:\(port)/", session: makeTestSession())).text, "done")
-            XCTAssertTrue(iterateMainLoop(until: { finishedMessage != nil }, timeout: 5))
+            XCTAssertTrue(iterateMainLoop(until: { finishedMessage != nil }, timeout: 60))
             let message = try XCTUnwrap(finishedMessage)
             XCTAssertTrue(message.isFinished)
             message.pause()
@@ -119,7 +119,7 @@ final class SoupServerBindingTests: XCTestCase {
             }
             let result = try XCTUnwrap(fetch("http://127.0.0.1:\(port)/", session: makeTestSession(ioTimeoutSeconds: 1)))
             XCTAssertNotNil(result.error)
-            XCTAssertTrue(iterateMainLoop(until: { finished }, timeout: 3),
+            XCTAssertTrue(iterateMainLoop(until: { finished }, timeout: 60),
                           "the server must notice the client left (libsoup alone does not while the body waits)")
         }
     }
@@ -138,9 +138,9 @@ final class SoupServerBindingTests: XCTestCase {
             var result: FetchResult?
             let session = makeTestSession()
             startFetch("http://127.0.0.1:\(port)/", session: session) { result = $0 }
-            XCTAssertTrue(iterateMainLoop(until: { paused != nil }, timeout: 5))
+            XCTAssertTrue(iterateMainLoop(until: { paused != nil }, timeout: 60))
             server.disconnect()
-            XCTAssertTrue(iterateMainLoop(until: { finished && result != nil }, timeout: 5))
+            XCTAssertTrue(iterateMainLoop(until: { finished && result != nil }, timeout: 60))
             XCTAssertNotNil(result?.error)
             XCTAssertNil(server.boundPort, "no longer listening")
         }

@@ -4,7 +4,7 @@ import TestSupport
 import XCTest
 
 /// The route-based test server other test suites build on.
-final class TestHTTPServerTests: XCTestCase {
+final class TestHTTPServerTests: GLibTestCase {
     func testRoutesSeeQueryAndHeaders() throws {
         try MainActor.assumeIsolated {
             let server = try TestHTTPServer()
@@ -39,7 +39,7 @@ final class TestHTTPServerTests: XCTestCase {
             let body = (0..<10_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
             server.route("/file") { _ in .bytes(body, contentType: "image/png") }
             let session = makeTestSession()
-            let part = try XCTUnwrap(fetch(server.url("/file"), session: session, headers: ["Range": "bytes=4000-"], timeout: 8),
+            let part = try XCTUnwrap(fetch(server.url("/file"), session: session, headers: ["Range": "bytes=4000-"], timeout: 60),
                                      "the response never ended")
             XCTAssertNil(part.error)
             XCTAssertEqual(part.status, 206)
@@ -117,7 +117,7 @@ final class TestHTTPServerTests: XCTestCase {
             XCTAssertTrue(result.error?.matches(G_IO_ERROR_PARTIAL_INPUT) == true,
                           "closed early, not hanging: \(String(describing: result.error))")
             XCTAssertEqual(try XCTUnwrap(fetch(server.url("/after"), session: session)).text, "fine")
-            XCTAssertTrue(iterateMainLoop(until: { server.responsesInFlight == 0 }, timeout: 3))
+            XCTAssertTrue(iterateMainLoop(until: { server.responsesInFlight == 0 }, timeout: 60))
         }
     }
 
@@ -130,7 +130,7 @@ final class TestHTTPServerTests: XCTestCase {
             XCTAssertEqual(result.body.count, 2_000)
             XCTAssertTrue(result.error?.matches(G_IO_ERROR_TIMED_OUT) == true, "\(String(describing: result.error))")
             XCTAssertGreaterThanOrEqual(result.elapsed, 0.9)
-            XCTAssertTrue(iterateMainLoop(until: { server.responsesInFlight == 0 }, timeout: 3),
+            XCTAssertTrue(iterateMainLoop(until: { server.responsesInFlight == 0 }, timeout: 60),
                           "nothing of the stalled response outlives the client")
         }
     }
@@ -141,7 +141,7 @@ final class TestHTTPServerTests: XCTestCase {
             server.route("/never") { _ in .text("too late").delayed(milliseconds: 60_000) }
             let result = try XCTUnwrap(fetch(server.url("/never"), session: makeTestSession(ioTimeoutSeconds: 1)))
             XCTAssertNotNil(result.error)
-            XCTAssertTrue(iterateMainLoop(until: { server.responsesInFlight == 0 }, timeout: 3),
+            XCTAssertTrue(iterateMainLoop(until: { server.responsesInFlight == 0 }, timeout: 60),
                           "the 60 s timer must go when the client goes")
         }
     }

@@ -119,6 +119,11 @@ final class GalleryWindowTests: GLibTestCase {
             XCTAssertEqual(row.detailLabel.text, "HTTP 404 Not Found")
             XCTAssertEqual(row.thumbnailStack.visibleChildName, "failed")
             XCTAssertEqual(row.retryButton.tooltip, "HTTP 404 Not Found. Click to try again.")
+            // The row's own tooltip is asked for when the pointer rests on it (never set at each rebind).
+            XCTAssertNotEqual(gtk_widget_get_has_tooltip(row.row.widget), 0)
+            XCTAssertEqual(row.tooltipText, "HTTP 404 Not Found")
+            XCTAssertEqual(try ui.row(missing + 1).tooltipText, try ui.download(missing + 1).item.altText,
+                           "a row that loads offers the item's alt text")
             XCTAssertFalse(row.spinner.isSpinning)
             XCTAssertTrue(row.row.hasStyleClass("failed"))
             XCTAssertEqual(try ui.download(missing + 1).state == .loaded || ui.download(missing + 1).state == .loading, true,

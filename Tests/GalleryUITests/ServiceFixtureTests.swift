@@ -34,7 +34,7 @@ final class ServiceFixtureTests: GLibTestCase {
 
     /// Waits until every row on screen has finished its thumbnail, then returns the rows' states.
     @MainActor
-    private static func settle(_ ui: UIHarness, rows: Int) throws -> [ImageDownload.State] {
+    private static func settle(_ ui: UIHarness, rows: Int) throws -> [ItemViewModel.State] {
         XCTAssertTrue(iterateMainLoop(until: { ui.list.rowCount == rows }, timeout: 60), "rows: \(ui.list.rowCount)")
         // The view makes its rows one a frame and fetches thumbnails ahead of them, so on a busy machine the
         // last thumbnails can finish before their rows exist: wait for the rows too (`waitForRows`).

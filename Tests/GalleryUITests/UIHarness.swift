@@ -119,7 +119,7 @@ final class UIHarness {
     }
 
     /// Item `index` of the gallery shown; none fails the test that asked, not the whole test process.
-    func download(_ index: Int, file: StaticString = #filePath, line: UInt = #line) throws -> ImageDownload {
+    func download(_ index: Int, file: StaticString = #filePath, line: UInt = #line) throws -> ItemViewModel {
         try XCTUnwrap(list.download(at: index), "the gallery has no item \(index) (\(list.rowCount) items)", file: file, line: line)
     }
     /// Item `index`'s title, for a failure message.
@@ -283,7 +283,7 @@ extension GalleryFeed {
     }
 }
 
-extension ImageDownload.State {
+extension ItemViewModel.State {
     /// Nothing more will happen to the cell by itself.
     var isFinal: Bool { self != .notStarted && self != .loading }
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install check: `make install DESTDIR=<tmp> PREFIX=/usr`, then verify the tree, that the installed programs
 # carry no dynamic dependency on the Swift runtime (static stdlib) and run without the toolchain, that the
-# installed metadata validates as a whole, and that `make uninstall` removes every file again.
+# installed metadata validates as a whole, that the installed programs work (Tests/Install/smoke.sh: a search,
+# the large view, --list, --download) and that `make uninstall` removes every file again.
 #
 #   Tests/Install/check.sh          (make check-install; make test runs it unless SKIP_INSTALL_CHECK=1)
 set -uo pipefail
@@ -73,7 +74,7 @@ for p in gallery-viewer gallery-demo-server; do
     pass "$p: no Swift runtime libraries in ldd ($(wc -l <<<"$libs") libraries, all system ones)"
   fi
   # Runs with the toolchain out of reach: bare environment, no /opt/swift on PATH or in LD_LIBRARY_PATH.
-  if out=$(env -i PATH=/usr/bin:/bin HOME="$dest" "$bin" --help 2>&1); then
+  if out=$(env -i PATH=/usr/bin:/bin HOME="$dest" timeout --kill-after=10 120 "$bin" --help 2>&1); then
     pass "$p --help runs without the toolchain"
   else
     fail "$p --help failed without the toolchain:"; printf '%s\n' "$out" | head -n 10 | indent
@@ -104,6 +105,19 @@ if [ $rc -eq 0 ] && ! grep -qE '^[EW]:' <<<"$out"; then
 else
   fail "appstreamcli validate-tree --no-net (exit $rc):"; printf '%s\n' "$out" | indent
 fi
+
+# The installed programs at work, as a user runs them: Tests/Install/smoke.sh drives the installed gallery-viewer
+# (--list, --download, a search, the large view) on the installed gallery-demo-server, under .ci/headless.
+# Bounded by timeout like every launch in the tests: it only fires when something hangs.
+smoke_log=$dest.smoke.log
+start=$(date +%s)
+if GALLERY_VIEWER=$app GALLERY_DEMO_SERVER=$server timeout --kill-after=10 900 .ci/headless bash Tests/Install/smoke.sh \
+     >"$smoke_log" 2>&1; then
+  pass "release smoke pass of the installed programs ($(( $(date +%s) - start )) s):"; grep '^install smoke: ' "$smoke_log" | indent
+else
+  fail "release smoke pass of the installed programs (exit $?):"; tail -n 40 "$smoke_log" | indent
+fi
+rm -f "$smoke_log"
 
 # Uninstall removes every file it installed (empty directories may stay: they may be shared).
 if "$MAKE" --no-print-directory -s uninstall DESTDIR="$dest" PREFIX="$prefix" >/dev/null 2>&1; then

@@ -18,7 +18,7 @@ public let fastFeedLimits = GalleryFeed.Limits(backoffMilliseconds: 10)
 /// feed ends (or `timeout` passes).
 @MainActor
 public func loadEveryPage(_ source: any GallerySource, maxRequests: Int? = nil, limits: GalleryFeed.Limits = fastFeedLimits,
-                          client: HTTPClient = HTTPClient(), timeout: Double = 30) -> FeedRun {
+                          client: HTTPClient = HTTPClient(), timeout: Double = 120) -> FeedRun {
     let feed = GalleryFeed(source: source, client: client, limits: limits)
     if let maxRequests { feed.maxRequests = maxRequests }
     var pages: [[GalleryItem]] = []

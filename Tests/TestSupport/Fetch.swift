@@ -94,7 +94,7 @@ private final class FetchOperation {
 /// Fetches `url` and waits for the whole body (or an error), driving the main loop. Nil on timeout.
 @MainActor
 public func fetch(_ url: String, session: Soup.Session, headers: [String: String] = [:], method: String = "GET",
-                  body: String? = nil, timeout: Double = 15) -> FetchResult? {
+                  body: String? = nil, timeout: Double = 60) -> FetchResult? {
     var outcome: FetchResult?
     startFetch(url, session: session, headers: headers, method: method, body: body) { outcome = $0 }
     iterateMainLoop(until: { outcome != nil }, timeout: timeout)

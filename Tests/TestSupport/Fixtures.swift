@@ -1,5 +1,6 @@
 import CGLib
 import GObjectBindings
+import XCTest
 
 /// Files under data/fixtures/ in the source tree.
 public enum Fixtures {
@@ -11,11 +12,16 @@ public enum Fixtures {
 
     public static func path(_ name: String) -> String { directory + "/" + name }
 
-    /// The fixture's bytes; fails the test run loudly when the file is missing.
-    public static func bytes(_ name: String) -> Bytes {
-        guard let contents = fileBytes(atPath: path(name)) else { fatalError("missing fixture \(path(name))") }
+    /// The fixture's bytes. A missing file fails the calling test (and gives it no bytes), not the whole run.
+    public static func bytes(_ name: String, file: StaticString = #filePath, line: UInt = #line) -> Bytes {
+        guard let contents = fileBytes(atPath: path(name)) else {
+            XCTFail("missing fixture \(path(name))", file: file, line: line)
+            return Bytes([])
+        }
         return Bytes(contents)
     }
 
-    public static func text(_ name: String) -> String { bytes(name).text }
+    public static func text(_ name: String, file: StaticString = #filePath, line: UInt = #line) -> String {
+        bytes(name, file: file, line: line).text
+    }
 }

@@ -42,11 +42,11 @@ enum GLibLogRecorder {
     private static let recordAndWrite: GLogWriterFunc = { level, fields, count, data in
         let serious = level.rawValue & (G_LOG_LEVEL_ERROR.rawValue | G_LOG_LEVEL_CRITICAL.rawValue
                                          | G_LOG_LEVEL_WARNING.rawValue)
-        if serious != 0 {
+        if serious != 0, let fields {
             var domain = "?"
             var text = ""
             for index in 0..<Int(count) {
-                let field = fields![index]
+                let field = fields[index]
                 guard let key = field.key.map({ String(cString: $0) }), let value = field.value else { continue }
                 let string = field.length < 0 ? String(cString: value.assumingMemoryBound(to: CChar.self))
                     : String(decoding: UnsafeRawBufferPointer(start: value, count: Int(field.length)), as: UTF8.self)

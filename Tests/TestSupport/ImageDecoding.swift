@@ -4,7 +4,11 @@ import GObjectBindings
 /// Decodes image bytes with a GdkPixbufLoader (format sniffed from the data), as the app does.
 /// Returns the size, or the loader's error for data that is not a complete image.
 public func decodeImage(_ bytes: [UInt8]) -> Result<(width: Int, height: Int), GLibError> {
-    let loader = ObjectRef(gdk_pixbuf_loader_new()!, transfer: .full)
+    guard let made = gdk_pixbuf_loader_new() else {
+        return .failure(GLibError(domain: gv_io_error_quark(), code: Int32(G_IO_ERROR_FAILED.rawValue),
+                                  message: "No GdkPixbufLoader could be made"))
+    }
+    let loader = ObjectRef(made, transfer: .full)
     return withExtendedLifetime(loader) { decode(bytes, with: loader.typed()) }
 }
 

@@ -4,7 +4,7 @@ import GalleryCore
 /// Loads `url` through `pipeline` and drives the main loop until it completes (nil when `timeout` passes first).
 @MainActor
 public func loadImage(_ url: String, with pipeline: ImagePipeline, maxPixelSize: Int? = 96,
-                      timeout: Double = 20) -> Result<DecodedPixbuf, ImageLoadError>? {
+                      timeout: Double = 60) -> Result<DecodedPixbuf, ImageLoadError>? {
     var result: Result<DecodedPixbuf, ImageLoadError>?
     pipeline.loadImage(ImageRequest(url: url, size: maxPixelSize.map { .fitting($0) } ?? .original)) { result = $0.map(\.image) }
     iterateMainLoop(until: { result != nil }, timeout: timeout)
@@ -27,7 +27,7 @@ extension Optional {
 /// it completes (nil when `timeout` passes first).
 @MainActor
 public func fetch(_ url: String, with client: HTTPClient, headers: [String: String] = [:], method: String = "GET",
-                  body: String? = nil, timeout: Double = 20) -> Result<HTTPResponse, HTTPError>? {
+                  body: String? = nil, timeout: Double = 60) -> Result<HTTPResponse, HTTPError>? {
     var result: Result<HTTPResponse, HTTPError>?
     let request = HTTPRequest(url: url, headers: headers, maxBodyBytes: 50 * 1_048_576, method: method, body: body)
     client.fetch(request, cancellable: Cancellable()) {

@@ -16,7 +16,9 @@ public func iterateMainLoop(until condition: () -> Bool, timeout seconds: Double
     return true
 }
 
-/// Runs the main loop for a fixed time, for checks that something does *not* happen.
+/// Runs the main loop for a fixed time, for checks that something does *not* happen. Prefer waiting for the
+/// mechanism that rules it out (a closure released, a later request through the same queue answered); where
+/// a window is used, its caller says in a comment why it is long enough on a slow, loaded machine.
 @MainActor
 public func iterateMainLoop(for seconds: Double) {
     let deadline = g_get_monotonic_time() + Int(seconds * 1_000_000)

@@ -9,8 +9,14 @@ import Glibc
 public final class TemporaryFolder {
     public let path: String
 
-    public init(prefix: String = "gallery-test") {
-        path = takeString(g_dir_make_tmp(prefix + "-XXXXXX", nil)) ?? "/nonexistent"
+    public init(prefix: String = "gallery-test", file: StaticString = #filePath, line: UInt = #line) {
+        if let made = takeString(g_dir_make_tmp(prefix + "-XXXXXX", nil)) {
+            path = made
+        } else {
+            // The test fails here, and its writes fail on a path that cannot exist.
+            XCTFail("no temporary folder could be made", file: file, line: line)
+            path = "/nonexistent"
+        }
     }
 
     deinit {

@@ -20,8 +20,14 @@ public struct TestResponse: Sendable {
 
     public init(status: UInt32 = 200, headers: [String: String] = [:], body: [UInt8],
                 contentType: String = "application/octet-stream") {
+        self.init(status: status, headers: headers, body: Bytes(body), contentType: contentType)
+    }
+
+    /// Serves `body` itself: a body made once is sent on every request without a copy.
+    public init(status: UInt32 = 200, headers: [String: String] = [:], body: Bytes,
+                contentType: String = "application/octet-stream") {
         response = ServerResponse(status: status, headers: headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
-                                contentType: contentType, body: Bytes(body))
+                                contentType: contentType, body: body)
     }
 
     public static func text(_ text: String, status: UInt32 = 200,
@@ -34,6 +40,10 @@ public struct TestResponse: Sendable {
     }
 
     public static func bytes(_ bytes: [UInt8], contentType: String, status: UInt32 = 200) -> TestResponse {
+        TestResponse(status: status, body: bytes, contentType: contentType)
+    }
+
+    public static func bytes(_ bytes: Bytes, contentType: String, status: UInt32 = 200) -> TestResponse {
         TestResponse(status: status, body: bytes, contentType: contentType)
     }
 

@@ -43,23 +43,22 @@ start_atspi_bus "$work/launcher.log" || fail "no accessibility bus"
 start_demo_server server
 
 # 2. The command line, which never starts GTK: the locale is the app's own doing.
-list_error() { "$@" --list --source demo --endpoint "$base_url" nosuchuser 2>&1 >/dev/null || true; }
+list_error() { bounded "$@" --list --source demo --endpoint "$base_url" nosuchuser 2>&1 >/dev/null || true; }
 english=$(list_error "$GALLERY_VIEWER")
 [ "$english" = 'gallery-viewer: No such user: nosuchuser. Demo has no user called “nosuchuser”. Check the spelling.' ] \
   || fail "--list in English said: $english"
 translated=$(list_error "${in_xx[@]}" "$GALLERY_VIEWER")
 [ "$translated" = 'gallery-viewer: Unbekannt: nosuchuser (xx) – Demo kennt „nosuchuser“ nicht. (xx)' ] \
   || fail "--list in xx said: $translated"
-usage=$("${in_xx[@]}" "$GALLERY_VIEWER" --list 2>&1 || true)
+usage=$(bounded "${in_xx[@]}" "$GALLERY_VIEWER" --list 2>&1 || true)
 grep -qF -- '--list braucht einen USERNAME oder Profil-LINK. (xx)' <<<"$usage" || fail "the usage error in xx: $usage"
 echo "translation: command line ok"
 
 # 3. The window.
-"${in_xx[@]}" "$GALLERY_VIEWER" --source demo --endpoint "$base_url" aurora >"$work/app.log" 2>&1 &
-app_pid=$!
-wait_for_window '^Galerie-Betrachter \(xx\)$' \
+LANGUAGE=xx LANG=C.UTF-8 GALLERY_VIEWER_LOCALEDIR="$work/locale" launch_app app.log --source demo --endpoint "$base_url" aurora
+wait_for_app_window '^Galerie-Betrachter \(xx\)$' \
   || fail "no window titled in xx (windows: $(xdotool search --onlyvisible --name . getwindowname %@ 2>/dev/null | tr '\n' '|'))"
-xdotool windowmove "$window" 0 0 windowsize "$window" 800 1000
+place_window 800 1000
 
 # aurora's first page: 24 images ("24" takes xx's second plural form, as in Polish), some failing on purpose;
 # the subtitle's parts come in the catalogue's order, failures first.
@@ -69,7 +68,7 @@ atspi_expect "the gallery in xx" \
   --expect-text "fehlgeschlagen (xx) · " --expect-text " · 24 Bilder (xx)" --expect-no-text "24 images"
 
 # A second launch hands its search over to the running window: its status page, placeholder moved.
-"${in_xx[@]}" "$GALLERY_VIEWER" --source demo --endpoint "$base_url" empty || fail "the second launch failed"
+bounded "${in_xx[@]}" "$GALLERY_VIEWER" --source demo --endpoint "$base_url" empty || fail "the second launch failed"
 atspi_expect "the status page in xx" \
   --expect-text "Noch keine Bilder von empty (xx)" --expect-text "Diese Galerie ist leer. (xx)"
 
@@ -79,9 +78,8 @@ wait "$app_pid" 2>/dev/null || true
 app_pid=
 
 # 4. The same window without LANGUAGE speaks English: what was checked above came from the catalogue.
-"$GALLERY_VIEWER" --source demo --endpoint "$base_url" aurora >"$work/app.log" 2>&1 &
-app_pid=$!
-wait_for_window '^Gallery Viewer$' || fail "no window titled in English"
+launch_app app.log --source demo --endpoint "$base_url" aurora
+wait_for_app_window || fail "no window titled in English"
 atspi_expect "the gallery in English" \
   --expect "Main Menu" --expect "Source" --expect "Retry: HTTP 404 Not Found" --expect-text "24 images, " --expect-no-text "(xx)"
 echo "translation: PASS"

@@ -130,8 +130,9 @@ public final class GalleryDownloader {
     }
 
     /// Lists the folder, skips what is complete, and downloads the rest. `completion` runs once, when every
-    /// job ended or after `cancel()` once every running download closed its partial file.
-    public func start(_ jobs: [Job], completion: @escaping @MainActor () -> Void) {
+    /// job ended or after `cancel()` once every running download closed its partial file. The app streams
+    /// (`startStreaming`); a known list of jobs is the tests' way in, so it stays internal.
+    func start(_ jobs: [Job], completion: @escaping @MainActor () -> Void) {
         self.completion = completion
         feedEnded = true
         progress.total = jobs.count

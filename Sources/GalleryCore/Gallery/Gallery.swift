@@ -21,36 +21,45 @@ public final class Gallery {
     public let feed: GalleryFeed
     public let pipeline: ImagePipeline
     public let options: Options
-    public private(set) var downloads: [ImageDownload] = []
+    public private(set) var downloads: [ItemViewModel] = []
     public private(set) var isCancelled = false
     /// Items dropped because an earlier item had the same image.
     public private(set) var duplicatesSkipped = 0
 
     /// New rows, in order, for the list model.
-    public var onDownloadsAppended: (@MainActor ([ImageDownload]) -> Void)?
+    public var onDownloadsAppended: (@MainActor ([ItemViewModel]) -> Void)?
     /// The summary or the feed state changed.
     public var onStatusChange: (@MainActor () -> Void)?
 
     /// Every item so far, to show the same image once.
     private var seenImages = DistinctItems()
-    private let downloadContext: ImageDownload.Context
+    private let downloadContext: ItemViewModel.Context
     /// Kept up to date as downloads change state, so that no status update walks every item.
     public private(set) var loadingCount = 0
     public private(set) var failedCount = 0
     public private(set) var loadedCount = 0
     /// Downloads with a request in flight (what `cancel` must stop) and hidden sensitive ones (what
     /// `revealSensitive` must show), by index: a few of the gallery's items, never all of them.
-    private var inFlight: [Int: ImageDownload] = [:]
-    private var hiddenSensitive: [Int: ImageDownload] = [:]
+    private var inFlight: [Int: ItemViewModel] = [:]
+    private var hiddenSensitive: [Int: ItemViewModel] = [:]
 
-    /// `thumbnails` replaces how thumbnails are loaded (the benchmarks' baselines); by default `pipeline`.
-    /// `snapshots` keeps the first page for a launch without network (see `GalleryFeed`).
+    /// Thumbnails are loaded through `pipeline`. `snapshots` keeps the first page for a launch without network
+    /// (see `GalleryFeed`).
+    public convenience init(source: any GallerySource, client: HTTPClient, pipeline: ImagePipeline,
+                            options: Options = .init(), snapshots: FeedSnapshotStore? = nil) {
+        self.init(source: source, client: client, pipeline: pipeline, options: options, snapshots: snapshots,
+                  thumbnails: nil)
+    }
+
+    /// `thumbnails` replaces how thumbnails are loaded: the benchmarks' baselines time the same gallery with
+    /// other loaders. Not part of the app's API (`@_spi(Baselines) import GalleryCore`).
+    @_spi(Baselines)
     public init(source: any GallerySource, client: HTTPClient, pipeline: ImagePipeline, options: Options = .init(),
-                snapshots: FeedSnapshotStore? = nil, thumbnails: ImageDownload.Context? = nil) {
+                snapshots: FeedSnapshotStore? = nil, thumbnails: ItemViewModel.Context?) {
         feed = GalleryFeed(source: source, client: client, limits: options.feedLimits, snapshots: snapshots)
         self.pipeline = pipeline
         self.options = options
-        downloadContext = thumbnails ?? ImageDownload.Context(pipeline: pipeline, thumbnailPixelSize: options.thumbnailPixelSize)
+        downloadContext = thumbnails ?? ItemViewModel.Context(pipeline: pipeline, thumbnailPixelSize: options.thumbnailPixelSize)
         feed.onStateChange = { [weak self] in self?.onStatusChange?() }
         downloadContext.onStateChange = { [weak self] download, old in self?.stateChanged(download, from: old) }
     }
@@ -63,7 +72,7 @@ public final class Gallery {
 
     static let releaseChunk = 5_000
 
-    private static func releaseGradually(_ downloads: [ImageDownload]) {
+    private static func releaseGradually(_ downloads: [ItemViewModel]) {
         guard downloads.count > releaseChunk else { return }
         RetiredDownloads(downloads).releaseNextChunk()
     }
@@ -108,13 +117,13 @@ public final class Gallery {
 
     // MARK: Counts and summary
 
-    private func stateChanged(_ download: ImageDownload, from old: ImageDownload.State) {
+    private func stateChanged(_ download: ItemViewModel, from old: ItemViewModel.State) {
         count(old, -1, download)
         count(download.state, 1, download)
         onStatusChange?()
     }
 
-    private func count(_ state: ImageDownload.State, _ delta: Int, _ download: ImageDownload) {
+    private func count(_ state: ItemViewModel.State, _ delta: Int, _ download: ItemViewModel) {
         switch state {
         case .loading:
             loadingCount += delta
@@ -174,13 +183,13 @@ public final class Gallery {
     // MARK: Items
 
     private func append(_ items: [GalleryItem]) {
-        var added: [ImageDownload] = []
+        var added: [ItemViewModel] = []
         for item in items {
             guard seenImages.insert(item) else {
                 duplicatesSkipped += 1
                 continue
             }
-            let download = ImageDownload(item: item, index: downloads.count, context: downloadContext,
+            let download = ItemViewModel(item: item, index: downloads.count, context: downloadContext,
                                          showSensitive: options.showSensitive)
             count(download.state, 1, download)
             downloads.append(download)
@@ -195,9 +204,9 @@ public final class Gallery {
 /// idle moment of the main loop.
 @MainActor
 private final class RetiredDownloads {
-    private var downloads: [ImageDownload]
+    private var downloads: [ItemViewModel]
 
-    init(_ downloads: [ImageDownload]) { self.downloads = downloads }
+    init(_ downloads: [ItemViewModel]) { self.downloads = downloads }
 
     func releaseNextChunk() {
         MainLoopSource.idle { [self] in

@@ -31,7 +31,7 @@ enum ItemAction: String, CaseIterable {
     /// Whether the action can do anything for `download`'s item. A sensitive image still hidden is not
     /// saved or copied unseen.
     @MainActor
-    func applies(to download: ImageDownload) -> Bool {
+    func applies(to download: ItemViewModel) -> Bool {
         let item = download.item
         return switch self {
         case .saveImage, .copyImage:
@@ -71,7 +71,7 @@ final class ItemActionRunner {
     }
 
     /// Runs `action` on `download`'s item; `largeView` offers what it already holds of that item.
-    func run(_ action: ItemAction, on download: ImageDownload, largeView: LargeImageView?) {
+    func run(_ action: ItemAction, on download: ItemViewModel, largeView: LargeImageView?) {
         let item = download.item
         guard action.applies(to: download) else { return }
         switch action {

@@ -14,11 +14,11 @@ final class RowMenu {
     private let listView: GalleryListView
     private var popup: PopupMenu?
     /// The item the menu acts on: the one its cell showed when it opened.
-    private(set) var target: ImageDownload?
+    private(set) var target: ItemViewModel?
     /// "Open": the item in the large view.
-    var onOpen: (@MainActor (ImageDownload) -> Void)?
+    var onOpen: (@MainActor (ItemViewModel) -> Void)?
     /// An item action on the item.
-    var onRun: (@MainActor (ItemAction, ImageDownload) -> Void)?
+    var onRun: (@MainActor (ItemAction, ItemViewModel) -> Void)?
 
     init(listView: GalleryListView) {
         self.listView = listView
@@ -37,7 +37,7 @@ final class RowMenu {
     }
 
     /// Opens the menu for `download`: at the pointer for a click, below its cell for a key.
-    func open(for download: ImageDownload, at press: ButtonPress?) {
+    func open(for download: ItemViewModel, at press: ButtonPress?) {
         target = download
         for action in ItemAction.allCases {
             actionsByName[action.rawValue]?.isEnabled = action.applies(to: download)

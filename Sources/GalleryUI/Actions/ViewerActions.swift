@@ -17,7 +17,7 @@ final class ViewerActions {
     var onShowNeighbour: (@MainActor (Int) -> Void)?
     var onToggleFullscreen: (@MainActor () -> Void)?
     /// An item action on the item shown.
-    var onRun: (@MainActor (ItemAction, ImageDownload) -> Void)?
+    var onRun: (@MainActor (ItemAction, ItemViewModel) -> Void)?
 
     init(window: ApplicationWindow, largeView: LargeImageView) {
         self.largeView = largeView
@@ -51,7 +51,7 @@ final class ViewerActions {
     }
 
     /// The view opened on `download`: every action on, the item actions as they apply to it.
-    func enable(for download: ImageDownload) {
+    func enable(for download: ItemViewModel) {
         actions.forEach { $0.isEnabled = true }
         for (action, gAction) in itemActions { gAction.isEnabled = action.applies(to: download) }
     }

@@ -8,13 +8,13 @@ import GalleryCore
 @MainActor
 final class CellBinder {
     /// The item the cell shows now; nil while it waits in the pool.
-    private(set) var download: ImageDownload?
+    private(set) var download: ItemViewModel?
     private let widget: Widget
     private let slot: ThumbnailSlot
     private let spinner: Spinner
     private let badgeView: ItemBadgeView
     /// After the shared parts were updated, on every change of the bound model: the cell's own parts.
-    var onUpdate: (@MainActor (ImageDownload) -> Void)?
+    var onUpdate: (@MainActor (ItemViewModel) -> Void)?
 
     /// `widget`: what the box holds (it carries the accessible name and the "failed" style).
     init(widget: Widget, slot: ThumbnailSlot, spinner: Spinner, badgeView: ItemBadgeView) {
@@ -25,7 +25,7 @@ final class CellBinder {
     }
 
     /// Shows `download` (one of `total` items) and follows its changes until `unbind`.
-    func bind(_ download: ImageDownload, total: Int) {
+    func bind(_ download: ItemViewModel, total: Int) {
         self.download = download
         download.bind { [weak self] changed in
             guard let self, self.download === changed else { return }
@@ -51,7 +51,7 @@ final class CellBinder {
         widget.accessibleDescription = Self.positionText(download, total: total)
     }
 
-    static func positionText(_ download: ImageDownload, total: Int) -> String {
+    static func positionText(_ download: ItemViewModel, total: Int) -> String {
         // TRANSLATORS: a row's or tile's place in the whole gallery, for screen readers.
         tr("Item {number} of {total}", ["number": download.index + 1, "total": total])
     }

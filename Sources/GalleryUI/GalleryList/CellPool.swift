@@ -90,7 +90,7 @@ final class CellPool {
     /// or to its start when that takes more new or parked widgets than this frame has left: `range` then
     /// falls short of `wanted` at its end, and the caller passes again in the next frame. Work is proportional
     /// to the cells that change, never to the gallery.
-    func bind(_ wanted: Range<Int>, of downloads: [ImageDownload]) {
+    func bind(_ wanted: Range<Int>, of downloads: [ItemViewModel]) {
         // Parked cells come back before any new one is made.
         let affordable = parked.count > revivedCellsLeft
             ? cells.count + revivedCellsLeft : madeCount + newCellsLeft
@@ -109,7 +109,7 @@ final class CellPool {
     }
 
     /// Unbinds every cell (a new gallery, or none, or the other view).
-    func clear(_ downloads: [ImageDownload]) {
+    func clear(_ downloads: [ItemViewModel]) {
         bind(0..<0, of: downloads)
     }
 
@@ -118,7 +118,7 @@ final class CellPool {
         for cell in cells { cell.describePosition(total: total) }
     }
 
-    private func rebindInPlace(_ newRange: Range<Int>, _ downloads: [ImageDownload]) {
+    private func rebindInPlace(_ newRange: Range<Int>, _ downloads: [ItemViewModel]) {
         for cell in cells { cell.unbind() }
         while cells.count > newRange.count { retire(cells.removeLast()) }
         while cells.count < newRange.count {
@@ -138,7 +138,7 @@ final class CellPool {
         }
     }
 
-    private func slide(to newRange: Range<Int>, keeping overlap: Range<Int>, _ downloads: [ImageDownload]) {
+    private func slide(to newRange: Range<Int>, keeping overlap: Range<Int>, _ downloads: [ItemViewModel]) {
         let keptFrom = overlap.lowerBound - range.lowerBound
         let keptTo = overlap.upperBound - range.lowerBound
         for cell in cells[..<keptFrom] + cells[keptTo...] {

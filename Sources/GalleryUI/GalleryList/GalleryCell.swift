@@ -6,12 +6,12 @@ import GalleryCore
 @MainActor
 protocol GalleryCell: AnyObject {
     /// The item the cell shows now; nil while it waits in the pool.
-    var download: ImageDownload? { get }
+    var download: ItemViewModel? { get }
     /// What its box holds: a ListBoxRow, a FlowBoxChild.
     var cellWidget: Widget { get }
     /// The picture (the thumbnail, or a placeholder icon).
     var thumbnail: Image { get }
-    func bind(_ download: ImageDownload, total: Int)
+    func bind(_ download: ItemViewModel, total: Int)
     func unbind()
     /// The gallery grew: "Item 12 of N" follows.
     func describePosition(total: Int)

@@ -7,14 +7,14 @@ import GalleryCore
 /// the cell shows now. Reads the pool and the widgets only: no state of its own.
 extension GalleryListView {
     /// The cell showing `download` now, if it is bound (on screen or next to it).
-    func cell(for download: ImageDownload) -> (any GalleryCell)? {
+    func cell(for download: ItemViewModel) -> (any GalleryCell)? {
         pool.cell(forIndex: download.index).flatMap { $0.download === download ? $0 : nil }
     }
 
     /// The list row showing `download` now (nil in the grid).
-    public func row(for download: ImageDownload) -> GalleryRow? { cell(for: download) as? GalleryRow }
+    public func row(for download: ItemViewModel) -> GalleryRow? { cell(for: download) as? GalleryRow }
     /// The grid tile showing `download` now (nil in the list).
-    public func tile(for download: ImageDownload) -> GalleryTile? { cell(for: download) as? GalleryTile }
+    public func tile(for download: ItemViewModel) -> GalleryTile? { cell(for: download) as? GalleryTile }
 
     /// The cell at (`x`, `y`) pixels in the viewport, and so the item under the pointer (for a context menu).
     func cell(atViewportX x: Int, y: Int) -> (any GalleryCell)? {
@@ -53,5 +53,5 @@ extension GalleryListView {
     }
 
     /// The widget a context menu opened by key hangs from: the selected item's cell.
-    public func menuAnchor(for download: ImageDownload) -> Widget? { cell(for: download)?.cellWidget }
+    public func menuAnchor(for download: ItemViewModel) -> Widget? { cell(for: download)?.cellWidget }
 }

@@ -59,7 +59,7 @@ public final class GalleryListView {
     /// switch between list and grid.
     public var selectedIndex: Int? { selection.index }
     /// The selected item's model.
-    public var selectedDownload: ImageDownload? { selectedIndex.flatMap { download(at: $0) } }
+    public var selectedDownload: ItemViewModel? { selectedIndex.flatMap { download(at: $0) } }
 
     private var layout = LineLayout()
     /// The list or the grid.
@@ -76,9 +76,9 @@ public final class GalleryListView {
     private var contentY = 0
 
     /// A cell was double-clicked or Enter was pressed: the item it shows.
-    public var onActivate: (@MainActor (ImageDownload) -> Void)?
+    public var onActivate: (@MainActor (ItemViewModel) -> Void)?
     /// A cell's context menu was asked for: the item it shows, and the click (nil: the Menu key or Shift+F10).
-    public var onContextMenu: (@MainActor (ImageDownload, ButtonPress?) -> Void)?
+    public var onContextMenu: (@MainActor (ItemViewModel, ButtonPress?) -> Void)?
 
     public init() {
         scrollbar = Scrollbar(.vertical, adjustment: adjustment)
@@ -177,7 +177,7 @@ public final class GalleryListView {
     /// The number of items (rows of the list, tiles of the grid).
     public var rowCount: Int { gallery?.downloads.count ?? 0 }
 
-    public func download(at index: Int) -> ImageDownload? {
+    public func download(at index: Int) -> ItemViewModel? {
         guard let downloads = gallery?.downloads, downloads.indices.contains(index) else { return nil }
         return downloads[index]
     }

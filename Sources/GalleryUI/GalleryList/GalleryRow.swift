@@ -10,7 +10,7 @@ public final class GalleryRow: GalleryCell {
     public static let thumbnailSize = 96
 
     /// The item the row shows now; nil while it waits in the pool.
-    public var download: ImageDownload? { binder.download }
+    public var download: ItemViewModel? { binder.download }
     public let row = ListBoxRow()
     let slot: ThumbnailSlot
     let titleLabel = Label()
@@ -36,7 +36,7 @@ public final class GalleryRow: GalleryCell {
     }
 
     /// Shows `download` (one of `total` items) and follows its changes until `unbind`.
-    public func bind(_ download: ImageDownload, total: Int) {
+    public func bind(_ download: ItemViewModel, total: Int) {
         titleLabel.text = download.item.displayTitle
         binder.bind(download, total: total)
     }
@@ -50,6 +50,7 @@ public final class GalleryRow: GalleryCell {
         let content = Box(.horizontal, spacing: 12)
         content.setMargins(top: 6, bottom: 6, start: 12, end: 12)
         row.addStyleClass("gallery-row")
+        row.setTooltipProvider { [weak self] in self?.tooltipText }
         content.append(slot.stack)
 
         let text = Box(.vertical, spacing: 4)
@@ -76,22 +77,31 @@ public final class GalleryRow: GalleryCell {
     }
 
     /// The row's own parts, after the binder updated the shared ones.
-    private func update(_ download: ImageDownload) {
+    private func update(_ download: ItemViewModel) {
         switch download.state {
         case .failed(let reason):
             detailLabel.text = reason
-            row.tooltip = reason
         case .sensitiveHidden:
             detailLabel.text = tr("Sensitive content hidden")
-            row.tooltip = nil
         case .notStarted, .loading, .loaded, .noPreview:
             detailLabel.text = Self.detailText(download)
-            row.tooltip = download.item.altText
+        }
+    }
+
+    /// The failure, or the item's alt text. Made when the pointer rests on the row, not at every rebind: a tooltip
+    /// set on a shown widget makes GTK ask the X server where the pointer is, synchronously, which waits for the
+    /// X server's turn on a busy machine (`end10k-p99-gap`).
+    var tooltipText: String? {
+        guard let download else { return nil }
+        switch download.state {
+        case .failed(let reason): return reason
+        case .sensitiveHidden: return nil
+        case .notStarted, .loading, .loaded, .noPreview: return download.item.altText
         }
     }
 
     /// "quiet-harbour.jpg · 1600 × 1200"
-    static func detailText(_ download: ImageDownload) -> String {
+    static func detailText(_ download: ItemViewModel) -> String {
         let item = download.item
         var parts = [item.fileName]
         if let width = item.width, let height = item.height, width > 0, height > 0 {

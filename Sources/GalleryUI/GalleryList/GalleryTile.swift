@@ -11,7 +11,7 @@ public final class GalleryTile: GalleryCell {
     public static let thumbnailSize = 160
 
     /// The item the tile shows now; nil while it waits in the pool.
-    public var download: ImageDownload? { binder.download }
+    public var download: ItemViewModel? { binder.download }
     public let child = FlowBoxChild()
     let slot: ThumbnailSlot
     /// The title, cut short in the middle to the tile's width; new text only repaints it (`TextLine`).
@@ -31,7 +31,7 @@ public final class GalleryTile: GalleryCell {
     }
 
     /// Shows `download` (one of `total` items) and follows its changes until `unbind`.
-    public func bind(_ download: ImageDownload, total: Int) {
+    public func bind(_ download: ItemViewModel, total: Int) {
         titleLabel.text = download.item.displayTitle
         binder.bind(download, total: total)
     }

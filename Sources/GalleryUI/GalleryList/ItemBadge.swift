@@ -11,7 +11,7 @@ struct ItemBadge: Equatable {
     /// The badge for `download`'s item, nil for a still image. Whether an image is animated is known from its
     /// own bytes once its thumbnail was decoded (no feed says so reliably: Mastodon's "gifv" is a video), so a
     /// row gains the badge when its thumbnail arrives.
-    @MainActor static func of(_ download: ImageDownload) -> ItemBadge? {
+    @MainActor static func of(_ download: ItemViewModel) -> ItemBadge? {
         switch download.kind {
         case .video: return ItemBadge(iconName: "media-playback-start-symbolic", text: tr("Video"))
         case .audio: return ItemBadge(iconName: "audio-x-generic-symbolic", text: tr("Audio"))

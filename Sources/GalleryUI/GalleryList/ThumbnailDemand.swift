@@ -20,8 +20,8 @@ final class ThumbnailDemand {
     /// Items ahead of the view that are loaded before they are needed: `prefetchRows` lines of the view.
     var aheadCount = ThumbnailDemand.prefetchRows
 
-    private let downloadAt: @MainActor (Int) -> ImageDownload?
-    private var wanted: [Int: ImageDownload.Interest] = [:]
+    private let downloadAt: @MainActor (Int) -> ItemViewModel?
+    private var wanted: [Int: ItemViewModel.Interest] = [:]
     /// Where the view was when items were last asked for; nil while flying or off screen.
     private var askedAt: Double?
     /// Where the view was when it last moved a screen while flying; nil when not flying.
@@ -29,7 +29,7 @@ final class ThumbnailDemand {
     private var direction = 1
     private var restTimer: MainLoopSource?
 
-    init(downloadAt: @escaping @MainActor (Int) -> ImageDownload?) {
+    init(downloadAt: @escaping @MainActor (Int) -> ItemViewModel?) {
         self.downloadAt = downloadAt
     }
 
@@ -78,7 +78,7 @@ final class ThumbnailDemand {
     private func ask(visible: Range<Int>, count: Int, value: Double) {
         if let askedAt, value != askedAt { direction = value > askedAt ? 1 : -1 }
         askedAt = visible.isEmpty ? nil : value
-        var next: [Int: ImageDownload.Interest] = [:]
+        var next: [Int: ItemViewModel.Interest] = [:]
         guard !visible.isEmpty else { return setWanted(next) }
         let ahead = direction > 0
             ? visible.upperBound..<min(count, visible.upperBound + aheadCount)
@@ -88,7 +88,7 @@ final class ThumbnailDemand {
         setWanted(next)
     }
 
-    private func setWanted(_ next: [Int: ImageDownload.Interest]) {
+    private func setWanted(_ next: [Int: ItemViewModel.Interest]) {
         // Items given up first, so that their waiting places go before new ones are taken.
         for (index, _) in wanted where next[index] == nil { downloadAt(index)?.setInterest(.none) }
         // Visible items before prefetched ones, in order, so the scheduler sees the screen first.

@@ -19,7 +19,7 @@ final class ThumbnailSlot {
     private let scale: Int
     private let placeholderPixelSize: Int
     /// The model shown; the buttons act on it.
-    private(set) var download: ImageDownload?
+    private(set) var download: ItemViewModel?
 
     /// A square of `size` logical pixels; `scale`: device pixels per logical pixel of the decoded thumbnails.
     init(size: Int, scale: Int) {
@@ -54,7 +54,7 @@ final class ThumbnailSlot {
 
     /// Shows `download`'s picture as its state says. Only what changes is set: a recycled cell is rebound
     /// on every move of the view, and each style class or icon set anew costs GTK a restyle or a relayout.
-    func show(_ download: ImageDownload) {
+    func show(_ download: ItemViewModel) {
         self.download = download
         switch download.state {
         case .notStarted, .loading:

@@ -31,7 +31,7 @@ public final class LargeImageView {
     /// The URL being loaded: the original, or a rendition the service offers when the original is too large.
     public private(set) var requestedURL: String?
     private var maxPixelSize = 0
-    public private(set) var download: ImageDownload?
+    public private(set) var download: ItemViewModel?
     /// The pixbuf behind the picture shown: the thumbnail until the full image arrives.
     public private(set) var shownPixbuf: Pixbuf?
     /// The canvas shows this item (its thumbnail or image), not the previous one kept until it could be replaced.
@@ -134,7 +134,7 @@ public final class LargeImageView {
 
     /// Shows `download`'s item: its thumbnail now, the full image when it arrives (decoded to fit
     /// `maxPixelSize` on the longer side, e.g. the monitor's size).
-    public func show(_ download: ImageDownload, maxPixelSize: Int) {
+    public func show(_ download: ItemViewModel, maxPixelSize: Int) {
         stop()
         self.download = download
         isShowingFullImage = false

@@ -27,7 +27,7 @@ public final class MainWindow {
     /// A row's context menu and the item it acts on.
     let rowMenu: RowMenu
     /// The item the row menu acts on: the one its row showed when it opened.
-    public var rowMenuTarget: ImageDownload? { rowMenu.target }
+    public var rowMenuTarget: ItemViewModel? { rowMenu.target }
     private let viewModeSwitch: ViewModeSwitch
     private let recentGalleries: RecentGalleriesKeeper
     /// Full screen was asked for (by F11 or the menu) and not left since; the window manager confirms it
@@ -242,7 +242,7 @@ public final class MainWindow {
 
     public var isLargeViewOpen: Bool { stack.visibleChildName == "viewer" }
 
-    public func openLargeView(_ download: ImageDownload) {
+    public func openLargeView(_ download: ItemViewModel) {
         let monitor = window.monitorPixelSize
         largeView.show(download, maxPixelSize: min(4096, max(monitor.width, monitor.height)))
         stack.visibleChildName = "viewer"

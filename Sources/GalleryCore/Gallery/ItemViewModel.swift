@@ -1,11 +1,11 @@
 import GObjectBindings
 
-/// The download model behind one row: one gallery item's thumbnail, from "not shown yet" to loaded or
-/// failed. There is one per item, so it is small: no widget and no pixels of its own. A recycled row binds
+/// One gallery item's view model, what a recycled row or tile binds to: its thumbnail's state from "not shown
+/// yet" to loaded or failed, how much the list wants it (interest), and the thumbnail. There is one per item, so it is small: no widget and no pixels of its own. A recycled row binds
 /// to it while the item is on screen and unbinds when it scrolls away; everything the row shows (state,
 /// error reason, a revealed sensitive item) lives here, so it survives rebinding.
 @MainActor
-public final class ImageDownload {
+public final class ItemViewModel {
     public enum State: Equatable, Sendable {
         /// The row was never on screen: nothing requested.
         case notStarted
@@ -45,8 +45,10 @@ public final class ImageDownload {
         /// An image already decoded at that size, without loading anything.
         let cached: @MainActor (_ url: String, _ maxPixelSize: Int) -> DecodedPixbuf?
         /// Told about every state change (old state given), e.g. the gallery's counts.
-        var onStateChange: (@MainActor (ImageDownload, State) -> Void)?
+        var onStateChange: (@MainActor (ItemViewModel, State) -> Void)?
 
+        /// Another way of loading thumbnails than the pipeline: the benchmarks' baselines only.
+        @_spi(Baselines)
         public init(thumbnailPixelSize: Int, load: @escaping Load,
                     cached: @escaping @MainActor (_ url: String, _ maxPixelSize: Int) -> DecodedPixbuf?) {
             self.thumbnailPixelSize = thumbnailPixelSize
@@ -85,7 +87,7 @@ public final class ImageDownload {
     private let context: Context
     private var request: (any ThumbnailRequest)?
     /// The bound row's change handler.
-    private var binding: (@MainActor (ImageDownload) -> Void)?
+    private var binding: (@MainActor (ItemViewModel) -> Void)?
 
     public init(item: GalleryItem, index: Int, context: Context, showSensitive: Bool) {
         packedItem = PackedGalleryItem(item)
@@ -132,7 +134,7 @@ public final class ImageDownload {
     /// was loaded before comes back from the pipeline's cache; if the cache let it go, it loads again once
     /// the row is at rest on screen — at once when it is wanted already (a view's cells may be bound a
     /// few frames after the view asked for their items).
-    public func bind(_ onChange: @escaping @MainActor (ImageDownload) -> Void) {
+    public func bind(_ onChange: @escaping @MainActor (ItemViewModel) -> Void) {
         binding = onChange
         guard state == .loaded, thumbnail == nil else { return }
         thumbnail = cachedThumbnail
