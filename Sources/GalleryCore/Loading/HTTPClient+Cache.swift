@@ -12,6 +12,11 @@ import GObjectBindings
 /// the last one stored.
 /// `dump()` writes the index back: call it when the app quits.
 ///
+/// The cap is libsoup's, and it cannot evict an entry whose file is still being written (libsoup 2.74 passes
+/// over it and stores the new response anyway): while many responses are being stored at once the cache holds
+/// more than `maxBytes` by those. The next response stored after their writes finish evicts back to the cap,
+/// and each start trims to `fillAfterTrim` of it.
+///
 /// One cache serves one `HTTPClient`, and its directory must belong to this process alone (SoupCache is
 /// not safe for two processes): `DiskCache` takes a lock for it. `HTTPClient.clearCache` empties it.
 @MainActor
