@@ -2,6 +2,7 @@ import CGLib
 #if canImport(Glibc)
 import Glibc
 #endif
+import Synchronization
 
 // CPU-heavy work (decoding a 4000 px image) must not run on the main loop, and the app must not start threads
 // of its own. GTask's thread pool is the sanctioned place: `run` hands `work` to a GTask worker thread and
@@ -29,6 +30,14 @@ public enum WorkerTask {
     /// of lower priority may hold: sharing arenas instead made the main thread wait for one).
     public static func returnLargeBlocksWhenFreed() {
         _ = mallopt(M_MMAP_THRESHOLD, 256 * 1024)
+    }
+
+    /// Call once at start, before any worker runs, in a process without a window (`--list`, `--download`):
+    /// there is no frame for the main thread to keep, and the workers' jobs (a page's parse, a file's write and
+    /// rename) are the run's own critical path, which a lowered worker waits on whenever the main thread and the
+    /// server keep both cores busy.
+    public static func keepWorkersAtNormalPriority() {
+        workersYield.store(false, ordering: .relaxed)
     }
 
     /// Runs `work` on a GTask worker thread and calls `completion` with its output on the main loop.
@@ -67,5 +76,9 @@ private let runWorkerJob: GTaskThreadFunc = { task, _, data, _ in
 /// much). Nice values only go down for an unprivileged process, and every job run here is background work, so
 /// the thread stays lowered.
 private func yieldToTheMainThread() {
+    guard workersYield.load(ordering: .relaxed) else { return }
     _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
 }
+
+/// Whether workers lower their priority (see `WorkerTask.keepWorkersAtNormalPriority`).
+private let workersYield = Atomic<Bool>(true)

@@ -13,6 +13,8 @@ Translation.setUp(localeDirectory: Installation.localeDirectory)
 let options = Options.parseOrExit()
 // --list and --download run without a window and without the session bus.
 // The commands are kept alive by name while they run: their main-loop callbacks hold them weakly.
+// Without a window no frame waits for the main thread; the workers' jobs are the command's own.
+if options.list || options.download != nil { WorkerTask.keepWorkersAtNormalPriority() }
 let status = MainActor.assumeIsolated {
     if options.list { return ListCommand(options: options).run() }
     if options.download != nil {
