@@ -18,8 +18,10 @@ import Histogram
 /// and its synchronous waits (an X server round trip) — whatever else the machine runs: the *own* gap. On the
 /// project's shared 2-core machines other engineers' compilers take cores for tens of milliseconds; the app's
 /// own worker threads, which yield to the main thread (nice 10), rarely do. `GALLERY_BENCH_GAP_LOG=PATH`
-/// appends every gap of 8 ms or more to PATH ("start end gap cpu own-gap page-faults"; times in µs of the
-/// monotonic clock), to line it up with a profile (`perf record -k CLOCK_MONOTONIC`).
+/// appends every gap of 8 ms or more to PATH ("start end gap cpu own-gap page-faults steal"; times in µs of the
+/// monotonic clock, steal in ms: the machine's, all cores, as /proc/stat counts it), to line it up with a profile
+/// (`perf record -k CLOCK_MONOTONIC`) and with the hypervisor's pauses, which the guest may charge to the
+/// thread that was running.
 ///
 /// Two distributions are kept (HdrHistogram, µs, 3 significant digits):
 /// - the raw gaps, one sample per firing — the worst gap and its percentiles;
@@ -63,6 +65,7 @@ final class MainLoopProbe {
     private var lastFaults: Int = 0
     private var worstOwn: Int = 0
     private var lastWait: Int = 0
+    private var lastSteal: Int = 0
     private let schedstat = open("/proc/thread-self/schedstat", O_RDONLY)
     private let gapLog: UnsafeMutablePointer<FILE>? = getenv("GALLERY_BENCH_GAP_LOG").flatMap { fopen($0, "a") }
     /// Recording time (pauses excluded) at the end of the worst gap.
@@ -85,6 +88,17 @@ final class MainLoopProbe {
         guard count > 0 else { return 0 }
         let fields = String(decoding: buffer.prefix(count), as: UTF8.self).split(separator: " ")
         return fields.count > 1 ? (Int(fields[1]) ?? 0) / 1000 : 0
+    }
+
+    /// Milliseconds the hypervisor took from the machine's cores (/proc/stat's steal column); read only for the gap log.
+    private func machineStealMilliseconds() -> Int {
+        guard gapLog != nil, let file = fopen("/proc/stat", "r") else { return 0 }
+        defer { fclose(file) }
+        var line = [CChar](repeating: 0, count: 256)
+        guard fgets(&line, 256, file) != nil else { return 0 }
+        let fields = String(cString: line).split(separator: " ")
+        // "cpu user nice system idle iowait irq softirq steal …", in 1/100 s.
+        return fields.count > 8 ? (Int(fields[8]) ?? 0) * 10 : 0
     }
 
     /// Page faults, minor and major, this thread has taken.
@@ -132,6 +146,7 @@ final class MainLoopProbe {
         lastCPU = threadCPUMicroseconds()
         lastFaults = threadPageFaults()
         lastWait = runQueueWaitMicroseconds()
+        lastSteal = machineStealMilliseconds()
         source = MainLoopSource.every(milliseconds: Self.intervalMilliseconds, priority: G_PRIORITY_HIGH) { [weak self] in
             self?.tick()
             return true
@@ -169,7 +184,9 @@ final class MainLoopProbe {
         let faults = faultsNow - lastFaults
         let waitNow = runQueueWaitMicroseconds()
         let ownGap = max(0, gap - (waitNow - lastWait))
-        if gap >= 8000, let gapLog { fputs("\(last) \(now) \(gap) \(busy) \(ownGap) \(faults)\n", gapLog) }
+        let stealNow = machineStealMilliseconds()
+        if gap >= 8000, let gapLog { fputs("\(last) \(now) \(gap) \(busy) \(ownGap) \(faults) \(stealNow - lastSteal)\n", gapLog) }
+        lastSteal = stealNow
         last = now
         lastCPU = cpuNow
         lastFaults = faultsNow
