@@ -2,6 +2,7 @@ import CGLib
 import CGtk
 import GObjectBindings
 import GtkBindings
+import Glibc
 
 /// Keys as a user's keyboard sends them: `xdotool` injects them through XTest, so they travel the app's
 /// real path (X event → GtkWindow → accelerators → the focused widget's handlers and key bindings).
@@ -62,37 +63,52 @@ final class HeldKey {
     }
 }
 
-/// An `xdotool key …` child process.
+/// An `xdotool key …` child process, started with posix_spawn: glibc starts it as vfork does, sharing this
+/// process's memory until the exec. A fork (GSubprocess's way) write-protects every page of this large
+/// process, and the app's main thread then took a page fault on the first write to each page it touched,
+/// hundreds to a thousand and more in the frame after each batch of taps (the worst pieces of main-thread
+/// work while End was held): the harness's cost, charged to the app.
 @MainActor
 final class KeyTaps {
-    private let process: OpaquePointer
+    private var pid: pid_t = 0
     private let key: String
 
     fileprivate init(key: String, arguments: [String]) throws(BenchmarkError) {
         self.key = key
-        let process = try ChildProcess.spawn(arguments)
-        self.process = process
+        pid = try MainLoopProbe.pausing { Result { () throws(BenchmarkError) in try Self.spawn(arguments) } }.get()
     }
 
-    isolated deinit {
-        stop()
-        g_object_unref(UnsafeMutableRawPointer(process))
-    }
+    isolated deinit { stop() }
 
-    /// False once every key was sent (GLib reaps the child in the background).
-    var isRunning: Bool { g_subprocess_get_identifier(process) != nil }
+    /// False once every key was sent (reaped here: GLib watches only the children it started).
+    var isRunning: Bool {
+        guard pid > 0 else { return false }
+        var status: Int32 = 0
+        if waitpid(pid, &status, WNOHANG) == pid { pid = 0 }
+        return pid > 0
+    }
 
     /// Stops the taps; a key the child pressed but did not release yet is released, or the X server would
     /// keep it down and later presses of it would go nowhere.
     func stop() {
         guard isRunning else { return }
         MainLoopProbe.pausing {
-            g_subprocess_force_exit(process)
-            g_subprocess_wait(process, nil, nil)
-            if let release = try? ChildProcess.spawn(["xdotool", "keyup", key]) {
-                g_subprocess_wait(release, nil, nil)
-                g_object_unref(UnsafeMutableRawPointer(release))
-            }
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            waitpid(pid, &status, 0)
+            pid = 0
+            if let release = try? Self.spawn(["xdotool", "keyup", key]) { waitpid(release, &status, 0) }
         }
+    }
+
+    private static func spawn(_ arguments: [String]) throws(BenchmarkError) -> pid_t {
+        var argv = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let result = posix_spawnp(&pid, arguments[0], nil, nil, &argv, environ)
+        guard result == 0 else {
+            throw BenchmarkError(description: "could not start \(arguments[0]): \(String(cString: strerror(result)))")
+        }
+        return pid
     }
 }

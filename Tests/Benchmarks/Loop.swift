@@ -52,6 +52,9 @@ enum Loop {
 ///
 /// GTK connects its own layout and paint handlers when the window is realized; ours, connected later, run
 /// after them, so "layout" marks the end of GTK's layout and "paint" the end of GTK's drawing.
+/// `GALLERY_BENCH_FRAME_LOG=PATH` appends every frame of 8 ms of main-thread CPU time or more to PATH ("start end
+/// update-and-layout-cpu paint-cpu"; start and end in µs of the monotonic clock, as the gap log's, CPU in µs), to
+/// tell a long piece of work that is a frame from one that is not.
 @MainActor
 final class FrameWatcher {
     struct Summary {
@@ -73,6 +76,9 @@ final class FrameWatcher {
     private(set) var summary = Summary()
     private var frameStart = 0
     private var layoutEnd = 0
+    private var frameStartCPU = 0
+    private var layoutEndCPU = 0
+    private let frameLog: UnsafeMutablePointer<FILE>? = getenv("GALLERY_BENCH_FRAME_LOG").flatMap { fopen($0, "a") }
     private var connections: [SignalConnection] = []
 
     /// Call once the widget is realized (its window has a frame clock).
@@ -82,9 +88,11 @@ final class FrameWatcher {
         connections = [
             clockRef.connect("before-paint") { [weak self] in
                 self?.frameStart = Loop.now()
+                if self?.frameLog != nil { self?.frameStartCPU = threadCPUMicroseconds() }
             },
             clockRef.connect("layout") { [weak self] in
                 self?.layoutEnd = Loop.now()
+                if self?.frameLog != nil { self?.layoutEndCPU = threadCPUMicroseconds() }
             },
             clockRef.connect("paint") { [weak self] in
                 self?.paintEnded(Loop.now())
@@ -95,7 +103,10 @@ final class FrameWatcher {
         ]
     }
 
-    isolated deinit { connections.forEach { $0.disconnect() } }
+    isolated deinit {
+        connections.forEach { $0.disconnect() }
+        if let frameLog { fclose(frameLog) }
+    }
 
     /// Starts a new summary (e.g. when the measured phase begins).
     func resetSummary() { summary = Summary() }
@@ -109,6 +120,12 @@ final class FrameWatcher {
         summary.worstLayoutMilliseconds = max(summary.worstLayoutMilliseconds, Double(paintStart - layoutStart) / 1000)
         summary.worstPaintMilliseconds = max(summary.worstPaintMilliseconds, paint)
         if paint > 16 { summary.paintsOver16 += 1 }
+        if let frameLog {
+            let cpu = threadCPUMicroseconds()
+            let layoutCPU = max(0, layoutEndCPU - frameStartCPU)
+            let paintCPU = cpu - max(layoutEndCPU, frameStartCPU)
+            if layoutCPU + paintCPU >= 8000 { fputs("\(frameStart) \(now) \(layoutCPU) \(paintCPU)\n", frameLog) }
+        }
     }
 
     /// Waits for the first paint after `time`: the frame that shows what changed at `time`. When nothing
