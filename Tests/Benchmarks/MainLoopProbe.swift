@@ -92,11 +92,14 @@ final class MainLoopProbe {
 
     /// Milliseconds the hypervisor took from the machine's cores (/proc/stat's steal column); read only for the gap log.
     private func machineStealMilliseconds() -> Int {
-        guard gapLog != nil, let file = fopen("/proc/stat", "r") else { return 0 }
-        defer { fclose(file) }
-        var line = [CChar](repeating: 0, count: 256)
-        guard fgets(&line, 256, file) != nil else { return 0 }
-        let fields = String(cString: line).split(separator: " ")
+        guard gapLog != nil else { return 0 }
+        let file = open("/proc/stat", O_RDONLY)
+        guard file >= 0 else { return 0 }
+        defer { close(file) }
+        var buffer = [UInt8](repeating: 0, count: 256)
+        let count = buffer.withUnsafeMutableBytes { read(file, $0.baseAddress, 256) }
+        guard count > 0 else { return 0 }
+        let fields = String(decoding: buffer.prefix(count), as: UTF8.self).prefix { $0 != "\n" }.split(separator: " ")
         // "cpu user nice system idle iowait irq softirq steal …", in 1/100 s.
         return fields.count > 8 ? (Int(fields[8]) ?? 0) * 10 : 0
     }
