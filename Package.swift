@@ -95,7 +95,7 @@ let package = Package(
         // libsoup and nothing of ours: what any libsoup 2.4 client costs before its first answer (`make bench`).
         .executableTarget(name: "SoupFloor", dependencies: ["CSoup"], path: "Tests/SoupFloor"),
 
-        .target(name: "TestSupport", dependencies: ["GObjectBindings", "GalleryCore", "GalleryDemoServer", "CGLib"],
+        .target(name: "TestSupport", dependencies: ["GObjectBindings", "GStreamerBindings", "GalleryCore", "GalleryDemoServer", "CGLib"],
                 path: "Tests/TestSupport"),
         // GTK only for a GInitiallyUnowned that needs no display (GtkAdjustment), in the ownership tests.
         .testTarget(name: "GObjectBindingsTests", dependencies: ["GObjectBindings", "TestSupport", "CGLib", "CGtk"]),

@@ -37,6 +37,10 @@ static inline gboolean gv_element_factory_is_decoder_or_demuxer(gpointer factory
                                                      | GST_ELEMENT_FACTORY_TYPE_DEPAYLOADER
                                                      | GST_ELEMENT_FACTORY_TYPE_DECRYPTOR);
 }
+static inline gboolean gv_element_factory_is_audio_sink(gpointer factory) {
+    return gst_element_factory_list_is_type(GST_ELEMENT_FACTORY(factory),
+                                            GST_ELEMENT_FACTORY_TYPE_SINK | GST_ELEMENT_FACTORY_TYPE_MEDIA_AUDIO);
+}
 // GST_PLAY_FLAG_* of playbin are private to the plugin; these are its documented values.
 enum { GV_PLAY_FLAG_VIDEO = 1 << 0, GV_PLAY_FLAG_AUDIO = 1 << 1, GV_PLAY_FLAG_TEXT = 1 << 2,
        GV_PLAY_FLAG_SOFT_VOLUME = 1 << 4 };

@@ -59,6 +59,21 @@ public enum GStreamer {
         }
     }
 
+    /// Takes every audio output out of autoaudiosink's choice (for the tests of a machine without sound: it
+    /// then plays into a fakesink, as it does where no device opens). For the rest of the process.
+    @_spi(Testing) @MainActor public static func hideAudioOutputs() {
+        guard initialize() else { return }
+        let registry = gst_registry_get()
+        guard let features = gst_registry_get_feature_list(registry, gst_element_factory_get_type()) else { return }
+        defer { gst_plugin_feature_list_free(features) }
+        var node: UnsafeMutablePointer<GList>? = features
+        while let current = node {
+            let feature = current.pointee.data
+            if gv_element_factory_is_audio_sink(feature) != 0 { gv_feature_set_rank(feature, UInt32(GST_RANK_NONE.rawValue)) }
+            node = current.pointee.next
+        }
+    }
+
     /// The names of the installed element factories that decodebin may plug (for tests and the details panel).
     @MainActor public static func pluggableFactories() -> [String] {
         guard initialize() else { return [] }

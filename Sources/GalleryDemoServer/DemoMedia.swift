@@ -7,7 +7,7 @@
 /// same demuxer reads) and the video is WebM.
 public enum DemoMedia: String, CaseIterable, Sendable {
     /// A silent looping clip, as Mastodon's `gifv` (an MP4 whose index sits at the end, as a muxer writes it by
-    /// default: the player reads it with a Range request).
+    /// default; each loop reads its start again with a Range request).
     case loop
     /// A video with sound: VP8 and Opus in WebM.
     case clip

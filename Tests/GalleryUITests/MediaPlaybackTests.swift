@@ -55,7 +55,7 @@ final class MediaPlaybackTests: GLibTestCase {
             XCTAssertEqual(view.media.player.status, .playing)
             let videoView = try XCTUnwrap(view.media.videoView)
             XCTAssertTrue(videoView.isMapped, "the frames are on screen")
-            // The MP4's index is at its end: the demuxer asked for it with a Range request through the client.
+            // Each loop reads the start again: a Range request through the client.
             XCTAssertGreaterThan(view.media.player.rangeRequests, 0)
             XCTAssertFalse(Self.mappedLibraries().contains { $0.contains("libsoup-3") }, "libsoup 3 was loaded")
             XCTAssertFalse(Self.mappedLibraries().contains { $0.contains("libgstsoup") }, "souphttpsrc was loaded")

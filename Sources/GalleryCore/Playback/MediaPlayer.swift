@@ -42,7 +42,7 @@ public final class MediaPlayer {
 
     private let client: HTTPClient
     private var playbin: Playbin?
-    private var stream: MediaStream?
+    private(set) var stream: MediaStream?
     public private(set) var status: Status = .idle
     public private(set) var url: String?
     public private(set) var options = Options()
@@ -62,8 +62,12 @@ public final class MediaPlayer {
     /// Status, position or duration changed.
     public var onChange: (@MainActor () -> Void)?
 
-    public init(client: HTTPClient) {
+    private let makeVideoSink: @MainActor () -> VideoSink?
+
+    /// `makeVideoSink` makes each load's sink: gtksink's for the window, `VideoSink.discarding` without one.
+    public init(client: HTTPClient, makeVideoSink: @escaping @MainActor () -> VideoSink? = { VideoSink() }) {
         self.client = client
+        self.makeVideoSink = makeVideoSink
     }
 
     /// The sink showing the frames of what is loaded (nil for a sound or before `load`).
@@ -97,7 +101,7 @@ public final class MediaPlayer {
 
     private func startPipeline(_ stream: MediaStream, generation: Int) {
         guard GStreamer.initialize() else { return fail(tr("Video playback is not available (GStreamer could not start)")) }
-        let sink = options.showsVideo ? VideoSink() : nil
+        let sink = options.showsVideo ? makeVideoSink() : nil
         if options.showsVideo && sink == nil {
             return fail(tr("Video playback is not available (install gstreamer1.0-gtk3)"))
         }

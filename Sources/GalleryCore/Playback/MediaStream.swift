@@ -54,6 +54,9 @@ final class MediaStream {
         demand()
     }
 
+    /// Nothing is being read: appsrc's queue is full (or the file ended), and the connection is closed.
+    var isIdle: Bool { body == nil && !opening }
+
     /// Stops every request; nothing is pushed after this.
     func cancel() {
         source?.detach()
