@@ -70,6 +70,16 @@ final class MediaPlaybackTests: GLibTestCase {
             XCTAssertEqual(download.item.media?.loops, false)
             Self.wait(for: .paused, of: view, "a video shows its first frame and waits")
             XCTAssertEqual(view.media.player.position ?? -1, 0, accuracy: 0.1)
+            // The row said the length before anything was played; the details say it, the codecs and the size.
+            XCTAssertTrue(GalleryRow.detailText(download).hasSuffix(" · 0:06"), GalleryRow.detailText(download))
+            ui.activateAction("show-details")
+            XCTAssertTrue(iterateMainLoop(until: { view.details.shown?.file?.contains("VP8") == true }, timeout: 60),
+                          "details: \(String(describing: view.details.shown))")
+            XCTAssertEqual(view.details.shown?.duration, "0:06")
+            XCTAssertEqual(view.details.shown?.file?.contains("Opus"), true)
+            let size = try XCTUnwrap(view.media.player.fileSize, "the size from the server's Content-Length")
+            XCTAssertEqual(view.details.shown?.file?.hasSuffix(SizeText.format(size)), true)
+            ui.activateAction("show-details")
             ui.activateAction("play-pause")
             Self.wait(for: .playing, of: view, "Space plays")
             XCTAssertTrue(iterateMainLoop(until: { (view.media.player.position ?? 0) > 0.5 }, timeout: 60), "the video did not play on")

@@ -23,6 +23,9 @@ extension LargeImageView {
         if canvas.area.accessibleDescription != description { canvas.area.accessibleDescription = description }
         // Closed, the panel need not follow: it is filled when it opens.
         guard details.revealer.isRevealed else { return }
+        if media.isActive {
+            return details.show(ItemDetails(item: download.item, hidden: hidden, playing: media.player))
+        }
         details.show(ItemDetails(item: download.item, hidden: hidden, requestedURL: requestedURL,
                                  decodedSize: fullImageSize, file: file, failure: failure))
     }

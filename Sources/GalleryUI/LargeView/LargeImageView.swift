@@ -331,7 +331,7 @@ public final class LargeImageView {
     private var mediaLine: String {
         let kind = download?.item.kind == .audio ? tr("Sound") : tr("Video")
         guard let duration = media.player.duration else { return kind }
-        let line = kind + " · " + LargeMediaView.clock(duration)
+        let line = kind + " · " + DurationText.clock(duration)
         // TRANSLATORS: appended to the large view's subtitle when a video plays without sound.
         return media.player.hasNoSoundOutput ? line + " · " + tr("no sound output") : line
     }

@@ -141,16 +141,7 @@ final class LargeMediaView {
         if let duration { seekBar.setRange(upper: duration) }
         seekBar.value = position
         followingPlayback = false
-        let time = Self.clock(position)
-        timeLabel.text = duration.map { time + " / " + Self.clock($0) } ?? time
-    }
-
-    /// "0:07", "1:02:03".
-    static func clock(_ seconds: Double) -> String {
-        let total = max(0, Int(seconds.rounded(.down)))
-        let (hours, minutes, rest) = (total / 3600, total / 60 % 60, total % 60)
-        let secondsText = (rest < 10 ? "0" : "") + String(rest)
-        if hours > 0 { return "\(hours):" + (minutes < 10 ? "0" : "") + "\(minutes):" + secondsText }
-        return "\(minutes):" + secondsText
+        let time = DurationText.clock(position)
+        timeLabel.text = duration.map { time + " / " + DurationText.clock($0) } ?? time
     }
 }
