@@ -106,6 +106,29 @@ final class MediaPlaybackTests: GLibTestCase {
         }
     }
 
+    /// Under the desktop's reduced-motion setting a gifv shows its first frame and waits, as an animation does;
+    /// Space plays it. Minimizing the window pauses what plays, restoring it plays on.
+    func testAGifvWaitsUnderReducedMotionAndMinimizingPauses() throws {
+        try MainActor.assumeIsolated {
+            let ui = try Self.harness()
+            defer { ui.close() }
+            let settings = try XCTUnwrap(Settings.default)
+            settings.enableAnimations = false
+            defer { settings.enableAnimations = true }
+            let (view, _) = try Self.open(.loop, in: ui)
+            Self.wait(for: .paused, of: view, "reduced motion: the first frame")
+            ui.activateAction("play-pause")
+            Self.wait(for: .playing, of: view, "Space plays it")
+            AnimationTests.sendMinimized(true, to: ui)
+            Self.wait(for: .paused, of: view, "minimized")
+            AnimationTests.sendMinimized(false, to: ui)
+            Self.wait(for: .playing, of: view, "restored")
+            // Another item shown stops it: the next item's still replaces the video.
+            ui.activateAction("next")
+            XCTAssertFalse(view.media.player.hasPipeline, "the next item let go of the video")
+        }
+    }
+
     /// Escape mid-play: the pipeline is set to NULL and dropped, so its streaming threads end (or go back to
     /// GStreamer's shared pool, which keeps a few idle ones) and the descriptors it opened are closed. Played
     /// and left three times, the counts after the third time are those after the first: nothing stays behind
