@@ -111,12 +111,12 @@ public struct GalleryItem: Hashable, Sendable {
         self.published = published.flatMap { Self.publishedRange.contains($0) ? $0 : nil }
     }
 
-    /// The file name shown in the row: the source's suggestion, else the last path segment of the image URL,
-    /// percent-decoded.
+    /// The file name shown in the row: the source's suggestion, else the last path segment of the image's (or
+    /// the video's) URL, percent-decoded.
     public var fileName: String {
         // Percent-decoding can bring back any character ("%1B"): cleaned like every other text.
         if let suggestedFileName, !suggestedFileName.isEmpty { return DisplayText.clean(suggestedFileName, limit: 255) }
-        for candidate in [fullImageURL, thumbnails.first?.url, pageURL].compactMap({ $0 }) {
+        for candidate in [fullImageURL, media?.url, thumbnails.first?.url, pageURL].compactMap({ $0 }) {
             if let name = URLText.lastPathSegment(of: candidate), !name.isEmpty { return DisplayText.clean(name, limit: 255) }
         }
         return DisplayText.clean(id, limit: 255)
