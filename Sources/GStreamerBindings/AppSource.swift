@@ -6,9 +6,11 @@ import Synchronization
 /// when they have enough, and ask for a byte offset when a demuxer seeks; each request reaches the main loop
 /// as a call of `onNeedData` / `onSeek` (an idle source, never on GStreamer's thread).
 ///
-/// After a seek, bytes for the old position must not reach the new one: `push` holds the lock that the seek
-/// callback takes to bump the generation, so a chunk is either pushed before the seek (and flushed by appsrc
-/// right after it) or refused, until the main loop has heard of the seek.
+/// After a seek, bytes for the old position must not reach the new one, and bytes for the new one must not
+/// arrive before appsrc has flushed its queue (it does so after the seek callback returns, and would drop them,
+/// or refuse them while it still holds the old end-of-stream). So a push is taken only once the main loop has
+/// heard of the seek *and* appsrc has asked for data since: `push` holds the lock that the callbacks take, and
+/// refuses otherwise; the caller keeps the bytes and pushes them again at the next `onNeedData`.
 public final class AppSource {
     let element: ObjectRef
     private let feed = Feed()
@@ -48,7 +50,7 @@ public final class AppSource {
 
     /// Queues `bytes` (the next bytes after the previous push, or from the last seek's offset); false when a
     /// seek is on its way to the main loop, so these bytes belong to the old position and were dropped.
-    @MainActor @discardableResult
+    @MainActor
     public func push(_ bytes: Bytes) -> Bool {
         feed.whileCurrent {
             let buffer = gst_buffer_new_wrapped_bytes(bytes.retainedPointer())
@@ -56,9 +58,10 @@ public final class AppSource {
         }
     }
 
-    /// The last byte was pushed (until a seek asks for more).
-    @MainActor public func endOfStream() {
-        _ = feed.whileCurrent { _ = gst_app_src_end_of_stream(appsrc) }
+    /// The last byte was pushed (until a seek asks for more); false when refused as `push` is.
+    @MainActor
+    public func endOfStream() -> Bool {
+        feed.whileCurrent { _ = gst_app_src_end_of_stream(appsrc) }
     }
 
     /// No more calls of the handlers (the player moved on; idles already posted find them gone).
@@ -72,11 +75,19 @@ public final class AppSource {
 }
 
 /// What GStreamer's threads share with the main loop. @unchecked Sendable: the streaming threads touch only
-/// `generation` (a Mutex) and `wantsData` (an atomic); the handlers and `acknowledged` are read and written on
-/// the main thread only (in the idles the callbacks post).
+/// `seeks` (a Mutex) and `wantsData` (an atomic); the handlers and `acknowledged` are read and written on the
+/// main thread only (in the idles the callbacks post).
 private final class Feed: @unchecked Sendable {
-    let generation = Mutex(0)
+    struct Seeks {
+        /// Bumped by every seek.
+        var generation = 0
+        /// The generation in which appsrc last asked for data: after a seek, its queue is flushed by then.
+        var askedInGeneration = 0
+    }
+
+    let seeks = Mutex(Seeks())
     let wantsData = Atomic(true)
+    /// The generation the main loop has acted on.
     var acknowledged = 0
     var onNeedData: (@MainActor () -> Void)?
     var onSeek: (@MainActor (_ offset: Int) -> Void)?
@@ -84,14 +95,15 @@ private final class Feed: @unchecked Sendable {
     static func from(_ data: gpointer?) -> Feed { Unmanaged<Feed>.fromOpaque(data!).takeUnretainedValue() }
 
     func needData() {
+        seeks.withLock { $0.askedInGeneration = $0.generation }
         wantsData.store(true, ordering: .relaxed)
         onMainLoop { feed in feed.onNeedData?() }
     }
 
     func seekRequested(_ offset: Int) -> Bool {
-        let current = generation.withLock { value in
-            value += 1
-            return value
+        let current = seeks.withLock { seeks in
+            seeks.generation += 1
+            return seeks.generation
         }
         onMainLoop { feed in
             feed.acknowledged = current
@@ -100,11 +112,12 @@ private final class Feed: @unchecked Sendable {
         return true
     }
 
-    /// Runs `body` unless a seek the main loop has not acted on yet is pending; holds the lock meanwhile, so a
-    /// seek cannot slip in between the check and the push.
+    /// Runs `body` unless a seek is pending: one the main loop has not acted on yet, or one after which appsrc
+    /// has not asked for data yet. Holds the lock meanwhile, so a seek cannot slip in between the check and the
+    /// push.
     func whileCurrent(_ body: () -> Void) -> Bool {
-        generation.withLock { value in
-            guard value == acknowledged else { return false }
+        seeks.withLock { seeks in
+            guard seeks.generation == acknowledged, seeks.askedInGeneration == seeks.generation else { return false }
             body()
             return true
         }

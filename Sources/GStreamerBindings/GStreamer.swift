@@ -43,18 +43,22 @@ public enum GStreamer {
     }
 
     private static func applyAllowlist() {
-        let registry = gst_registry_get()
-        guard let features = gst_registry_get_feature_list(registry, gst_element_factory_get_type()) else { return }
-        defer { gst_plugin_feature_list_free(features) }
-        var node: UnsafeMutablePointer<GList>? = features
-        while let current = node {
-            let feature = current.pointee.data
-            let name = GObjectBindings.string(gv_feature_name(feature)) ?? ""
+        forEachElementFactory { feature, name in
             let refused = networkElements.contains(name)
                 || (gv_element_factory_is_decoder_or_demuxer(feature) != 0 && !allowedFactories.contains(name))
             if refused, gv_feature_rank(feature) != UInt32(GST_RANK_NONE.rawValue) {
                 gv_feature_set_rank(feature, UInt32(GST_RANK_NONE.rawValue))
             }
+        }
+    }
+
+    /// Calls `body` with every element factory of the registry and its name.
+    private static func forEachElementFactory(_ body: (UnsafeMutableRawPointer, String) -> Void) {
+        guard let features = gst_registry_get_feature_list(gst_registry_get(), gst_element_factory_get_type()) else { return }
+        defer { gst_plugin_feature_list_free(features) }
+        var node: UnsafeMutablePointer<GList>? = features
+        while let current = node {
+            if let feature = current.pointee.data { body(feature, GObjectBindings.string(gv_feature_name(feature)) ?? "") }
             node = current.pointee.next
         }
     }
@@ -63,14 +67,8 @@ public enum GStreamer {
     /// then plays into a fakesink, as it does where no device opens). For the rest of the process.
     @_spi(Testing) @MainActor public static func hideAudioOutputs() {
         guard initialize() else { return }
-        let registry = gst_registry_get()
-        guard let features = gst_registry_get_feature_list(registry, gst_element_factory_get_type()) else { return }
-        defer { gst_plugin_feature_list_free(features) }
-        var node: UnsafeMutablePointer<GList>? = features
-        while let current = node {
-            let feature = current.pointee.data
+        forEachElementFactory { feature, _ in
             if gv_element_factory_is_audio_sink(feature) != 0 { gv_feature_set_rank(feature, UInt32(GST_RANK_NONE.rawValue)) }
-            node = current.pointee.next
         }
     }
 

@@ -8,36 +8,14 @@ import XCTest
 /// a 404 at once or half-way, a body cut off, a server that stops sending, a container the allowlist refuses,
 /// bytes that are no video at all. Without a sound output the video plays silently.
 final class MediaPlayerFaultTests: GLibTestCase {
-    static let timeout = 60.0
-
-    @MainActor
-    private static func player(_ client: HTTPClient = HTTPClient()) -> MediaPlayer {
-        MediaPlayer(client: client, makeVideoSink: { VideoSink.discarding() })
-    }
-
-    @MainActor
-    private static func failure(of player: MediaPlayer, _ what: String,
-                                file: StaticString = #filePath, line: UInt = #line) -> String {
-        XCTAssertTrue(iterateMainLoop(until: { if case .failed = player.status { true } else { false } }, timeout: timeout),
-                      "\(what): the player is \(player.status)", file: file, line: line)
-        XCTAssertFalse(player.hasPipeline, "\(what): a failure lets go of the pipeline", file: file, line: line)
-        if case .failed(let reason) = player.status { return reason }
-        return ""
-    }
-
-    @MainActor
-    private static func wait(for status: MediaPlayer.Status, of player: MediaPlayer, _ what: String,
-                             file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertTrue(iterateMainLoop(until: { player.status == status }, timeout: timeout),
-                      "\(what): the player is \(player.status), not \(status)", file: file, line: line)
-    }
+    private typealias Testing = MediaPlayerTesting
 
     func testA404AtOnceOrHalfWaySaysSoAndRetryPlays() throws {
         try MainActor.assumeIsolated {
             let server = try TestHTTPServer()
-            let player = Self.player()
+            let player = Testing.player()
             player.load(server.url("/missing.webm"), options: .init())
-            XCTAssertEqual(Self.failure(of: player, "404 at once"), "HTTP 404 Not Found")
+            XCTAssertEqual(Testing.failure(of: player, "404 at once"), "HTTP 404 Not Found")
 
             let bytes = try MediaFixture.long.bytes()
             var rangesRefused = true
@@ -46,14 +24,14 @@ final class MediaPlayerFaultTests: GLibTestCase {
                 return .bytes(bytes, contentType: "video/webm")
             }
             player.load(server.url("/long.webm"), options: .init())
-            Self.wait(for: .paused, of: player, "first frame")
+            Testing.wait(for: .paused, of: player, "first frame")
             player.seek(toSeconds: 18)
-            XCTAssertEqual(Self.failure(of: player, "404 half-way"), "HTTP 404 Not Found")
+            XCTAssertEqual(Testing.failure(of: player, "404 half-way"), "HTTP 404 Not Found")
             rangesRefused = false
             player.retry()
-            Self.wait(for: .paused, of: player, "Retry")
+            Testing.wait(for: .paused, of: player, "Retry")
             player.seek(toSeconds: 18)
-            XCTAssertTrue(iterateMainLoop(until: { (player.position ?? 0) > 17 }, timeout: Self.timeout), "the seek after Retry")
+            XCTAssertTrue(iterateMainLoop(until: { (player.position ?? 0) > 17 }, timeout: Testing.timeout), "the seek after Retry")
         }
     }
 
@@ -63,13 +41,13 @@ final class MediaPlayerFaultTests: GLibTestCase {
             let bytes = try MediaFixture.long.bytes()
             server.route("/cut.webm") { _ in TestResponse.bytes(bytes, contentType: "video/webm").truncated(afterBytes: 500_000) }
             server.route("/stalled.webm") { _ in TestResponse.bytes(bytes, contentType: "video/webm").stalled(afterBytes: 300_000) }
-            let player = Self.player(HTTPClient(configuration: .init(ioTimeoutSeconds: 1)))
+            let player = Testing.player(HTTPClient(configuration: .init(ioTimeoutSeconds: 1)))
             player.load(server.url("/cut.webm"), options: .init())
-            XCTAssertEqual(Self.failure(of: player, "cut off"), HTTPError.connectionClosedEarly.message)
+            XCTAssertEqual(Testing.failure(of: player, "cut off"), HTTPError.connectionClosedEarly.message)
             player.load(server.url("/stalled.webm"), options: .init())
-            XCTAssertEqual(Self.failure(of: player, "stalled"), HTTPError.timedOut(seconds: 1).message)
+            XCTAssertEqual(Testing.failure(of: player, "stalled"), HTTPError.timedOut(seconds: 1).message)
             player.stop()
-            XCTAssertTrue(iterateMainLoop(until: { server.responsesInFlight == 0 }, timeout: Self.timeout),
+            XCTAssertTrue(iterateMainLoop(until: { server.responsesInFlight == 0 }, timeout: Testing.timeout),
                           "the stalled response was let go")
         }
     }
@@ -81,9 +59,9 @@ final class MediaPlayerFaultTests: GLibTestCase {
             server.route("/clip.avi") { _ in .bytes(bytes, contentType: "video/x-msvideo") }
             XCTAssertFalse(GStreamer.pluggableFactories().contains("avidemux"))
             XCTAssertTrue(GStreamer.hasElement("avidemux"), "installed (gstreamer1.0-plugins-good), only not allowed")
-            let player = Self.player()
+            let player = Testing.player()
             player.load(server.url("/clip.avi"), options: .init())
-            let reason = Self.failure(of: player, "AVI")
+            let reason = Testing.failure(of: player, "AVI")
             XCTAssertTrue(reason.hasPrefix("Unsupported video format ("), reason)
             XCTAssertTrue(reason.contains("AVI"), reason)
         }
@@ -100,11 +78,11 @@ final class MediaPlayerFaultTests: GLibTestCase {
             var lying = try MediaFixture.clip.bytes().array
             for index in 400..<lying.count { lying[index] = UInt8(truncatingIfNeeded: index &* 7919) }
             server.route("/lying.webm") { _ in .bytes(lying, contentType: "video/webm") }
-            let player = Self.player()
+            let player = Testing.player()
             player.load(server.url("/noise.webm"), options: .init())
-            XCTAssertFalse(Self.failure(of: player, "noise").isEmpty)
+            XCTAssertFalse(Testing.failure(of: player, "noise").isEmpty)
             player.load(server.url("/lying.webm"), options: .init(autoplay: true))
-            XCTAssertFalse(Self.failure(of: player, "a header and garbage").isEmpty)
+            XCTAssertFalse(Testing.failure(of: player, "a header and garbage").isEmpty)
         }
     }
 
@@ -114,13 +92,13 @@ final class MediaPlayerFaultTests: GLibTestCase {
             let server = try TestHTTPServer()
             let bytes = try MediaFixture.clip.bytes()
             server.route("/clip.webm") { _ in .bytes(bytes, contentType: "video/webm") }
-            let player = Self.player()
+            let player = Testing.player()
             player.load(server.url("/clip.webm"), options: .init())
-            Self.wait(for: .paused, of: player, "first frame")
+            Testing.wait(for: .paused, of: player, "first frame")
             XCTAssertTrue(player.hasNoSoundOutput)
             player.seek(toSeconds: 5)
             player.play()
-            Self.wait(for: .ended, of: player, "it plays to the end, silently")
+            Testing.wait(for: .ended, of: player, "it plays to the end, silently")
         }
     }
 }

@@ -1,5 +1,4 @@
 import GObjectBindings
-@_spi(Testing) import GStreamerBindings
 import TestSupport
 import XCTest
 @testable import GalleryCore
@@ -7,36 +6,7 @@ import XCTest
 /// The player with real files (encoded once by GStreamer's encoders) from a local server, through the app's
 /// HTTP client and GStreamer's real pipeline; frames go to a discarding sink, as there is no window here.
 final class MediaPlayerTests: GLibTestCase {
-    /// Bounds a wait only when something is broken.
-    static let timeout = 60.0
-
-    @MainActor
-    private static func player(_ client: HTTPClient = HTTPClient()) -> MediaPlayer {
-        MediaPlayer(client: client, makeVideoSink: { VideoSink.discarding() })
-    }
-
-    @MainActor
-    private static func wait(for status: MediaPlayer.Status, of player: MediaPlayer, _ what: String,
-                             file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertTrue(iterateMainLoop(until: { player.status == status }, timeout: timeout),
-                      "\(what): the player is \(player.status), not \(status)", file: file, line: line)
-    }
-
-    @MainActor
-    private static func waitForFailure(of player: MediaPlayer, _ what: String,
-                                       file: StaticString = #filePath, line: UInt = #line) -> String {
-        XCTAssertTrue(iterateMainLoop(until: { if case .failed = player.status { true } else { false } }, timeout: timeout),
-                      "\(what): the player is \(player.status)", file: file, line: line)
-        XCTAssertFalse(player.hasPipeline, "\(what): a failure lets go of the pipeline", file: file, line: line)
-        if case .failed(let reason) = player.status { return reason }
-        return ""
-    }
-
-    @MainActor
-    private static func serve(_ fixture: MediaFixture, on server: TestHTTPServer, at path: String) throws {
-        let bytes = try fixture.bytes()
-        server.route(path) { _ in .bytes(bytes, contentType: fixture.mediaType) }
-    }
+    private typealias Testing = MediaPlayerTesting
 
     func testAVideoShowsItsFirstFramePlaysToTheEndAndStartsAgain() throws {
         try MainActor.assumeIsolated {
@@ -47,9 +17,9 @@ final class MediaPlayerTests: GLibTestCase {
                 userAgents.append(request.header("User-Agent"))
                 return .bytes(bytes, contentType: "video/webm")
             }
-            let player = Self.player()
+            let player = Testing.player()
             player.load(server.url("/clip.webm"), options: .init())
-            Self.wait(for: .paused, of: player, "the first frame")
+            Testing.wait(for: .paused, of: player, "the first frame")
             XCTAssertEqual(player.duration ?? 0, 6, accuracy: 0.2)
             XCTAssertEqual(player.fileSize, bytes.count)
             XCTAssertEqual(player.mediaType, "video/webm")
@@ -59,10 +29,10 @@ final class MediaPlayerTests: GLibTestCase {
             XCTAssertEqual(codecs.audio?.contains("Opus"), true, "\(codecs)")
             player.seek(toSeconds: 5)
             player.play()
-            Self.wait(for: .ended, of: player, "the end")
+            Testing.wait(for: .ended, of: player, "the end")
             player.play()
-            Self.wait(for: .playing, of: player, "again")
-            XCTAssertTrue(iterateMainLoop(until: { player.position != nil }, timeout: Self.timeout))
+            Testing.wait(for: .playing, of: player, "again")
+            XCTAssertTrue(iterateMainLoop(until: { player.position != nil }, timeout: Testing.timeout))
             XCTAssertLessThan(player.position ?? 9, 3, "from the start")
             player.stop()
             XCTAssertFalse(player.hasPipeline)
@@ -80,12 +50,12 @@ final class MediaPlayerTests: GLibTestCase {
                 if let range = request.header("Range") { ranges.append(range) }
                 return .bytes(bytes, contentType: "video/mp4")
             }
-            let player = Self.player()
+            let player = Testing.player()
             player.load(server.url("/loop.mp4"), options: .init(autoplay: true, loops: true, muted: true))
-            Self.wait(for: .playing, of: player, "a gifv starts by itself")
+            Testing.wait(for: .playing, of: player, "a gifv starts by itself")
             // The 3-second loop plays past its end and on from its start: looping, not ended.
-            XCTAssertTrue(iterateMainLoop(until: { (player.position ?? 0) > 2 }, timeout: Self.timeout))
-            XCTAssertTrue(iterateMainLoop(until: { (player.position ?? 9) < 1 }, timeout: Self.timeout), "it looped")
+            XCTAssertTrue(iterateMainLoop(until: { (player.position ?? 0) > 2 }, timeout: Testing.timeout))
+            XCTAssertTrue(iterateMainLoop(until: { (player.position ?? 9) < 1 }, timeout: Testing.timeout), "it looped")
             XCTAssertEqual(player.status, .playing)
             XCTAssertFalse(ranges.isEmpty, "the start was asked for again by range")
             XCTAssertTrue(ranges.allSatisfy { $0.hasPrefix("bytes=") && $0 != "bytes=0-" }, "\(ranges)")
@@ -107,18 +77,18 @@ final class MediaPlayerTests: GLibTestCase {
                    let start = Int(range.dropFirst(6).prefix { $0 != "-" }) { ranges.append(start) }
                 return .bytes(bytes, contentType: "video/webm")
             }
-            let player = Self.player()
+            let player = Testing.player()
             player.load(server.url("/long.webm"), options: .init())
-            Self.wait(for: .paused, of: player, "the first frame")
+            Testing.wait(for: .paused, of: player, "the first frame")
             let stream = try XCTUnwrap(player.stream)
-            XCTAssertTrue(iterateMainLoop(until: { stream.isIdle }, timeout: Self.timeout), "reading went on while paused")
+            XCTAssertTrue(iterateMainLoop(until: { stream.isIdle }, timeout: Testing.timeout), "reading went on while paused")
             let read = stream.bytesPushed
             XCTAssertLessThanOrEqual(read, 3 * MediaPlayer.maxQueuedBytes, "appsrc's queue and the demuxer's hold what was read")
             XCTAssertLessThan(read, bytes.count / 2)
             player.seek(toSeconds: 18)
-            XCTAssertTrue(iterateMainLoop(until: { ranges.contains { $0 > read } }, timeout: Self.timeout),
+            XCTAssertTrue(iterateMainLoop(until: { ranges.contains { $0 > read } }, timeout: Testing.timeout),
                           "no Range request beyond the \(read) bytes read: \(ranges)")
-            XCTAssertTrue(iterateMainLoop(until: { (player.position ?? 0) > 17 }, timeout: Self.timeout), "the seek did not land")
+            XCTAssertTrue(iterateMainLoop(until: { (player.position ?? 0) > 17 }, timeout: Testing.timeout), "the seek did not land")
             XCTAssertLessThan(stream.bytesPushed, bytes.count, "the bytes in between were never read")
         }
     }

@@ -106,6 +106,38 @@ final class MediaPlaybackTests: GLibTestCase {
         }
     }
 
+    /// A file the allowlist refuses, in the real window: the reason over the still, with Retry; the server then
+    /// sends a WebM, and Retry plays it (message gone).
+    func testAnUnsupportedFormatSaysWhyAndRetryPlaysTheFixedFile() throws {
+        try MainActor.assumeIsolated {
+            let ui = try Self.harness()
+            defer { ui.close() }
+            let server = try TestHTTPServer()
+            let avi = try MediaFixture.avi.bytes(), clip = try MediaFixture.clip.bytes()
+            var requests = 0
+            // The first answer is the AVI, every later one the WebM.
+            server.route("/video") { _ in
+                requests += 1
+                return requests == 1 ? .bytes(avi, contentType: "video/x-msvideo") : .bytes(clip, contentType: "video/webm")
+            }
+            var item = GalleryItem(id: "v", title: "A video", kind: .video, fullImageURL: nil, pageURL: server.url("/post"))
+            item.media = .init(url: server.url("/video"))
+            let download = ItemViewModel(item: item, index: 0, pipeline: ui.pipeline, thumbnailPixelSize: 100, showSensitive: false)
+            ui.window.openLargeView(download)
+            let view = ui.window.largeView
+            XCTAssertTrue(iterateMainLoop(until: { view.messageLabel.isVisible }, timeout: 60), "no message: \(server.requestLog)")
+            XCTAssertTrue(view.messageLabel.text.hasPrefix("Unsupported video format ("), view.messageLabel.text)
+            XCTAssertTrue(view.retryButton.isVisible)
+            XCTAssertEqual(view.sizeLine, view.messageLabel.text, "the subtitle says it too")
+            view.retryButton.click()
+            Self.wait(for: .paused, of: view, "Retry")
+            XCTAssertFalse(view.messageLabel.isVisible)
+            XCTAssertFalse(view.retryButton.isVisible)
+            ui.activateAction("back")
+            server.stop()
+        }
+    }
+
     /// Under the desktop's reduced-motion setting a gifv shows its first frame and waits, as an animation does;
     /// Space plays it. Minimizing the window pauses what plays, restoring it plays on.
     func testAGifvWaitsUnderReducedMotionAndMinimizingPauses() throws {

@@ -26,6 +26,10 @@ final class MediaStream {
     private var opening = false
     private var reading = false
     private var finished = false
+    /// Bytes appsrc refused for now (a seek on its way, or its queue not flushed yet), pushed at its next
+    /// "need data" before anything more is read; `endPending`: so is the end of the stream.
+    private var pending: Bytes?
+    private var endPending = false
     private var source: AppSource?
     /// Range requests made so far (the first GET not counted): tests and diagnostics.
     private(set) var rangeRequests = 0
@@ -74,9 +78,20 @@ final class MediaStream {
         reading = false
     }
 
-    /// appsrc wants bytes: read on, or reopen where reading stopped.
+    /// appsrc wants bytes: what it refused first, then read on, or reopen where reading stopped.
     private func demand() {
-        guard source != nil, !finished else { return }
+        guard let source else { return }
+        if endPending {
+            endPending = !source.endOfStream()
+            return
+        }
+        if let chunk = pending {
+            guard source.push(chunk) else { return }
+            pending = nil
+            offset += chunk.count
+            bytesPushed += chunk.count
+        }
+        guard !finished else { return }
         if body != nil {
             if !reading { readNext() }
         } else if !opening {
@@ -85,12 +100,21 @@ final class MediaStream {
     }
 
     private func seek(to newOffset: Int) {
+        // A seek to where reading stands (appsrc seeks to 0 as it starts) needs no new request: the open answer,
+        // and a chunk kept for appsrc, go on from exactly there.
+        if newOffset == offset, body != nil {
+            finished = false
+            endPending = false
+            return
+        }
         closeBody()
         offset = newOffset
         finished = false
+        pending = nil
+        endPending = false
         if let size, newOffset >= size {
             finished = true
-            source?.endOfStream()
+            endPending = !(source?.endOfStream() ?? true)
             return
         }
         open(at: newOffset, completion: nil)
@@ -168,7 +192,7 @@ final class MediaStream {
             closeBody()
             if let size, offset < size { return fail(.connectionClosedEarly) }
             finished = true
-            source?.endOfStream()
+            endPending = !(source?.endOfStream() ?? true)
             return
         }
         var chunk = chunk
@@ -179,10 +203,13 @@ final class MediaStream {
             chunk = Bytes(chunk.withUnsafeBytes { Array($0[dropped...]) })
         }
         guard let source else { return }
-        if source.push(chunk) {
-            offset += chunk.count
-            bytesPushed += chunk.count
+        guard source.push(chunk) else {
+            // Kept, and reading stops until appsrc asks again (or a seek replaces all of it).
+            pending = chunk
+            return
         }
+        offset += chunk.count
+        bytesPushed += chunk.count
         if offset > maxBytes { return fail(.tooLarge(limitBytes: maxBytes)) }
         if source.wantsData {
             readNext()
