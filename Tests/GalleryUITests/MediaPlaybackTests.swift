@@ -53,6 +53,8 @@ final class MediaPlaybackTests: GLibTestCase {
             XCTAssertTrue(iterateMainLoop(until: { (view.media.player.position ?? 0) > 2 }, timeout: 60), "the gifv did not play on")
             XCTAssertTrue(iterateMainLoop(until: { (view.media.player.position ?? 9) < 1 }, timeout: 60), "the gifv did not loop")
             XCTAssertEqual(view.media.player.status, .playing)
+            XCTAssertTrue(view.media.showsCurrentSink)
+            XCTAssertFalse(view.media.soundIcon.isVisible)
             let videoView = try XCTUnwrap(view.media.videoView)
             XCTAssertTrue(videoView.isMapped, "the frames are on screen")
             // Each loop reads the start again: a Range request through the client.
@@ -107,7 +109,7 @@ final class MediaPlaybackTests: GLibTestCase {
     }
 
     /// A file the allowlist refuses, in the real window: the reason over the still, with Retry; the server then
-    /// sends a WebM, and Retry plays it (message gone).
+    /// sends a WebM, and Retry plays it in the view (message gone). A sound without a still shows an icon.
     func testAnUnsupportedFormatSaysWhyAndRetryPlaysTheFixedFile() throws {
         try MainActor.assumeIsolated {
             let ui = try Self.harness()
@@ -131,8 +133,23 @@ final class MediaPlaybackTests: GLibTestCase {
             XCTAssertEqual(view.sizeLine, view.messageLabel.text, "the subtitle says it too")
             view.retryButton.click()
             Self.wait(for: .paused, of: view, "Retry")
+            XCTAssertTrue(view.media.showsCurrentSink, "the new pipeline's frames are in the view, not a window of their own")
+            XCTAssertEqual(view.media.videoView?.isMapped, true)
             XCTAssertFalse(view.messageLabel.isVisible)
             XCTAssertFalse(view.retryButton.isVisible)
+
+            // A sound without a still: an icon over the controls, no frames; Space plays it.
+            let ogg = try MediaFixture.sound.bytes()
+            server.route("/sound.ogg") { _ in .bytes(ogg, contentType: "audio/ogg") }
+            var sound = GalleryItem(id: "s", title: "A sound", kind: .audio, fullImageURL: nil)
+            sound.media = .init(url: server.url("/sound.ogg"))
+            ui.window.openLargeView(ItemViewModel(item: sound, index: 1, pipeline: ui.pipeline, thumbnailPixelSize: 100,
+                                                  showSensitive: false))
+            Self.wait(for: .paused, of: view, "a sound")
+            XCTAssertTrue(view.media.soundIcon.isVisible)
+            XCTAssertNil(view.media.videoView)
+            ui.activateAction("play-pause")
+            Self.wait(for: .playing, of: view, "Space plays a sound")
             ui.activateAction("back")
             server.stop()
         }

@@ -168,7 +168,7 @@ public final class LargeImageView {
         if let itemMedia = item.media, !hidden {
             if !showsCurrentItem { clearPicture() }
             openInBrowserButton.hide()
-            media.show(itemMedia, isSound: item.kind == .audio)
+            media.show(itemMedia, isSound: item.kind == .audio, hasStill: showsCurrentItem)
         } else if let url = item.largeImageURL(fitting: maxPixelSize, maxPixels: pipeline.limits.decode.maxPixels), !hidden {
             // Without a thumbnail the previous image stays until this one can be painted.
             load(url)
@@ -341,6 +341,8 @@ public final class LargeImageView {
         guard media.isActive else { return }
         let status = media.player.status
         setLoading(status == .loading)
+        // The spinner alone: the player knows no fraction of what it needs before the first frame.
+        progressBar.hide()
         if case .failed(let reason) = status {
             failure = reason
             showMessage(reason)

@@ -1,6 +1,7 @@
 import GObjectBindings
 import GtkBindings
 import GalleryCore
+import GStreamerBindings
 
 /// A video, gifv or sound in the large view: the frames (gtksink's widget) over the item's still, and a bar of
 /// controls: play/pause, the time, a seek bar, mute and volume. A gifv plays by itself, silent and looping
@@ -20,6 +21,10 @@ final class LargeMediaView {
     let volumeBar = Scale(upper: 1, step: 0.05)
     let player: MediaPlayer
     private(set) var videoView: VideoView?
+    /// The sink whose widget `videoView` is: each load (a Retry too) makes a new one.
+    private weak var shownSink: VideoSink?
+    /// A sound without a still of its own shows this instead.
+    let soundIcon = Image()
     private var ticker: MainLoopSource?
     /// Set while the seek bar follows playback, so its value-changed is not taken for the user's seek.
     private var followingPlayback = false
@@ -46,6 +51,9 @@ final class LargeMediaView {
         controls.append(seekBar, expand: true)
         controls.append(muteButton)
         controls.append(volumeBar)
+        soundIcon.setIcon("audio-x-generic-symbolic", pixelSize: 128)
+        soundIcon.addStyleClass("dim-label")
+        slot.append(soundIcon, expand: true)
         slot.appendAtEnd(controls)
         slot.showAll()
         slot.hide()
@@ -63,8 +71,8 @@ final class LargeMediaView {
     }
 
     /// Plays `media`: a gifv by itself (unless animations are off), anything else from its first frame on
-    /// Space. `isSound`: no frames, the controls only.
-    func show(_ media: GalleryItem.Media, isSound: Bool) {
+    /// Space. `isSound`: no frames, the controls only (and an icon when there is no `still`).
+    func show(_ media: GalleryItem.Media, isSound: Bool, hasStill: Bool) {
         stop()
         isActive = true
         let autoplay = media.loops && (Settings.default?.enableAnimations ?? true)
@@ -72,8 +80,10 @@ final class LargeMediaView {
                                               showsVideo: !isSound))
         // A gifv has no sound to control.
         [muteButton, volumeBar].forEach { $0.isVisible = !media.loops }
-        slot.valign = isSound ? .end : .fill
+        let showsIcon = isSound && !hasStill
+        slot.valign = isSound && !showsIcon ? .end : .fill
         slot.show()
+        soundIcon.isVisible = showsIcon
         playerChanged()
     }
 
@@ -85,6 +95,7 @@ final class LargeMediaView {
         player.stop()
         videoView?.destroy()
         videoView = nil
+        shownSink = nil
         pausedForMinimize = false
         slot.hide()
     }
@@ -109,11 +120,19 @@ final class LargeMediaView {
         }
     }
 
+    /// The frames' widget is the current sink's: gtksink opens a window of its own for a widget that is in
+    /// none when its pipeline starts.
+    var showsCurrentSink: Bool { videoView != nil && shownSink != nil && shownSink === player.videoSink }
+
     private func playerChanged() {
-        if videoView == nil, let sink = player.videoSink, let view = VideoView(sink: sink) {
-            videoView = view
-            slot.append(view, expand: true)
-            view.show()
+        if let sink = player.videoSink, sink !== shownSink {
+            videoView?.destroy()
+            videoView = VideoView(sink: sink)
+            shownSink = sink
+            if let videoView {
+                slot.append(videoView, expand: true)
+                videoView.show()
+            }
         }
         let playing = player.status == .playing
         playButton.setIcon(playing ? "media-playback-pause-symbolic" : "media-playback-start-symbolic")
