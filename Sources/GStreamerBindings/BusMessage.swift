@@ -39,10 +39,13 @@ public enum BusMessage: Sendable {
             self = .asyncDone
         case GST_MESSAGE_STATE_CHANGED:
             // Only the pipeline's own changes: its elements change state many times on the way.
-            let source = gv_message_source(message)
-            guard let source, GObjectBindings.string(gst_object_get_name(source).map { UnsafePointer($0) }) != nil,
-                  gst_object_get_parent(source).map({ parent in gv_object_unref(UnsafeMutableRawPointer(parent)); return false }) ?? true
-            else {
+            // The pipeline is the element without a parent.
+            guard let source = gv_message_source(message) else {
+                self = .other
+                return
+            }
+            if let parent = gst_object_get_parent(source) {
+                gv_object_unref(UnsafeMutableRawPointer(parent))
                 self = .other
                 return
             }
