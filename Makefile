@@ -188,7 +188,7 @@ test-asan: test-deps demo-data
 # Each script in a headless session of its own (its own throwaway HOME and cache): run.sh drives the window and
 # the command line, offline.sh the disk cache across launches.
 test-e2e: test-deps build-tests demo-data
-	@for script in run.sh offline.sh; do \
+	@for script in run.sh offline.sh media.sh; do \
 	  echo "GALLERY_VIEWER=$(DEBUG_BIN)/gallery-viewer GALLERY_DEMO_SERVER=$(DEBUG_BIN)/gallery-demo-server $(HEADLESS) Tests/EndToEnd/$$script"; \
 	  GALLERY_VIEWER=$(CURDIR)/$(DEBUG_BIN)/gallery-viewer GALLERY_DEMO_SERVER=$(CURDIR)/$(DEBUG_BIN)/gallery-demo-server \
 	    $(HEADLESS) bash Tests/EndToEnd/$$script || exit 1; \

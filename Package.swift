@@ -3,7 +3,10 @@ import PackageDescription
 
 // Layers, bottom up (see docs/ARCHITECTURE.md):
 //   CGLib, CGtk, CSoup     system libraries (GLib/GIO/gdk-pixbuf; GTK 3 + GDK + cairo; libsoup 2.4)
+//   CGStreamer             GStreamer core, appsrc and pbutils (playback of videos and sounds)
 //   GObjectBindings        owning references, signals, main-loop sources, GError, GCancellable, libsoup, pixbufs
+//   GStreamerBindings      playbin fed by an appsrc, the bus on the main loop, gtksink, the element allowlist;
+//                          CGStreamer is an internal import, so no GStreamer type appears in its public API
 //   GtkBindings            one small Swift class per GTK widget type we use; CGtk and CGLib are internal imports,
 //                          so no C type appears in its public API (tests reach GTK through @_spi(GtkInterop))
 //   GalleryCore            sources, page loading, image loading and decoding; no widgets
@@ -13,7 +16,7 @@ import PackageDescription
 //   GalleryHostileServer   the demo server's evil twin (bombs, drips, broken feeds): tests, benchmarks and
 //                          `gallery-demo-server --hostile` only; `gallery-viewer` never links it
 //   DemoServerCommand      -> `gallery-demo-server`
-//   DemoImageGenerator     -> `gallery-demo-images` (renders the demo gallery's images at build time)
+//   DemoImageGenerator     -> `gallery-demo-images` (renders the demo gallery's images, encodes its videos)
 //   GalleryBenchmarks      -> `gallery-benchmarks` (Tests/Benchmarks; `make bench`, never shipped)
 //   SoupFloor              -> `gallery-soup-floor`: a bare libsoup 2.4 client the download benchmark times
 // SwiftPM still hands every target the module maps of the C modules below it, so `import CGtk` would compile in
@@ -39,16 +42,20 @@ let package = Package(
         .systemLibrary(name: "CGtk", pkgConfig: "gtk+-3.0", providers: [.apt(["libgtk-3-dev"])]),
         .systemLibrary(name: "CSoup", pkgConfig: "libsoup-2.4", providers: [.apt(["libsoup2.4-dev"])]),
 
+        .systemLibrary(name: "CGStreamer", pkgConfig: "gstreamer-app-1.0",
+                       providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]),
+
         .target(name: "GObjectBindings", dependencies: ["CGLib", "CSoup"]),
-        .target(name: "GtkBindings", dependencies: ["GObjectBindings", "CGLib", "CGtk"]),
+        .target(name: "GStreamerBindings", dependencies: ["GObjectBindings", "CGLib", "CGStreamer"]),
+        .target(name: "GtkBindings", dependencies: ["GObjectBindings", "GStreamerBindings", "CGLib", "CGtk"]),
         .target(
             name: "GalleryCore",
             dependencies: [
-                "GObjectBindings", "CGLib",
+                "GObjectBindings", "GStreamerBindings", "CGLib",
                 .product(name: "Collections", package: "swift-collections"),
             ]),
         // No C module: GtkBindings shows no GTK type, so the UI is Swift types over the bindings only.
-        .target(name: "GalleryUI", dependencies: ["GalleryCore", "GtkBindings", "GObjectBindings"]),
+        .target(name: "GalleryUI", dependencies: ["GalleryCore", "GtkBindings", "GObjectBindings", "GStreamerBindings"]),
         .target(
             name: "GalleryDemoServer",
             dependencies: ["GObjectBindings", "CGLib", .product(name: "Collections", package: "swift-collections")]),
@@ -70,7 +77,7 @@ let package = Package(
         .executableTarget(
             name: "DemoImageGenerator",
             dependencies: [
-                "GalleryDemoServer",
+                "GalleryDemoServer", "GStreamerBindings", "CGLib",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -88,7 +95,7 @@ let package = Package(
         // libsoup and nothing of ours: what any libsoup 2.4 client costs before its first answer (`make bench`).
         .executableTarget(name: "SoupFloor", dependencies: ["CSoup"], path: "Tests/SoupFloor"),
 
-        .target(name: "TestSupport", dependencies: ["GObjectBindings", "GalleryCore", "GalleryDemoServer", "CGLib"],
+        .target(name: "TestSupport", dependencies: ["GObjectBindings", "GStreamerBindings", "GalleryCore", "GalleryDemoServer", "CGLib"],
                 path: "Tests/TestSupport"),
         // GTK only for a GInitiallyUnowned that needs no display (GtkAdjustment), in the ownership tests.
         .testTarget(name: "GObjectBindingsTests", dependencies: ["GObjectBindings", "TestSupport", "CGLib", "CGtk"]),

@@ -5,7 +5,7 @@ import GalleryDemoServer
 struct GenerateDemoImages: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gallery-demo-images",
-        abstract: "Render the images of the offline demo gallery (full size, 150 px and 300 px thumbnails).",
+        abstract: "Render the images of the offline demo gallery (full size, 150 px and 300 px thumbnails), its videos and sound.",
         discussion: "Files already made for the same catalog and renderer are kept, so re-runs are quick.")
 
     @Option(help: "Data directory holding demo/users.json (default: the source tree's data/).")
@@ -27,9 +27,10 @@ struct GenerateDemoImages: ParsableCommand {
         let printLine: @Sendable (String) -> Void = { line in print(line) }
         let report = try DemoImageGeneration.run(catalog: catalog, outputDirectory: outputDirectory, jobs: jobs,
                                                  log: verbose ? printLine : nil)
+        let media = try DemoMediaGeneration.run(imagesDirectory: outputDirectory)
         let megabytes = Double(report.totalBytes) / 1_048_576
         print("gallery-demo-images: \(report.rendered) rendered, \(report.skipped) up to date, "
-              + "\(report.removed) stale removed; \(formatted(megabytes)) MB in \(outputDirectory); "
+              + "\(report.removed) stale removed, \(media) videos and sounds encoded; \(formatted(megabytes)) MB in \(outputDirectory); "
               + "\(formatted(report.seconds)) s")
     }
 

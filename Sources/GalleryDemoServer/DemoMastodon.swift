@@ -86,22 +86,43 @@ public enum DemoMastodon {
             ("replies_count", 0), ("reblogs_count", 0), ("favourites_count", 0), ("edited_at", nil),
             ("content", .string(post.text.isEmpty ? "" : "<p>\(XMLEscaping.html(text))</p>")), ("reblog", nil),
             ("account", account(user, baseURL: baseURL, full: false)),
-            ("media_attachments", .array(post.items.map { attachment($0, video: post.isVideo, baseURL: baseURL) })),
+            ("media_attachments", .array(post.items.map { attachment($0, media: DemoMedia.of(post), baseURL: baseURL) })),
             ("mentions", .array([])), ("tags", .array([])), ("emojis", .array([])), ("card", nil), ("poll", nil),
         ])
     }
 
-    private static func attachment(_ item: DemoItem, video: Bool, baseURL: String) -> JSONValue {
+    /// A picture, or a video post's gifv, video or audio attachment with the `meta` Mastodon gives them
+    /// (docs.joinmastodon.org/entities/MediaAttachment: `length`, `duration`, `fps`, `original.duration`…).
+    private static func attachment(_ item: DemoItem, media: DemoMedia?, baseURL: String) -> JSONValue {
         let small = item.thumbnailSize(longSide: 300)
         let size = { (width: Int, height: Int) -> JSONValue in
-            .object([("width", .int(width)), ("height", .int(height)), ("size", .string("\(width)x\(height)"))])
+            .object([("width", .int(width)), ("height", .int(height)), ("size", .string("\(width)x\(height)")),
+                     ("aspect", .double(Double(width) / Double(max(1, height))))])
+        }
+        var meta: [(String, JSONValue)] = [("original", size(item.width, item.height)), ("small", size(small.width, small.height))]
+        if let media {
+            let hundredths = Int((media.duration * 100).rounded())
+            let seconds = hundredths / 100, fraction = hundredths % 100
+            let length = "0:00:" + (seconds < 10 ? "0" : "") + "\(seconds)." + (fraction < 10 ? "0" : "") + "\(fraction)"
+            meta = [("length", .string(length)), ("duration", .double(media.duration))]
+            if let frame = media.size {
+                meta += [("fps", 15), ("size", .string("\(frame.width)x\(frame.height)")), ("width", .int(frame.width)),
+                         ("height", .int(frame.height)), ("aspect", .double(Double(frame.width) / Double(frame.height))),
+                         ("original", .object([("width", .int(frame.width)), ("height", .int(frame.height)),
+                                               ("frame_rate", "15/1"), ("duration", .double(media.duration)),
+                                               ("bitrate", 400_000)])),
+                         ("small", size(small.width, small.height))]
+            } else {
+                meta += [("audio_encode", "vorbis"), ("audio_bitrate", "44100 Hz"), ("audio_channels", "mono"),
+                         ("original", .object([("duration", .double(media.duration)), ("bitrate", 80_000)]))]
+            }
         }
         return .object([
-            ("id", .string(String(item.id))), ("type", video ? "video" : "image"),
-            ("url", .string(video ? baseURL + "/video/\(item.id).mp4" : baseURL + item.imagePath())),
+            ("id", .string(String(item.id))), ("type", .string(media?.mastodonType ?? "image")),
+            ("url", .string(media.map { baseURL + $0.path } ?? baseURL + item.imagePath())),
             ("preview_url", .string(baseURL + item.imagePath(thumbnailLongSide: 300))),
             ("remote_url", nil), ("preview_remote_url", nil), ("text_url", nil),
-            ("meta", .object([("original", size(item.width, item.height)), ("small", size(small.width, small.height))])),
+            ("meta", .object(meta)),
             ("description", .optional(item.altText)), ("blurhash", nil),
         ])
     }

@@ -70,7 +70,7 @@ public enum DemoMisskey {
 
     private static func note(_ post: DemoPost, user: DemoUser, baseURL: String) -> JSONValue {
         let created = JSONValue.string(RFC822Date.iso8601(secondsSince1970: post.published))
-        let files = post.items.map { file($0, video: post.isVideo, baseURL: baseURL) }
+        let files = post.items.map { file($0, media: DemoMedia.of(post), baseURL: baseURL) }
         return .object([
             ("id", .string(noteID(post))), ("createdAt", created), ("userId", .string(userID(of: user.name))),
             ("user", .object([("id", .string(userID(of: user.name))), ("username", .string(user.name)), ("host", nil),
@@ -84,15 +84,18 @@ public enum DemoMisskey {
 
     static func fileID(_ item: DemoItem) -> String { "9f" + String(item.id) }
 
-    private static func file(_ item: DemoItem, video: Bool, baseURL: String) -> JSONValue {
+    /// A picture, or a video post's video or sound: a drive file whose `type` is its MIME type.
+    private static func file(_ item: DemoItem, media: DemoMedia?, baseURL: String) -> JSONValue {
         let created = JSONValue.string(RFC822Date.iso8601(secondsSince1970: item.published))
-        let name = video ? String(item.fileName.prefix { $0 != "." }) + ".mp4" : item.fileName
+        let name = media.map { String(item.fileName.prefix { $0 != "." }) + "." + ($0.fileName.split(separator: ".").last ?? "") }
+            ?? item.fileName
+        let frame = media.map { $0.size } ?? (item.width, item.height)
         return .object([
             ("id", .string(fileID(item))), ("createdAt", created), ("name", .string(name)),
-            ("type", .string(video ? "video/mp4" : item.format.mediaType)), ("md5", .string(DemoPosts.word(item.fileName, length: 32, alphabet: "0123456789abcdef"))),
+            ("type", .string(media?.mediaType ?? item.format.mediaType)), ("md5", .string(DemoPosts.word(item.fileName, length: 32, alphabet: "0123456789abcdef"))),
             ("size", 0), ("isSensitive", .bool(item.rating == .adult)), ("blurhash", nil),
-            ("properties", .object([("width", .int(item.width)), ("height", .int(item.height))])),
-            ("url", .string(video ? baseURL + "/video/\(fileID(item)).mp4" : baseURL + item.imagePath())),
+            ("properties", .object(frame.map { [("width", .int($0.width)), ("height", .int($0.height))] } ?? [])),
+            ("url", .string(media.map { baseURL + $0.path } ?? baseURL + item.imagePath())),
             ("thumbnailUrl", .string(baseURL + item.imagePath(thumbnailLongSide: 300))),
             ("comment", item.altText.map { JSONValue.string($0) } ?? .null), ("folderId", nil), ("userId", nil),
         ])

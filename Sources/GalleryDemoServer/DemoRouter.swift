@@ -41,6 +41,8 @@ final class DemoRouter {
             respond(DemoCommons.query(query, catalog: catalog, baseURL: baseURL))
         case "xrpc" where segments.count == 2:
             respond(xrpc(method: segments[1], query: query))
+        case "media" where segments.count == 2:
+            media(fileName: segments[1], respond: respond)
         case "video" where segments.count == 3 && segments[2] == "playlist.m3u8":
             respond(DemoBluesky.playlist())
         case let name? where segments.count == 2 && segments[1] == "gallery":
@@ -147,6 +149,24 @@ final class DemoRouter {
             case .failure(let error):
                 respond(.html(status: 404, title: "Not Found",
                               message: "The image file is missing (\(error.message)); run `make demo-data`."))
+            }
+        }
+    }
+
+    /// A video or sound of `DemoMedia`. libsoup's server answers a Range request for it by itself (a 206 with
+    /// that part of the complete body), as a media host does.
+    private func media(fileName: String, respond: @escaping @MainActor (ServerResponse) -> Void) {
+        guard let media = DemoMedia.allCases.first(where: { $0.fileName == fileName }) else {
+            return respond(.html(status: 404, title: "Not Found", message: "No demo media \(fileName)."))
+        }
+        images.load("\(DemoMedia.folder)/\(media.fileName)") { result in
+            switch result {
+            case .success(let bytes):
+                respond(ServerResponse(headers: [("Cache-Control", "public, max-age=86400"), ("Accept-Ranges", "bytes")],
+                                       contentType: media.mediaType, body: bytes))
+            case .failure(let error):
+                respond(.html(status: 404, title: "Not Found",
+                              message: "The media file is missing (\(error.message)); run `make demo-data`."))
             }
         }
     }

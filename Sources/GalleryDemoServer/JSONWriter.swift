@@ -4,6 +4,8 @@ public indirect enum JSONValue: Sendable, ExpressibleByStringLiteral, Expressibl
     ExpressibleByBooleanLiteral, ExpressibleByNilLiteral {
     case string(String)
     case int(Int)
+    /// A finite number (durations, aspect ratios), written as Swift's shortest round-trip form.
+    case double(Double)
     case bool(Bool)
     case null
     case array([JSONValue])
@@ -27,6 +29,7 @@ public indirect enum JSONValue: Sendable, ExpressibleByStringLiteral, Expressibl
         switch self {
         case .string(let value): Self.writeString(value, to: &text)
         case .int(let value): text += String(value)
+        case .double(let value): text += value.isFinite ? String(value) : "null"
         case .bool(let value): text += value ? "true" : "false"
         case .null: text += "null"
         case .array(let values):

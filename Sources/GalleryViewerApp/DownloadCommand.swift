@@ -34,6 +34,8 @@ final class DownloadCommand {
         let user = source.username.hasPrefix("@") ? String(source.username.dropFirst()) : source.username
         let folder = options.download! + "/" + source.kind.rawValue + "/" + DownloadNames.safe(user, fallback: "user")
         let downloader = GalleryDownloader(pipeline: ImagePipeline(client: client, decodes: false), directory: folder)
+        let imagesOnly = options.imagesOnly
+        downloader.imagesOnly = imagesOnly
         downloader.onProgress = { [display, weak downloader] in
             if let downloader { display.update(downloader.progress) }
         }
@@ -59,7 +61,7 @@ final class DownloadCommand {
         let feedError = session.readGallery(source, pageDone: { [display, session] count in
             itemCount = count
             defer { page = [] }
-            if !started, folderFailure == nil, page.contains(where: { $0.kind == .image && $0.fullImageURL != nil }) {
+            if !started, folderFailure == nil, page.contains(where: { $0.savedFile(imagesOnly: imagesOnly) != nil }) {
                 // Once, before any download: a few mkdir(2) calls.
                 do throws(GLibError) {
                     try File.makeDirectories(atPath: folder, mode: 0o755)

@@ -32,7 +32,9 @@ struct ListCommand {
             id: item.id, title: item.title, fileName: item.fileName, kind: item.kind.rawValue,
             sensitive: item.isSensitive, thumbnailURL: web(item.thumbnailURL(covering: 300)),
             fullURL: web(item.fullImageURL), pageURL: web(item.pageURL), author: item.author, altText: item.altText,
-            published: item.published.flatMap(DateText.iso8601), width: item.width, height: item.height)
+            published: item.published.flatMap(DateText.iso8601), width: item.width, height: item.height,
+            mediaURL: web(item.media?.url), duration: item.media?.durationMilliseconds.map { Double($0) / 1000 },
+            loops: item.media?.loops == true ? true : nil)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return (try? encoder.encode(record)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
@@ -55,9 +57,14 @@ private struct ListedItem: Encodable {
     let published: String?
     let width: Int?
     let height: Int?
+    /// A video's or sound's own file, its length in seconds, and whether it loops by itself (a gifv).
+    let mediaURL: String?
+    let duration: Double?
+    let loops: Bool?
 
     enum CodingKeys: String, CodingKey {
         case id, title, fileName = "file_name", kind, sensitive, thumbnailURL = "thumbnail_url",
-             fullURL = "full_url", pageURL = "page_url", author, altText = "alt_text", published, width, height
+             fullURL = "full_url", pageURL = "page_url", author, altText = "alt_text", published, width, height,
+             mediaURL = "media_url", duration, loops
     }
 }

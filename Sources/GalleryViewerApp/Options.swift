@@ -40,9 +40,12 @@ struct Options: ParsableCommand {
     var json = false
 
     @Option(help: ArgumentHelp(
-        "Save every image at full size into DIR/SOURCE/USERNAME/ instead of opening a window (run again to resume).",
+        "Save every image at full size, video and sound into DIR/SOURCE/USERNAME/ instead of opening a window (run again to resume).",
         valueName: "DIR"))
     var download: String?
+
+    @Flag(help: "With --download: images only, no videos or sounds.")
+    var imagesOnly = false
 
     @Argument(help: ArgumentHelp(
         "The user whose gallery to show (Mastodon, Misskey: user@server; Bluesky: a handle or DID), or a profile link.",
@@ -54,6 +57,7 @@ struct Options: ParsableCommand {
         if json && !list { throw ValidationError(tr("--json only works with --list.")) }
         if list && (username ?? "").isEmpty { throw ValidationError(tr("--list needs a USERNAME or a profile LINK.")) }
         if list && download != nil { throw ValidationError(tr("--list and --download do not go together.")) }
+        if imagesOnly && download == nil { throw ValidationError(tr("--images-only only works with --download.")) }
         if let download {
             if download.isEmpty { throw ValidationError(tr("--download needs a folder, e.g. --download ~/Pictures.")) }
             if (username ?? "").trimmed.isEmpty { throw ValidationError(tr("--download needs a USERNAME or a profile LINK.")) }

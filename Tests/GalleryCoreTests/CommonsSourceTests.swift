@@ -236,6 +236,9 @@ final class CommonsSourceTests: GLibTestCase {
         XCTAssertEqual(video.title, "Interview mit Frau Łukasiewicz")
         XCTAssertEqual(video.thumbnails.count, 1, "the video's still frame stays as its thumbnail")
         XCTAssertEqual(video.fileName, "Interview_mit_Frau_Łukasiewicz.webm")
+        XCTAssertEqual(video.media, GalleryItem.Media(
+            url: "https://upload.wikimedia.org/wikipedia/commons/8/88/Interview_mit_Frau_%C5%81ukasiewicz.webm",
+            durationMilliseconds: 754_120), "the WebM plays in the large view; imageinfo's duration is its length")
         let pdf = try XCTUnwrap(items.first { $0.id == "2002" })
         XCTAssertEqual(pdf.kind, .other)
         XCTAssertNil(pdf.fullImageURL)
@@ -269,6 +272,7 @@ final class CommonsSourceTests: GLibTestCase {
             let item = try XCTUnwrap(parse(source, body).items.first, test.mime)
             XCTAssertEqual(item.kind, test.kind, "\(test)")
             XCTAssertEqual(item.fullImageURL, test.full.map { "https://u.example/" + $0 }, "\(test)")
+            XCTAssertEqual(item.media?.url, [.video, .audio].contains(test.kind) ? "https://u.example/O" : nil, "\(test)")
         }
     }
 

@@ -28,15 +28,28 @@ final class DemoMastodonTests: GLibTestCase {
                 let items = run.pages.joined()
                 XCTAssertEqual(items.map(\.id), user.items.map { String($0.id) }, "\(name): every picture once, newest first")
                 XCTAssertEqual(items.map(\.thumbnails.first?.url), user.items.map { server.baseURL + $0.imagePath(thumbnailLongSide: 300) })
-                XCTAssertEqual(items.map(\.kind), user.items.map { videoItems.contains($0.id) ? .video : .image })
+                XCTAssertEqual(items.map(\.kind), user.items.map { demo in
+                    guard videoItems.contains(demo.id) else { return .image }
+                    return DemoMedia.of(postOf[demo.id]!)!.isSound ? .audio : .video
+                })
                 XCTAssertEqual(items.map(\.isSensitive), user.items.map { $0.rating == .adult })
                 for (item, demo) in zip(items, user.items) {
                     let post = try XCTUnwrap(postOf[demo.id])
                     XCTAssertEqual(item.pageURL, server.baseURL + post.items[0].pagePath, "the post opens in the browser")
                     XCTAssertEqual(item.published, post.published, "the post's date")
                     XCTAssertEqual(item.author, name)
-                    XCTAssertEqual(item.width, demo.width)
-                    XCTAssertEqual(item.height, demo.height)
+                    // A video's size is its frames' (meta.original), a sound has none.
+                    let media = DemoMedia.of(post)
+                    XCTAssertEqual(item.width, media == nil ? demo.width : media?.size?.width)
+                    XCTAssertEqual(item.height, media == nil ? demo.height : media?.size?.height)
+                    if let media {
+                        XCTAssertEqual(item.media, GalleryItem.Media(url: server.baseURL + media.path,
+                                                                     durationMilliseconds: Int(media.duration * 1000),
+                                                                     loops: media == .loop), "\(media): url, meta.original.duration, gifv")
+                        XCTAssertNil(item.fullImageURL)
+                    } else {
+                        XCTAssertNil(item.media)
+                    }
                     guard item.kind == .image else { continue }
                     XCTAssertEqual(item.fullImageURL, server.baseURL + demo.imagePath())
                     XCTAssertEqual(item.altText, demo.altText, "what the picture shows")

@@ -50,6 +50,10 @@ extension MastodonSourceTests {
         XCTAssertEqual(spider.pageURL, "https://mastodon.social/@alice/112345600000000000000")
         XCTAssertEqual(spider.thumbnails.first?.width, 400)
         XCTAssertEqual(spider.fileName, "9e8d7c6b5a493827.mp4")
+        // A gifv plays its MP4 by itself, looping; meta.original.duration is its length.
+        XCTAssertEqual(spider.media, GalleryItem.Media(
+            url: "https://files.mastodon.social/media_attachments/files/112/345/600/000/000/003/original/9e8d7c6b5a493827.mp4",
+            durationMilliseconds: 3000, loops: true))
     }
 
     func testVideoAudioUnknownAndUnfinishedMedia() throws {
@@ -64,6 +68,9 @@ extension MastodonSourceTests {
         XCTAssertEqual(video.title, "Studio day: a timelapse, (1/3)")
         XCTAssertEqual(video.thumbnails.count, 1)
         XCTAssertEqual(video.width, 1280)
+        XCTAssertEqual(video.media?.url.hasSuffix("/original/ab12cd34ef56ab78.mp4"), true)
+        XCTAssertEqual(video.media?.durationMilliseconds, 88_654, "meta.original.duration before the rounded meta.duration")
+        XCTAssertEqual(video.media?.loops, false)
 
         XCTAssertEqual(audio.kind, .audio)
         XCTAssertEqual(audio.thumbnails, [])
@@ -71,6 +78,9 @@ extension MastodonSourceTests {
         XCTAssertEqual(audio.title, "Studio day: a timelapse, (2/3)")
         XCTAssertEqual(audio.pageURL, "https://mastodon.social/@alice/112300000000000000000")
         XCTAssertEqual(audio.fileName, "0123456789abcdef.mp3")
+        XCTAssertEqual(audio.media?.durationMilliseconds, 402_860)
+
+        XCTAssertNil(unknown.media, "an unknown attachment opens in the browser")
 
         XCTAssertEqual(unknown.kind, .other)
         XCTAssertNil(unknown.fullImageURL)

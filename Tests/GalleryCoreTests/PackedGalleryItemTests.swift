@@ -12,6 +12,7 @@ final class PackedGalleryItemTests: XCTestCase {
             published: -62_135_596_800)
         item.suggestedFileName = "original.mp4"
         item.mediaURLRejected = true
+        item.media = .init(url: "https://a.example/original.mp4", durationMilliseconds: 88_654, loops: true)
         return item
     }()
 
@@ -19,6 +20,9 @@ final class PackedGalleryItemTests: XCTestCase {
         XCTAssertEqual(PackedGalleryItem(Self.full).item, Self.full)
         let sparse = GalleryItem(id: "", title: "", kind: .image, fullImageURL: nil)
         XCTAssertEqual(PackedGalleryItem(sparse).item, sparse, "empty strings, no thumbnails, every optional nil")
+        var unknownLength = sparse
+        unknownLength.media = .init(url: "https://a.example/a.ogg")
+        XCTAssertEqual(PackedGalleryItem(unknownLength).item, unknownLength, "a sound of unknown length")
     }
 
     /// A cell reads the kind alone, past the id and title, whatever their length.
@@ -44,14 +48,14 @@ final class PackedGalleryItemTests: XCTestCase {
 
     /// Packing names every field; a new one must be packed too, or rows would silently lose it.
     func testEveryFieldIsPacked() {
-        XCTAssertEqual(Mirror(reflecting: Self.full).children.count, 14,
+        XCTAssertEqual(Mirror(reflecting: Self.full).children.count, 15,
                        "GalleryItem gained or lost a field: update PackedGalleryItem, then this count")
     }
 
     func testAPackedItemIsSmall() {
         let packed = PackedGalleryItem(Self.full)
         let text = [Self.full.id, Self.full.title, Self.full.fullImageURL!, Self.full.pageURL!, Self.full.author!,
-                    Self.full.altText!, Self.full.suggestedFileName!, "video"] + Self.full.thumbnails.map(\.url)
+                    Self.full.altText!, Self.full.suggestedFileName!, Self.full.media!.url, "video"] + Self.full.thumbnails.map(\.url)
         XCTAssertLessThan(packed.byteCount, text.map(\.utf8.count).reduce(0, +) + 56, "text plus a few bytes of framing")
     }
 }

@@ -38,7 +38,7 @@ final class AnimationTests: GLibTestCase {
     /// What the window system sends when the window is minimized or restored (Xvfb has no window manager to
     /// minimize it for real).
     @MainActor
-    private static func sendMinimized(_ minimized: Bool, to ui: UIHarness) {
+    static func sendMinimized(_ minimized: Bool, to ui: UIHarness) {
         guard let gdkWindow = gtk_widget_get_window(ui.window.window.widget) else { return XCTFail("no GdkWindow") }
         guard let event = gdk_event_new(GDK_WINDOW_STATE) else { return XCTFail("no window-state event") }
         event.pointee.window_state.window = gdkWindow

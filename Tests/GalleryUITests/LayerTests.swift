@@ -16,11 +16,13 @@ final class LayerTests: XCTestCase {
     }
 
     func testGtkBindingsKeepTheirCModulesInternal() throws {
-        let imports = try Self.imports(in: "GtkBindings")
-        XCTAssertFalse(imports.isEmpty)
-        for (file, imports) in imports {
-            for found in imports where Self.cModules.contains(found.module) {
-                XCTAssertTrue(found.isInternal, "\(file): `\(found.line)` would let C types into GtkBindings' API")
+        for target in ["GtkBindings", "GStreamerBindings"] {
+            let imports = try Self.imports(in: target)
+            XCTAssertFalse(imports.isEmpty)
+            for (file, imports) in imports {
+                for found in imports where Self.cModules.contains(found.module) {
+                    XCTAssertTrue(found.isInternal, "\(file): `\(found.line)` would let C types into \(target)' API")
+                }
             }
         }
     }
@@ -28,6 +30,7 @@ final class LayerTests: XCTestCase {
     func testTheCoreSeesNoGtk() throws {
         for (file, imports) in try Self.imports(in: "GalleryCore") {
             XCTAssertFalse(imports.contains { $0.module == "CGtk" }, "\(file): GalleryCore has no widgets")
+            XCTAssertFalse(imports.contains { $0.module == "CGStreamer" }, "\(file): GalleryCore plays through GStreamerBindings")
         }
     }
 
@@ -54,7 +57,7 @@ final class LayerTests: XCTestCase {
 
     /// Every Swift file under Sources/`target` (sub-folders included) with its import declarations.
     private static func imports(in target: String) throws -> [(file: String, imports: [Import])] {
-        XCTAssertEqual(cModules, ["CGLib", "CGtk", "CSoup"], "the C modules the rules are about")
+        XCTAssertEqual(cModules, ["CGLib", "CGStreamer", "CGtk", "CSoup"], "the C modules the rules are about")
         let folder = sourcesPath + "/" + target
         let files = try XCTUnwrap(FileManager.default.subpaths(atPath: folder), folder)
             .filter { $0.hasSuffix(".swift") }.sorted()

@@ -16,6 +16,8 @@ final class FileDownload {
     private let name: String
     private let client: HTTPClient
     private let maxBytes: Int
+    /// A video or sound is saved: video/ and audio/ answers are accepted.
+    private let acceptsMedia: Bool
     private let usesDiskCache: Bool
     private let held: Bytes?
     private let renamesWhenComplete: Bool
@@ -40,7 +42,8 @@ final class FileDownload {
     private var completion: (@MainActor (Result<SavedFile, ImageLoadError>) -> Void)?
 
     init(url: String, destination: FileDestination, client: HTTPClient, maxBytes: Int, usesDiskCache: Bool,
-         held: Bytes?) {
+         held: Bytes?, acceptsMedia: Bool = false) {
+        self.acceptsMedia = acceptsMedia
         self.url = url
         self.client = client
         self.maxBytes = maxBytes
@@ -100,7 +103,7 @@ final class FileDownload {
             return saveCompleteFile()
         }
         // Every other answer is checked once, here: the whole image, or the rest of it.
-        if let rejection = ImagePipeline.validateImageResponse(head) { return fail(.http(rejection)) }
+        if let rejection = ImagePipeline.validateImageResponse(head, acceptsMedia: acceptsMedia) { return fail(.http(rejection)) }
         let encoded = head.headers["content-encoding"].map { $0.lowercased() != "identity" } ?? false
         switch head.status {
         case 206 where offset > 0:

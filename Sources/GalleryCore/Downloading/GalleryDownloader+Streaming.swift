@@ -46,7 +46,7 @@ extension GalleryDownloader {
     /// A page's items (feed order, newest first); those that are images are saved.
     public func add(_ items: [GalleryItem]) {
         guard !isCancelled, !feedEnded else { return }
-        let images = items.filter(\.isSavedImage)
+        let images = items.filter { $0.savedFile(imagesOnly: imagesOnly) != nil }
         guard !images.isEmpty else { return }
         progress.total += images.count
         if phase == .listing { arrivedWhileListing += images } else { admit(images) }
@@ -63,12 +63,14 @@ extension GalleryDownloader {
     private func admit(_ images: [GalleryItem]) {
         for image in images {
             let index = names.count
-            urls.append(image.fullImageURL!)
+            let file = image.savedFile(imagesOnly: imagesOnly)!
+            urls.append(file.url)
+            if file.isMedia { mediaIndexes.insert(index) }
             let provisional = names.add(id: image.id, name: image.fileName)
             // A name the folder has may belong to an older image (an earlier run's): wait for the final names.
             guard listingFailure == nil, let provisional, !existing.contains(provisional) else { continue }
             streamed[index] = Streamed(provisional: provisional, state: .queued)
-            queue.append(Queued(job: Job(name: provisional, url: image.fullImageURL!), streamedIndex: index))
+            queue.append(Queued(job: Job(name: provisional, url: file.url, isMedia: file.isMedia), streamedIndex: index))
         }
         fillWindow()
     }
@@ -171,11 +173,11 @@ extension GalleryDownloader {
         phase = .draining
         var waiting: [Job] = []
         for index in finals.indices where streamed[index] == nil {
-            waiting.append(Job(name: finals[index], url: urls[index]))
+            waiting.append(Job(name: finals[index], url: urls[index], isMedia: mediaIndexes.contains(index)))
         }
         // Renamed images that stopped short run again under their final names.
         for index in renamed where [.stopped].contains(streamed[index]?.state) {
-            waiting.append(Job(name: finals[index], url: urls[index]))
+            waiting.append(Job(name: finals[index], url: urls[index], isMedia: mediaIndexes.contains(index)))
         }
         let jobs = waiting
         var pending = renamed.count + 1

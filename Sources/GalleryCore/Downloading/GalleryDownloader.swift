@@ -15,9 +15,12 @@ public final class GalleryDownloader {
     public struct Job: Equatable, Sendable {
         public var name: String
         public var url: String
-        public init(name: String, url: String) {
+        /// A video or sound (its own size limit and media types).
+        public var isMedia: Bool
+        public init(name: String, url: String, isMedia: Bool = false) {
             self.name = name
             self.url = url
+            self.isMedia = isMedia
         }
     }
 
@@ -72,6 +75,8 @@ public final class GalleryDownloader {
     /// Images that arrive while the folder is still being listed.
     var arrivedWhileListing: [GalleryItem] = []
     var urls: [String] = []
+    /// The indexes (as `urls`') of the videos and sounds.
+    var mediaIndexes: Set<Int> = []
     /// Streamed images (by their place in `names`) and where they stand.
     var streamed: [Int: Streamed] = [:]
     var feedEnded = false
@@ -120,14 +125,20 @@ public final class GalleryDownloader {
         window = pipeline.maxConnectionsPerHost * 4
     }
 
-    /// The images among `items` (feed order, newest first) with safe, unique file names. Names are given
-    /// oldest first, so a file keeps its name when the gallery gains newer items. Items that are not images
-    /// (videos, pages) have nothing to save here.
-    public nonisolated static func jobs(for items: [GalleryItem]) -> [Job] {
-        let images = items.filter(\.isSavedImage)
-        let names = DownloadNames.unique(images.reversed().map { ($0.id, $0.fileName) }).reversed()
-        return zip(images, names).map { Job(name: $1, url: $0.fullImageURL!) }
+    /// The images, videos and sounds among `items` (feed order, newest first) with safe, unique file names.
+    /// Names are given oldest first, so a file keeps its name when the gallery gains newer items. Pages have
+    /// nothing to save; with `imagesOnly`, neither have videos and sounds.
+    public nonisolated static func jobs(for items: [GalleryItem], imagesOnly: Bool = false) -> [Job] {
+        let saved = items.filter { $0.savedFile(imagesOnly: imagesOnly) != nil }
+        let names = DownloadNames.unique(saved.reversed().map { ($0.id, $0.fileName) }).reversed()
+        return zip(saved, names).map { item, name in
+            let file = item.savedFile(imagesOnly: imagesOnly)!
+            return Job(name: name, url: file.url, isMedia: file.isMedia)
+        }
     }
+
+    /// `--download --images-only`: videos and sounds are left out.
+    public var imagesOnly = false
 
     /// Lists the folder, skips what is complete, and downloads the rest. `completion` runs once, when every
     /// job ended or after `cancel()` once every running download closed its partial file. The app streams
@@ -213,7 +224,9 @@ public final class GalleryDownloader {
             let destination = FileDestination(directory: directory, name: job.name,
                                               partialFileBytes: partialSizes[DownloadNames.partialName(of: job.name)],
                                               renamesWhenComplete: !slot.defersRename)
-            slot.task = pipeline.saveFile(ImageRequest(url: job.url, size: .original, priority: .visible), to: destination,
+            var request = ImageRequest(url: job.url, size: .original, priority: .visible)
+            request.isMedia = job.isMedia
+            slot.task = pipeline.saveFile(request, to: destination,
                                           progress: { [weak self, slot] progress in self?.advance(slot, progress) },
                                           completion: { [weak self, slot] result in self?.end(slot, result) })
         }
@@ -277,6 +290,11 @@ public final class GalleryDownloader {
 }
 
 extension GalleryItem {
-    /// An image `--download` saves: not a video or a page, and with a full-size URL.
-    var isSavedImage: Bool { kind == .image && fullImageURL != nil }
+    /// What `--download` and Save As save of the item: its full-size image, or its video's or sound's own
+    /// file (unless `imagesOnly`); nil for pages and for media the app cannot fetch.
+    public func savedFile(imagesOnly: Bool = false) -> (url: String, isMedia: Bool)? {
+        if kind == .image, let fullImageURL { return (fullImageURL, false) }
+        if !imagesOnly, kind == .video || kind == .audio, let media { return (media.url, true) }
+        return nil
+    }
 }

@@ -59,6 +59,34 @@ public struct GalleryItem: Hashable, Sendable {
     /// `publishedRange`.
     public internal(set) var published: Int?
 
+    /// A video's or a sound's own file, which the large view plays: what Mastodon's gifv, video and audio
+    /// attachments, Misskey's video and audio drive files and Commons' WebM and Ogg files name. Nil for
+    /// pictures, and for media the app cannot fetch itself (it opens the post in the browser then).
+    public var media: Media?
+
+    public struct Media: Hashable, Sendable {
+        public var url: String
+        /// The length the service states, in milliseconds (rows show it before anything is downloaded).
+        public var durationMilliseconds: Int?
+        /// Plays by itself, silent and looping (Mastodon's gifv: a GIF converted to a video).
+        public var loops: Bool
+
+        public init(url: String, durationMilliseconds: Int? = nil, loops: Bool = false) {
+            self.url = url
+            self.durationMilliseconds = durationMilliseconds.flatMap { (0...Self.maxDurationMilliseconds).contains($0) ? $0 : nil }
+            self.loops = loops
+        }
+
+        /// `seconds` as the services give it (88.654), bounded to a sane range (nil beyond).
+        public init(url: String, seconds: Double?, loops: Bool = false) {
+            let milliseconds = seconds.flatMap { $0.isFinite && $0 >= 0 && $0 * 1000 <= Double(Self.maxDurationMilliseconds) ? Int(($0 * 1000).rounded()) : nil }
+            self.init(url: url, durationMilliseconds: milliseconds, loops: loops)
+        }
+
+        /// A week: no real video is longer, and a feed's "1e300 seconds" is no length at all.
+        public static let maxDurationMilliseconds = 7 * 24 * 3600 * 1000
+    }
+
     /// Years 1 to 9999, what GLib's dates hold: a feed's "year 300,000" is no date at all.
     public static let publishedRange = -62_135_596_800...253_402_300_799
     /// The longest alt text kept, in characters: Mastodon's own limit (Misskey's is 512, Bluesky's 2000).
@@ -83,12 +111,12 @@ public struct GalleryItem: Hashable, Sendable {
         self.published = published.flatMap { Self.publishedRange.contains($0) ? $0 : nil }
     }
 
-    /// The file name shown in the row: the source's suggestion, else the last path segment of the image URL,
-    /// percent-decoded.
+    /// The file name shown in the row: the source's suggestion, else the last path segment of the image's (or
+    /// the video's) URL, percent-decoded.
     public var fileName: String {
         // Percent-decoding can bring back any character ("%1B"): cleaned like every other text.
         if let suggestedFileName, !suggestedFileName.isEmpty { return DisplayText.clean(suggestedFileName, limit: 255) }
-        for candidate in [fullImageURL, thumbnails.first?.url, pageURL].compactMap({ $0 }) {
+        for candidate in [fullImageURL, media?.url, thumbnails.first?.url, pageURL].compactMap({ $0 }) {
             if let name = URLText.lastPathSegment(of: candidate), !name.isEmpty { return DisplayText.clean(name, limit: 255) }
         }
         return DisplayText.clean(id, limit: 255)

@@ -31,6 +31,11 @@ struct PackedGalleryItem: Sendable {
         writer.string(item.suggestedFileName)
         writer.int(item.mediaURLRejected ? 1 : 0)
         writer.int(item.published)
+        writer.string(item.media?.url)
+        if let media = item.media {
+            writer.int(media.durationMilliseconds)
+            writer.int(media.loops ? 1 : 0)
+        }
         // A copy of exactly the bytes written: the writer's buffer grew by doubling.
         bytes = writer.bytes.withUnsafeBufferPointer { Array($0) }
     }
@@ -54,7 +59,10 @@ struct PackedGalleryItem: Sendable {
         return GalleryItem(cleanID: id, title: title, kind: kind, thumbnails: thumbnails, fullImageURL: fullImageURL,
                            pageURL: pageURL, author: author, altText: altText, isSensitive: isSensitive,
                            width: width, height: height, suggestedFileName: reader.optionalString(),
-                           mediaURLRejected: reader.int() != 0, published: reader.optionalInt())
+                           mediaURLRejected: reader.int() != 0, published: reader.optionalInt(),
+                           media: reader.optionalString().map { url in
+                               GalleryItem.Media(url: url, durationMilliseconds: reader.optionalInt(), loops: reader.int() != 0)
+                           })
     }
 
     /// The item's kind without unpacking the rest: a cell asks on every change of its download.
@@ -157,7 +165,7 @@ extension GalleryItem {
     /// a row cost (a 1,500-character alt text walked scalar by scalar for each cell a frame rebinds).
     fileprivate init(cleanID id: String, title: String, kind: Kind, thumbnails: [Thumbnail], fullImageURL: String?,
                      pageURL: String?, author: String?, altText: String?, isSensitive: Bool, width: Int?, height: Int?,
-                     suggestedFileName: String?, mediaURLRejected: Bool, published: Int?) {
+                     suggestedFileName: String?, mediaURLRejected: Bool, published: Int?, media: Media?) {
         self.id = id
         self.title = title
         self.kind = kind
@@ -172,5 +180,6 @@ extension GalleryItem {
         self.suggestedFileName = suggestedFileName
         self.mediaURLRejected = mediaURLRejected
         self.published = published
+        self.media = media
     }
 }

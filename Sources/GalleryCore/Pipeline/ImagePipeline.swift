@@ -205,8 +205,9 @@ public final class ImagePipeline {
         let usesDiskCache = request.cachePolicy.contains(.disk)
         let task = PipelineTask<SavedFile>(slot: held == nil ? (scheduler, Self.host(of: url)) : nil) { [weak self] task in
             guard let self else { return }
-            let download = FileDownload(url: url, destination: destination, client: client, maxBytes: limits.maxImageBytes,
-                                        usesDiskCache: usesDiskCache, held: held?.bytes)
+            let download = FileDownload(url: url, destination: destination, client: client,
+                                        maxBytes: request.isMedia ? MediaPlayer.maxMediaBytes : limits.maxImageBytes,
+                                        usesDiskCache: usesDiskCache, held: held?.bytes, acceptsMedia: request.isMedia)
             task.onCancel = { download.cancel() }
             download.start(progress: { task.send($0) }, transferEnded: { task.releaseSlot() }) { task.finish($0) }
         }
@@ -241,11 +242,17 @@ public final class ImagePipeline {
     /// Only 2xx bodies that claim to be images (or make no claim) are worth downloading; the decoder has the
     /// last word on what the bytes really are.
     static func validateImageResponse(_ head: HTTPResponseHead) -> HTTPError? {
+        validateImageResponse(head, acceptsMedia: false)
+    }
+
+    /// `acceptsMedia`: a video or sound is saved, so video/ and audio/ types are what is expected too.
+    static func validateImageResponse(_ head: HTTPResponseHead, acceptsMedia: Bool) -> HTTPError? {
         guard head.isSuccess else { return .status(head.status, head.reason) }
         guard let type = head.mediaType, !type.isEmpty else { return nil }
         if type.hasPrefix("image/") || type == "application/octet-stream" || type == "binary/octet-stream" {
             return nil
         }
+        if acceptsMedia && (type.hasPrefix("video/") || type.hasPrefix("audio/") || type == "application/ogg") { return nil }
         return .notAnImage(mediaType: type)
     }
 }

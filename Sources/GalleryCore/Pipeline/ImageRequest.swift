@@ -53,6 +53,9 @@ public struct ImageRequest: Sendable {
     /// the memory cache, which holds first frames only, answers it only with an image that has nothing more.
     public var playsAnimation: Bool
     public var priority: LoadPriority
+    /// A video or sound saved as it is (`saveFile` only): its own size limit, and a video or audio media type
+    /// is what the server should say.
+    public var isMedia = false
 
     public init(url: String, size: Size, cachePolicy: CachePolicy = .all, keepsOriginal: Bool = false,
                 playsAnimation: Bool = false, priority: LoadPriority = .visible) {

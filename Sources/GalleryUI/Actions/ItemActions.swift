@@ -34,7 +34,8 @@ enum ItemAction: String, CaseIterable {
     func applies(to download: ItemViewModel) -> Bool {
         let item = download.item
         return switch self {
-        case .saveImage, .copyImage:
+        case .saveImage: item.savedFile() != nil && download.state != .sensitiveHidden
+        case .copyImage:
             item.kind == .image && item.fullImageURL != nil && download.state != .sensitiveHidden
         case .copyLink: item.link != nil
         case .openInBrowser: item.pageURL.map(URLText.isWebAddress) ?? false
@@ -45,7 +46,7 @@ enum ItemAction: String, CaseIterable {
 extension GalleryItem {
     /// The link "Copy Link" copies: the page, else the image; only http(s).
     var link: String? {
-        [pageURL, fullImageURL].compactMap { $0 }.first(where: URLText.isWebAddress)
+        [pageURL, fullImageURL, media?.url].compactMap { $0 }.first(where: URLText.isWebAddress)
     }
 }
 
@@ -96,18 +97,19 @@ final class ItemActionRunner {
     // MARK: Save
 
     private func chooseFileAndSave(_ item: GalleryItem) {
-        guard let url = item.fullImageURL else { return }
+        guard let file = item.savedFile() else { return }
         let chooser = SaveFileChooser(title: tr("Save Image"), acceptLabel: tr("_Save"), cancelLabel: tr("_Cancel"),
                                       parent: window, suggestedName: DownloadNames.safe(item.fileName),
                                       folder: lastSaveFolder ?? SaveFileChooser.picturesFolder)
         chooser.run { [weak self] path in
             guard let self, let path else { return }
-            self.save(url, to: path)
+            self.save(file.url, to: path, isMedia: file.isMedia)
         }
     }
 
-    /// Downloads the original at `url` into `path` (a partial file first, renamed when complete).
-    func save(_ url: String, to path: String) {
+    /// Downloads the original at `url` (an image; `isMedia`: a video or sound) into `path` (a partial file
+    /// first, renamed when complete).
+    func save(_ url: String, to path: String, isMedia: Bool = false) {
         guard let slash = path.lastIndex(of: "/"), path.index(after: slash) < path.endIndex else { return }
         let directory = slash == path.startIndex ? "/" : String(path[..<slash])
         let name = String(path[path.index(after: slash)...])
@@ -117,13 +119,14 @@ final class ItemActionRunner {
         // A partial file left by an earlier attempt at this name would be in the save's way (it creates a new
         // one); this save starts afresh.
         File(path: directory + "/" + DownloadNames.partialName(of: name)).delete { [weak self] _ in
-            self?.startSave(url, directory: directory, name: name)
+            self?.startSave(url, directory: directory, name: name, isMedia: isMedia)
         }
     }
 
-    private func startSave(_ url: String, directory: String, name: String) {
+    private func startSave(_ url: String, directory: String, name: String, isMedia: Bool) {
         let destination = FileDestination(directory: directory, name: name)
-        let request = ImageRequest(url: url, size: .original, priority: .interactive)
+        var request = ImageRequest(url: url, size: .original, priority: .interactive)
+        request.isMedia = isMedia
         saves[destination.path] = services.pipeline.saveFile(request, to: destination) { [weak self] result in
             guard let self else { return }
             self.saves[destination.path] = nil

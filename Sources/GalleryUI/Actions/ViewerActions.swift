@@ -33,6 +33,7 @@ final class ViewerActions {
         add("zoom-fit") { $0.largeView.zoomToFit() }
         add("fullscreen") { $0.onToggleFullscreen?() }
         add("play-pause") { $0.largeView.togglePlayback() }
+        add("mute") { $0.largeView.toggleMute() }
         actions.append(SimpleAction.add(to: window, name: "pan", stringParameter: { [weak self] direction in
             self?.pan(direction)
         }))

@@ -100,7 +100,8 @@ public final class GalleryRow: GalleryCell {
         }
     }
 
-    /// "quiet-harbour.jpg · 1600 × 1200"
+    /// "quiet-harbour.jpg · 1600 × 1200", "clip.mp4 · 1280 × 720 · 1:28" (a video's length, as the service
+    /// states it).
     static func detailText(_ download: ItemViewModel) -> String {
         let item = download.item
         var parts = [item.fileName]
@@ -109,6 +110,7 @@ public final class GalleryRow: GalleryCell {
         } else if let size = download.decodedImageSize, item.kind == .image {
             parts.append("\(size.width) × \(size.height)")
         }
+        if let duration = DurationText.stated(item.media) { parts.append(duration) }
         return parts.joined(separator: " · ")
     }
 }

@@ -13,14 +13,21 @@ struct ItemBadge: Equatable {
     /// row gains the badge when its thumbnail arrives.
     @MainActor static func of(_ download: ItemViewModel) -> ItemBadge? {
         switch download.kind {
-        case .video: return ItemBadge(iconName: "media-playback-start-symbolic", text: tr("Video"))
-        case .audio: return ItemBadge(iconName: "audio-x-generic-symbolic", text: tr("Audio"))
+        case .video: return ItemBadge(iconName: "media-playback-start-symbolic", text: withLength(tr("Video"), download))
+        case .audio: return ItemBadge(iconName: "audio-x-generic-symbolic", text: withLength(tr("Audio"), download))
         case .other: return ItemBadge(iconName: "web-browser-symbolic", text: tr("Opens in the browser"))
         case .image:
             guard download.isAnimated else { return nil }
             return ItemBadge(iconName: "media-playlist-repeat-symbolic",
                              text: download.isAnimationTooLarge ? tr("Animated, too large to play") : tr("Animated"))
         }
+    }
+
+    /// "Video, 1:28" when the service states the length.
+    @MainActor private static func withLength(_ kind: String, _ download: ItemViewModel) -> String {
+        guard let length = DurationText.stated(download.item.media) else { return kind }
+        // TRANSLATORS: a row's badge tooltip: {kind} is "Video" or "Audio", {length} like 1:28.
+        return tr("{kind}, {length}", ["kind": kind, "length": length])
     }
 }
 

@@ -10,7 +10,7 @@ import GalleryCore
 @MainActor
 final class DetailsPanel {
     enum Field: CaseIterable {
-        case title, author, published, imageSize, file, fileName, page, description
+        case title, author, published, imageSize, duration, file, fileName, page, description
 
         var caption: String {
             switch self {
@@ -19,6 +19,8 @@ final class DetailsPanel {
             // TRANSLATORS: when the image was posted or uploaded to the service.
             case .published: tr("Published")
             case .imageSize: tr("Image Size")
+            // TRANSLATORS: a video's or sound's length, as "1:28".
+            case .duration: tr("Duration")
             // TRANSLATORS: the details panel's row with the file's format and size ("JPEG · 2.4 MB").
             case .file: tr("File")
             case .fileName: tr("File Name")
@@ -76,6 +78,7 @@ final class DetailsPanel {
         rows[.author]?.set(details.author)
         rows[.published]?.set(details.published)
         rows[.imageSize]?.set(details.imageSize)
+        rows[.duration]?.set(details.duration)
         rows[.file]?.set(details.file)
         rows[.fileName]?.set(details.fileName)
         rows[.description]?.set(details.description)

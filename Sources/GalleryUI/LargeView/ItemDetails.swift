@@ -8,6 +8,8 @@ struct ItemDetails: Equatable {
     var author: String?
     var published: String?
     var imageSize: String?
+    /// A video's or sound's length: as played, else as the service states it.
+    var duration: String?
     var file: String?
     var fileName: String?
     var pageURL: String?
@@ -26,8 +28,24 @@ extension ItemDetails {
         self.init(
             title: item.displayTitle, author: item.author, published: item.published.flatMap(DateText.display),
             imageSize: Self.imageSizeText(item, decodedSize: showsOriginal ? decodedSize : nil),
+            duration: DurationText.stated(item.media),
             file: Self.fileText(file, showsOriginal: showsOriginal, failure: failure, isLoading: requestedURL != nil),
             fileName: item.fileName, pageURL: item.pageURL, description: hidden ? nil : item.altText)
+    }
+
+    /// What the panel shows for a video or sound being played: its length and codecs as GStreamer found them,
+    /// the file's size as the server sent it.
+    @MainActor init(item: GalleryItem, hidden: Bool, playing media: MediaPlayer) {
+        self.init(item: item, hidden: hidden, requestedURL: nil, decodedSize: nil, file: nil, failure: nil)
+        if let seconds = media.duration { duration = DurationText.clock(seconds) }
+        let codecs = [media.codecs.video, media.codecs.audio].compactMap { $0 }
+        var parts = codecs.isEmpty ? [] : [codecs.joined(separator: ", ")]
+        if let size = media.fileSize { parts.append(SizeText.format(size)) }
+        if case .failed(let reason) = media.status {
+            file = tr("Not loaded: {reason}", ["reason": reason])
+        } else {
+            file = parts.isEmpty ? (media.status == .loading ? tr("Loading…") : nil) : parts.joined(separator: " · ")
+        }
     }
 
     /// The original's size: as decoded when the view shows the original, else as the service says.

@@ -49,6 +49,8 @@ public final class LargeImageView {
     private var generation = 0
     private let detail: FullResolutionDetail
     let animation: LargeViewAnimation
+    /// A video, gifv or sound of the item shown, played over its still.
+    let media: LargeMediaView
 
     /// The title or the size line changed (the header bar shows both).
     public var onChange: (@MainActor () -> Void)?
@@ -61,8 +63,11 @@ public final class LargeImageView {
         self.pipeline = pipeline
         detail = FullResolutionDetail(pipeline: pipeline)
         animation = LargeViewAnimation(picture: canvas.area)
+        media = LargeMediaView(client: pipeline.client)
         canvas.area.addStyleClass("large-view")
         container.setChild(canvas.area)
+        // First of the overlays: the spinner, the message and Retry stay above the frames.
+        container.addOverlay(media.slot)
         root.append(container, expand: true)
         root.append(details.revealer)
         root.show()
@@ -105,6 +110,7 @@ public final class LargeImageView {
         detail.onSettled = { [weak self] in self?.setLoading(false) }
         detail.onDecoded = { [weak self] surface, resolution in self?.canvas.addDetail(surface, resolution: resolution) }
         detail.onFailed = { [weak self] in self?.changed() }
+        media.onChange = { [weak self] in self?.mediaChanged() }
     }
 
     public var title: String { download?.item.displayTitle ?? "" }
@@ -125,6 +131,7 @@ public final class LargeImageView {
             return tr("{size} · {zoom} %", ["size": pixels, "zoom": zoom])
         }
         if let failure { return failure }
+        if media.isActive { return mediaLine }
         if item.kind != .image {
             return item.kind == .audio ? tr("Audio") : item.kind == .video ? tr("Video") : tr("Web page")
         }
@@ -158,7 +165,11 @@ public final class LargeImageView {
             canvas.show(ImageSurface(thumbnail), imageWidth: thumbnail.width, imageHeight: thumbnail.height,
                         resolution: 1, isPlaceholder: true)
         }
-        if let url = item.largeImageURL(fitting: maxPixelSize, maxPixels: pipeline.limits.decode.maxPixels), !hidden {
+        if let itemMedia = item.media, !hidden {
+            if !showsCurrentItem { clearPicture() }
+            openInBrowserButton.hide()
+            media.show(itemMedia, isSound: item.kind == .audio, hasStill: showsCurrentItem)
+        } else if let url = item.largeImageURL(fitting: maxPixelSize, maxPixels: pipeline.limits.decode.maxPixels), !hidden {
             // Without a thumbnail the previous image stays until this one can be painted.
             load(url)
         } else {
@@ -183,6 +194,7 @@ public final class LargeImageView {
         task = nil
         detail.cancel()
         animation.stop()
+        media.stop()
         original = nil
         setLoading(false)
     }
@@ -231,6 +243,7 @@ public final class LargeImageView {
 
     /// Tries the download that failed again (the Retry button).
     public func retry() {
+        if media.isActive { return media.player.retry() }
         guard let url = requestedURL, failure != nil, task == nil else { return }
         failure = nil
         [messageLabel, retryButton].forEach { $0.hide() }
@@ -305,18 +318,6 @@ public final class LargeImageView {
         updateStatusBox()
     }
 
-    // MARK: Details
-
-    /// The details panel is open (or opening).
-    public var isShowingDetails: Bool { details.revealer.isRevealed }
-
-    /// Opens or closes the details panel (`win.show-details`: Alt+Return, the header bar's toggle).
-    public func setDetailsShown(_ shown: Bool) {
-        guard shown != details.revealer.isRevealed else { return }
-        details.revealer.isRevealed = shown
-        if shown { updateDetails() }
-    }
-
     /// Something about the item shown changed: the details panel and the picture's accessible description
     /// follow, then the window (title, size line).
     private func changed() {
@@ -324,17 +325,34 @@ public final class LargeImageView {
         onChange?()
     }
 
-    private func updateDetails() {
-        guard let download else { return }
-        // A hidden sensitive picture's alt text would describe what is hidden (as its title does not).
-        let hidden = download.state == .sensitiveHidden
-        let description = hidden ? "" : download.item.altText ?? ""
-        // Set only when it changes: each set is an event to every screen reader listening.
-        if canvas.area.accessibleDescription != description { canvas.area.accessibleDescription = description }
-        // Closed, the panel need not follow: it is filled when it opens.
-        guard details.revealer.isRevealed else { return }
-        details.show(ItemDetails(item: download.item, hidden: hidden, requestedURL: requestedURL,
-                                 decodedSize: fullImageSize, file: file, failure: failure))
+    // MARK: Video and sound
+
+    /// "Video · 0:07 / 0:30", "Sound · …, no sound output".
+    private var mediaLine: String {
+        let kind = download?.item.kind == .audio ? tr("Sound") : tr("Video")
+        guard let duration = media.player.duration else { return kind }
+        let line = kind + " · " + DurationText.clock(duration)
+        // TRANSLATORS: appended to the large view's subtitle when a video plays without sound.
+        return media.player.hasNoSoundOutput ? line + " · " + tr("no sound output") : line
+    }
+
+    /// The player's status changed: the spinner while it loads, the reason and Retry when it failed.
+    private func mediaChanged() {
+        guard media.isActive else { return }
+        let status = media.player.status
+        setLoading(status == .loading)
+        // The spinner alone: the player knows no fraction of what it needs before the first frame.
+        progressBar.hide()
+        if case .failed(let reason) = status {
+            failure = reason
+            showMessage(reason)
+            retryButton.show()
+        } else if failure != nil {
+            failure = nil
+            [messageLabel, retryButton].forEach { $0.hide() }
+        }
+        updateStatusBox()
+        changed()
     }
 
     // MARK: Animation
@@ -342,29 +360,20 @@ public final class LargeImageView {
     /// The player of the animation shown, if it is one that plays.
     var animationPlayer: AnimationPlayer? { animation.player }
 
-    /// Play or pause the animation shown (the button, Space); nothing for a still image.
-    public func togglePlayback() { animation.togglePlayback() }
+    /// Play or pause the video, sound or animation shown (the button, Space); nothing for a still image.
+    public func togglePlayback() {
+        if media.isActive { return media.togglePlayback() }
+        animation.togglePlayback()
+    }
 
-    /// The window was minimized or brought back: an animation holds still meanwhile.
-    public func setWindowMinimized(_ minimized: Bool) { animation.setWindowMinimized(minimized) }
+    /// Mute or unmute the video or sound shown (M).
+    public func toggleMute() { media.toggleMute() }
 
-    // MARK: Zoom
-
-    public func zoomIn() { canvas.zoom(steps: 1) }
-    public func zoomOut() { canvas.zoom(steps: -1) }
-    public func zoomToRealSize() { canvas.zoomToRealSize() }
-    public func zoomToFit() { canvas.zoomToFit() }
-    /// Pans by one arrow-key step; false when the image fits the view (←/→ then change the image).
-    public func pan(dx: Int, dy: Int) -> Bool { canvas.panStep(dx: dx, dy: dy) }
-
-    /// Zoom in device pixels per image pixel (1 = 100 %), and whether it follows the window (fit).
-    public var zoom: Double { canvas.viewport?.zoom ?? 1 }
-    public var isFit: Bool { canvas.viewport?.isFit ?? true }
-    public var isZoomedIn: Bool { canvas.isZoomedIn }
-    /// Where the image's top-left corner is in the view (logical pixels).
-    public var imageOffset: (x: Double, y: Double) { (canvas.viewport?.offsetX ?? 0, canvas.viewport?.offsetY ?? 0) }
-    /// An animation or a drag is under way, or the view moved a moment ago.
-    public var isMoving: Bool { canvas.isMoving }
+    /// The window was minimized or brought back: an animation or a video holds still meanwhile.
+    public func setWindowMinimized(_ minimized: Bool) {
+        animation.setWindowMinimized(minimized)
+        media.setWindowMinimized(minimized)
+    }
 
     /// The full-resolution pixbuf, once decoded (the clipboard's copy comes from it).
     public var fullResolutionPixbuf: Pixbuf? { detail.pixbuf }

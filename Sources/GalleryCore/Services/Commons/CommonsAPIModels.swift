@@ -52,11 +52,14 @@ struct CommonsReply: Decodable {
         var height: Int?
         var size: Int?
         var mime: String?
+        /// `iiprop=size` of an audio or video file: its length in seconds (MediaWiki's `duration`).
+        var duration: Double?
         /// `extmetadata`'s `ImageDescription` (CommonsMetadata: the description page's {{Information}}), HTML.
         var imageDescription: String?
 
         private enum CodingKeys: String, CodingKey {
             case timestamp, url, descriptionurl, thumburl, thumbwidth, thumbheight, width, height, size, mime, extmetadata
+            case duration
         }
 
         init(from decoder: any Decoder) throws {
@@ -77,6 +80,7 @@ struct CommonsReply: Decodable {
             height = number(.height)
             size = number(.size)
             mime = text(.mime)
+            duration = (try? container.decodeIfPresent(Double.self, forKey: .duration)) ?? nil
             imageDescription = (try? container.decodeIfPresent(ExtMetadata.self, forKey: .extmetadata))??.imageDescription
         }
     }

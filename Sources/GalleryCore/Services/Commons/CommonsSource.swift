@@ -330,6 +330,8 @@ struct CommonsItemBuilder {
         // A video's only other URL is a still frame ("250px--Talk.webm.jpg"), a TIFF's full image a PNG
         // rendering: the row should still name the original file.
         if fullImageURL != url { item.suggestedFileName = URLText.lastPathSegment(of: url) }
+        // Commons' videos and sounds are WebM and Ogg (Vorbis, Opus, Theora, VP8/VP9): the large view plays them.
+        if kind == .video || kind == .audio { item.media = .init(url: url, seconds: info.duration) }
         return (item, info.timestamp.flatMap { DateText.parseISO8601($0) })
     }
 

@@ -83,27 +83,32 @@ enum MastodonJSON {
     struct Meta: Decodable {
         let original: Size?
         let small: Size?
+        /// A video's or sound's seconds: `original.duration` (88.654), else the top level's `duration`.
+        let duration: Double?
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             original = try? container.decodeIfPresent(Size.self, forKey: .original)
             small = try? container.decodeIfPresent(Size.self, forKey: .small)
+            duration = original?.duration ?? (try? container.decodeIfPresent(Double.self, forKey: .duration)) ?? nil
         }
 
-        enum CodingKeys: String, CodingKey { case original, small }
+        enum CodingKeys: String, CodingKey { case original, small, duration }
     }
 
     struct Size: Decodable {
         let width: Int?
         let height: Int?
+        let duration: Double?
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             width = Self.dimension(try? container.decodeIfPresent(Int.self, forKey: .width))
             height = Self.dimension(try? container.decodeIfPresent(Int.self, forKey: .height))
+            duration = (try? container.decodeIfPresent(Double.self, forKey: .duration)) ?? nil
         }
 
-        enum CodingKeys: String, CodingKey { case width, height }
+        enum CodingKeys: String, CodingKey { case width, height, duration }
 
         /// A size the layout can use: positive and not absurd.
         private static func dimension(_ value: Int??) -> Int? {

@@ -168,8 +168,8 @@ public struct MastodonSource: GallerySource {
 
     private struct SkipReason: Error { let text: String }
 
-    /// One attachment as an item. Images open in the app's viewer; video, GIF-video, audio and unknown
-    /// media open the post in the browser (the app shows still images only).
+    /// One attachment as an item. Images, GIF-videos, videos and sounds open in the app's viewer (the latter
+    /// three play their `url`); unknown media open the post in the browser.
     private static func item(for attachment: MastodonJSON.MediaAttachment, number: Int,
                              in post: PostContext) -> Result<GalleryItem, SkipReason> {
         let mediaURL = URLText.webURL(attachment.url, relativeTo: post.baseURL)
@@ -207,6 +207,9 @@ public struct MastodonSource: GallerySource {
             width: attachment.meta?.original?.width, height: attachment.meta?.original?.height, published: post.published)
         item.suggestedFileName = fileName(id: attachment.id, type: type, url: mediaURL ?? fullImageURL)
         item.mediaURLRejected = kind == .image && fullImageURL == nil
+        if kind == .video || kind == .audio, let mediaURL {
+            item.media = .init(url: mediaURL, seconds: attachment.meta?.duration, loops: type == "gifv")
+        }
         return .success(item)
     }
 

@@ -138,6 +138,8 @@ enum MisskeyItems {
             published: note.published)
         item.suggestedFileName = fileName(file, type: type, url: url ?? fullImageURL)
         item.mediaURLRejected = kind == .image && fullImageURL == nil
+        // A drive file is what its MIME type says: a video or a sound plays from its own url.
+        if kind == .video || kind == .audio, let url { item.media = .init(url: url) }
         return .success(item)
     }
 

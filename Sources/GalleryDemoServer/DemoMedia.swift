@@ -1,0 +1,83 @@
+/// The demo gallery's moving pictures and sound, made at build time by `gallery-demo-images` with GStreamer's
+/// own encoders (no third-party files) into `<images>/media`, and served under `/media/`. Every seventh post is
+/// a video post (`DemoPost.isVideo`); those take the three in turn, in each service's own wire format.
+///
+/// Debian's GStreamer has no H.264 encoder (gst-libav offers only `avenc_h264_omx`, which needs an OpenMAX
+/// device), so the gifv-style loop is VP9 in MP4 (a combination Mastodon itself does not produce, but one the
+/// same demuxer reads) and the video is WebM.
+public enum DemoMedia: String, CaseIterable, Sendable {
+    /// A silent looping clip, as Mastodon's `gifv` (an MP4 whose index sits at the end, as a muxer writes it by
+    /// default; each loop reads its start again with a Range request).
+    case loop
+    /// A video with sound: VP8 and Opus in WebM.
+    case clip
+    /// A sound: Vorbis in Ogg.
+    case sound
+
+    public var fileName: String {
+        switch self {
+        case .loop: "loop.mp4"
+        case .clip: "clip.webm"
+        case .sound: "sound.ogg"
+        }
+    }
+
+    public var mediaType: String {
+        switch self {
+        case .loop: "video/mp4"
+        case .clip: "video/webm"
+        case .sound: "audio/ogg"
+        }
+    }
+
+    /// Mastodon's MediaAttachment `type`.
+    public var mastodonType: String {
+        switch self {
+        case .loop: "gifv"
+        case .clip: "video"
+        case .sound: "audio"
+        }
+    }
+
+    public var isSound: Bool { self == .sound }
+
+    /// Seconds, as encoded.
+    public var duration: Double {
+        switch self {
+        case .loop: 3
+        case .clip: 6
+        case .sound: 4
+        }
+    }
+
+    /// Frame size of the videos (nil for the sound).
+    public var size: (width: Int, height: Int)? { isSound ? nil : (480, 270) }
+
+    /// The gst-launch pipeline that writes the file to `%OUTPUT%`.
+    public var pipeline: String {
+        let video = "video/x-raw,width=480,height=270,framerate=15/1,format=I420"
+        switch self {
+        case .loop:
+            return "videotestsrc pattern=ball num-buffers=45 ! \(video) ! vp9enc deadline=1 cpu-used=8 ! "
+                + "video/x-vp9,profile=(string)0 ! capssetter caps=\"video/x-vp9,chroma-format=(string)4:2:0,"
+                + "bit-depth-luma=(uint)8,bit-depth-chroma=(uint)8\" ! mp4mux ! filesink location=%OUTPUT%"
+        case .clip:
+            return "videotestsrc pattern=smpte num-buffers=90 ! \(video) ! vp8enc deadline=1 ! webmmux name=mux ! "
+                + "filesink location=%OUTPUT% audiotestsrc num-buffers=259 freq=330 ! audioconvert ! opusenc ! mux."
+        case .sound:
+            return "audiotestsrc num-buffers=173 freq=440 ! audioconvert ! vorbisenc ! oggmux ! filesink location=%OUTPUT%"
+        }
+    }
+
+    /// The URL path the demo server serves it under.
+    public var path: String { "/media/" + fileName }
+
+    /// The folder under the images directory.
+    public static let folder = "media"
+
+    /// What a video post of the demo shows, in turn.
+    public static func of(_ post: DemoPost) -> DemoMedia? {
+        guard post.isVideo else { return nil }
+        return allCases[(post.index / 7) % allCases.count]
+    }
+}
