@@ -4,9 +4,11 @@ import GObjectBindings
 /// task holds a connection slot. The body is read by the same `BodyReader` as every download (size limit,
 /// throughput floor, progress) into a `FileSink`: a hidden partial file (".NAME.part") written by GIO on a
 /// GTask worker, with at most `writeChunkBytes` and one read in memory at a time, and renamed to NAME only once
-/// it is complete. A partial file left by an earlier run is resumed with a Range request, and kept only if the
-/// server really answers with the rest of that file (206 and a matching Content-Range); anything else starts the
-/// file over. Bytes a caller already holds (`held`) are written the same way, without a request.
+/// it is complete. A partial file left by an earlier run is resumed with a Range request (and `If-Range` with the
+/// validator stored with it, so an image that changed on the server comes whole), and kept only if the server
+/// really answers with the rest of that file (206 and a matching Content-Range) and the file is still the one
+/// listed (`FileOutputStream.Mode.append`: no symbolic link followed); anything else starts the file over.
+/// Bytes a caller already holds (`held`) are written the same way, without a request.
 ///
 /// The same checks as the image downloads: 2xx, a Content-Type that may be an image, the size limit (declared
 /// and as bytes arrive), and an HTML page is refused even when it claims to be an image.
@@ -31,6 +33,8 @@ final class FileDownload {
 
     /// Bytes in the partial file when this download started (0: none or empty).
     private var resumeOffset: Int
+    /// The validator stored with the partial file, sent as `If-Range`.
+    private let resumeTag: String?
     private var hasPartialFile: Bool
     private var body: HTTPBody?
     private var sink: FileSink?
@@ -52,6 +56,7 @@ final class FileDownload {
         partialFile = File(path: destination.directory + "/" + DownloadNames.partialName(of: destination.name))
         hasPartialFile = destination.partialFileBytes != nil
         resumeOffset = destination.partialFileBytes ?? 0
+        resumeTag = destination.partialFileTag.flatMap(Self.usableTag)
     }
 
     /// `progress` hears this attempt's bytes once the response was accepted (0 first, with the length
@@ -74,7 +79,10 @@ final class FileDownload {
 
     private func request(from offset: Int) {
         var headers = ["Accept": "image/*", "Accept-Encoding": "identity"]
-        if offset > 0 { headers["Range"] = "bytes=\(offset)-" }
+        if offset > 0 {
+            headers["Range"] = "bytes=\(offset)-"
+            if let resumeTag { headers["If-Range"] = resumeTag }
+        }
         let request = HTTPRequest(url: url, headers: headers, maxBodyBytes: maxBytes, usesDiskCache: usesDiskCache)
         client.open(request, cancellable: cancellable) { [weak self] result in
             guard let self else { return }
@@ -116,14 +124,32 @@ final class FileDownload {
             fail(.file(tr("The server sent part of the image without being asked")))
         case _ where offset > 0:
             // The server ignored the range and sends the whole image: use it, from the start.
-            restart(requestAgain: false) { [weak self] in self?.accept(offset: 0, length: encoded ? nil : head.contentLength) }
+            restart(requestAgain: false) { [weak self] in
+                self?.accept(offset: 0, length: encoded ? nil : head.contentLength, tag: Self.resumeTag(of: head))
+            }
         default:
-            accept(offset: 0, length: encoded ? nil : head.contentLength)
+            accept(offset: 0, length: encoded ? nil : head.contentLength, tag: Self.resumeTag(of: head))
         }
     }
 
+    /// The longest validator stored with a partial file and sent back as `If-Range`.
+    static let maxResumeTagBytes = 256
+
+    /// What a resume of this response may send as `If-Range`: its strong ETag, else its Last-Modified.
+    static func resumeTag(of head: HTTPResponseHead) -> String? {
+        let etag = head.headers["etag"].flatMap { $0.hasPrefix("W/") ? nil : $0 }
+        return (etag.flatMap(usableTag) ?? head.headers["last-modified"].flatMap(usableTag))
+    }
+
+    /// `tag` if it can go back in a header as it is: printable ASCII, not too long.
+    private static func usableTag(_ tag: String) -> String? {
+        let bytes = tag.utf8
+        guard !bytes.isEmpty, bytes.count <= maxResumeTagBytes, bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
+        return tag
+    }
+
     /// The response (checked by `handle`) is the image from `offset` on, `length` bytes if declared.
-    private func accept(offset: Int, length: Int?) {
+    private func accept(offset: Int, length: Int?, tag: String? = nil) {
         if let length, offset + length > maxBytes {
             return fail(.http(.tooLarge(limitBytes: maxBytes)), discardPartial: true)
         }
@@ -131,9 +157,9 @@ final class FileDownload {
         // The file is created once the first bytes passed the checks; an empty partial file left by a run
         // stopped before its first write would be in the way.
         if offset == 0 && hasPartialFile {
-            return restart(requestAgain: false) { [weak self] in self?.readBody(offset: 0, length: length) }
+            return restart(requestAgain: false) { [weak self] in self?.readBody(offset: 0, length: length, tag: tag) }
         }
-        readBody(offset: offset, length: length)
+        readBody(offset: offset, length: length, tag: tag)
     }
 
     /// Deletes the partial file, then asks for the whole image (`requestAgain`) or goes on with `then`.
@@ -159,9 +185,10 @@ final class FileDownload {
 
     // MARK: Body → file
 
-    private func readBody(offset: Int, length: Int?) {
+    private func readBody(offset: Int, length: Int?, tag: String?) {
         guard let body else { return }
-        let sink = FileSink(file: partialFile, name: name, mode: offset > 0 ? .append : .create, flushBytes: writeChunkBytes)
+        let sink = FileSink(file: partialFile, name: name, mode: offset > 0 ? .append(expectedBytes: offset) : .create,
+                            flushBytes: writeChunkBytes, tag: tag)
         self.sink = sink
         let reader = BodyReader(body: body, limit: maxBytes, alreadyStored: offset, expectedLength: length,
                                 chunkBytes: readChunkBytes, cancellable: cancellable)
@@ -171,6 +198,12 @@ final class FileDownload {
             self.body = nil
             self.transferEnded?()
             if sink.createdFile { self.hasPartialFile = true }
+            // Not the partial file listed (a symbolic link, another's file, changed): nothing was written to it.
+            if sink.refusedPartialFile {
+                self.sink = nil
+                self.resumed = false
+                return self.restart(requestAgain: true)
+            }
             switch result {
             case .success: self.saveCompleteFile()
             // Over the limit: the partial file can never become the image.
@@ -278,17 +311,22 @@ final class FileSink: BodySink {
     private let name: String
     private let mode: FileOutputStream.Mode
     private let flushBytes: Int
+    private let tag: String?
     private var output: FileOutputStream?
     private var held: [Bytes] = []
     private var heldBytes = 0
     /// This sink created the file (so there is a partial file to keep or delete now).
     private(set) var createdFile = false
+    /// The file to append to was not the one listed, so nothing was written (`FileOutputStream.Mode.append`).
+    private(set) var refusedPartialFile = false
 
-    init(file: File, name: String, mode: FileOutputStream.Mode, flushBytes: Int) {
+    /// `tag`: stored with a file this sink creates, for a resume's `If-Range`.
+    init(file: File, name: String, mode: FileOutputStream.Mode, flushBytes: Int, tag: String? = nil) {
         self.file = file
         self.name = name
         self.mode = mode
         self.flushBytes = flushBytes
+        self.tag = tag
     }
 
     /// Bytes received and not yet written.
@@ -350,7 +388,7 @@ final class FileSink: BodySink {
         discardHeld()
         let stream = output
         output = nil
-        FileOutputStream.perform(on: stream, file: file, mode: mode, writing: chunks, then: ending) { [weak self] result in
+        FileOutputStream.perform(on: stream, file: file, mode: mode, writing: chunks, tag: tag, then: ending) { [weak self] result in
             // Closing or renaming may fail after the file was written (perhaps not all of it): it is there then too.
             let fileIsThere = switch result {
             case .success, .failure(.close), .failure(.move): true
@@ -362,6 +400,9 @@ final class FileSink: BodySink {
                 self?.output = stream
                 completion(nil)
             case .failure(let failure):
+                if case .open(let error) = failure, self?.mode != .create, FileOutputStream.isNotTheListedFile(error) {
+                    self?.refusedPartialFile = true
+                }
                 completion(failure)
             }
         }

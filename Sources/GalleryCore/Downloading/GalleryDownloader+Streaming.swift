@@ -196,6 +196,7 @@ extension GalleryDownloader {
             streamed[index]?.state = .settled
             // The provisional name's partial file belongs to another image now: it goes either way.
             partialSizes[DownloadNames.partialName(of: entry.provisional)] = nil
+            partialTags[DownloadNames.partialName(of: entry.provisional)] = nil
             switch entry.state {
             case .complete(let resumed) where !existing.contains(final):
                 move(partialOf: entry.provisional, to: final) { [weak self] error in

@@ -1,4 +1,5 @@
 import CGLib
+import Glibc
 import Collections
 import GObjectBindings
 
@@ -65,6 +66,8 @@ public final class GalleryDownloader {
     /// What the folder held when it was listed, and what this run put there since.
     var existing: Set<String> = []
     var partialSizes: [String: Int] = [:]
+    /// The validator stored with each partial file, for its resume's `If-Range`.
+    var partialTags: [String: String] = [:]
     var phase = Phase.listing
 
     // Streaming (see GalleryDownloader+Streaming.swift)
@@ -156,8 +159,37 @@ public final class GalleryDownloader {
 
     // MARK: The folder
 
-    /// Lists the folder once, before any job runs: what is there decides what is skipped and resumed.
+    /// Checks and lists the folder once, before any job runs: what is there decides what is skipped and
+    /// resumed. A folder others can write to is refused (they could plant files and links under the names
+    /// this run writes): every job fails with the reason.
     func listFolder(then: @escaping @MainActor () -> Void) {
+        let directory = directory
+        WorkerTask.run({ Self.folderRefusal(directory) }, completion: { [weak self] refusal in
+            guard let self, !self.isCancelled else { return }
+            guard let refusal else { return self.listEntries(then: then) }
+            self.listingFailure = refusal
+            then()
+            self.onProgress?()
+            self.finishIfDone()
+        })
+    }
+
+    /// Why files must not be saved into `path`, or nil: it can be changed by another user — writable by
+    /// everyone, by a group other than the user's own, or owned by someone else (root aside). A folder that
+    /// does not exist yet is not refused here.
+    nonisolated static func folderRefusal(_ path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        let mode = info.st_mode
+        let othersWrite = mode & S_IWOTH != 0 || (mode & S_IWGRP != 0 && info.st_gid != getegid())
+            || (info.st_uid != geteuid() && info.st_uid != 0)
+        guard othersWrite else { return nil }
+        // TRANSLATORS: --download refuses a folder; {folder} is its path. "chmod go-w" is a command, not translated.
+        return tr("Other users can change {folder}: choose a folder only you can write to (or run chmod go-w on it)",
+                  ["folder": path])
+    }
+
+    private func listEntries(then: @escaping @MainActor () -> Void) {
         File(path: directory).listDirectory { [weak self] result in
             guard let self, !self.isCancelled else { return }
             switch result {
@@ -165,6 +197,13 @@ public final class GalleryDownloader {
                 let files = entries.filter(\.isRegularFile)
                 self.existing = Set(files.map(\.name))
                 self.partialSizes = Dictionary(files.map { ($0.name, $0.size) }, uniquingKeysWith: { first, _ in first })
+                self.partialTags = Dictionary(files.compactMap { file in file.resumeTag.map { (file.name, $0) } },
+                                              uniquingKeysWith: { first, _ in first })
+                // A link or anything else under a partial file's name is no partial file: it is removed (never
+                // followed) and the image downloaded whole.
+                for entry in entries where !entry.isRegularFile && entry.name.hasPrefix(".") && entry.name.hasSuffix(".part") {
+                    self.partialSizes[entry.name] = 0
+                }
             case .failure(let error) where error.matches(G_IO_ERROR_NOT_FOUND):
                 self.existing = []
                 self.partialSizes = [:]
@@ -210,8 +249,10 @@ public final class GalleryDownloader {
             slot.defersRename = queued.streamedIndex != nil && phase != .draining
             slots.append(slot)
             if let index = queued.streamedIndex { streamed[index]?.state = .running }
+            let partialName = DownloadNames.partialName(of: job.name)
             let destination = FileDestination(directory: directory, name: job.name,
-                                              partialFileBytes: partialSizes[DownloadNames.partialName(of: job.name)],
+                                              partialFileBytes: partialSizes[partialName],
+                                              partialFileTag: partialTags[partialName],
                                               renamesWhenComplete: !slot.defersRename)
             slot.task = pipeline.saveFile(ImageRequest(url: job.url, size: .original, priority: .visible), to: destination,
                                           progress: { [weak self, slot] progress in self?.advance(slot, progress) },

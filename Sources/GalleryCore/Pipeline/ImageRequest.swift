@@ -126,14 +126,18 @@ public struct FileDestination: Hashable, Sendable {
     public var name: String
     /// The size of a partial file an earlier attempt left, to be resumed; nil when there is none.
     public var partialFileBytes: Int?
+    /// The validator (ETag or Last-Modified) stored with that partial file, sent as `If-Range` by its resume.
+    public var partialFileTag: String?
     /// False: the save ends with the complete partial file, which the caller renames once it knows the name
     /// for good (`--download` while the gallery's pages are still being read).
     public var renamesWhenComplete: Bool
 
-    public init(directory: String, name: String, partialFileBytes: Int? = nil, renamesWhenComplete: Bool = true) {
+    public init(directory: String, name: String, partialFileBytes: Int? = nil, partialFileTag: String? = nil,
+                renamesWhenComplete: Bool = true) {
         self.directory = directory
         self.name = name
         self.partialFileBytes = partialFileBytes
+        self.partialFileTag = partialFileTag
         self.renamesWhenComplete = renamesWhenComplete
     }
 
