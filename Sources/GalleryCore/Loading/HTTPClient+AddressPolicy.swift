@@ -1,0 +1,35 @@
+import GObjectBindings
+
+extension HTTPClient {
+    /// The gallery at `origin` is the one being read: if its endpoint is on a private address (the demo
+    /// server, a server the user runs), every address stays allowed; otherwise requests to private addresses
+    /// are refused from now on (see `AddressPolicy`). Until that is decided (a name is resolved for it, once),
+    /// requests to other origins wait; the endpoint's own go at once.
+    public func useEndpoint(_ origin: String) {
+        policyDecisions += 1
+        let decision = policyDecisions
+        endpointOrigin = URLText.origin(of: origin)
+        if waitingForPolicy == nil { waitingForPolicy = [] }
+        let treatedAsPublic = addressesTreatedAsPublic
+        AddressPolicy.endpointIsPrivate(origin, treatedAsPublic: treatedAsPublic) { [weak self] isPrivate in
+            guard let self, decision == self.policyDecisions else { return }
+            let narrows = self.addressPolicy.allowsPrivateAddresses && !isPrivate
+            self.addressPolicy = AddressPolicy(allowsPrivateAddresses: isPrivate, treatedAsPublic: treatedAsPublic)
+            // A kept-alive connection to a private address, made while they were allowed, is never reused.
+            if narrows { self.replaceSession() }
+            let waiting = self.waitingForPolicy ?? []
+            self.waitingForPolicy = nil
+            for send in waiting { send() }
+        }
+    }
+
+    /// The policy connections are checked against; nil while `useEndpoint` decides (only the endpoint's own
+    /// requests are sent meanwhile).
+    var decidedAddressPolicy: AddressPolicy? { waitingForPolicy == nil ? addressPolicy : nil }
+
+    /// Runs `send` for `url` once the address policy is decided, or now for the endpoint's own requests.
+    func whenPolicyDecided(for url: String, _ send: @escaping @MainActor () -> Void) {
+        guard waitingForPolicy != nil, URLText.origin(of: url) != endpointOrigin else { return send() }
+        waitingForPolicy?.append(send)
+    }
+}

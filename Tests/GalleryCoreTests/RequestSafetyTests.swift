@@ -1,0 +1,174 @@
+import GObjectBindings
+import TestSupport
+import XCTest
+@testable import GalleryCore
+
+/// No request a feed can turn against the user: credentials in a URL are never sent, a public gallery cannot
+/// reach into the user's network, https is never followed to http. Real SoupServers on 127.0.0.1; "public"
+/// and "private" come from `HTTPClient.addressesTreatedAsPublic`, so no public network is needed.
+final class RequestSafetyTests: GLibTestCase {
+    static let image = PatternBytes.make(count: 20_000, key: "image")
+    static let loopback: [UInt8] = [127, 0, 0, 1]
+
+    @MainActor
+    private static func fetch(_ url: String, with client: HTTPClient) -> Result<HTTPResponse, HTTPError> {
+        var result: Result<HTTPResponse, HTTPError>?
+        client.fetch(HTTPRequest(url: url, maxBodyBytes: 1_000_000), cancellable: Cancellable()) { result = $0 }
+        XCTAssertTrue(iterateMainLoop(until: { result != nil }, timeout: 120), "\(url) never completed")
+        return result ?? .failure(.cancelled)
+    }
+
+    @MainActor
+    private static func imageServer() throws -> TestHTTPServer {
+        let server = try TestHTTPServer()
+        server.route("/img") { _ in .bytes(image, contentType: "image/png") }
+        return server
+    }
+
+    /// libsoup's auth manager would answer each 401 with the URL's user:password (Basic, or Digest and its
+    /// crashes); the client has none, and drops the credentials from the URL too.
+    func testCredentialsInAURLAreNeverSentNotEvenAfterA401() throws {
+        try MainActor.assumeIsolated {
+            let server = try TestHTTPServer()
+            var authorizations: [String] = []
+            for scheme in ["basic", "digest"] {
+                server.route("/\(scheme)") { request in
+                    if let sent = request.header("Authorization") {
+                        authorizations.append(sent)
+                        return .bytes(Self.image, contentType: "image/png")
+                    }
+                    let challenge = scheme == "basic" ? "Basic realm=\"gallery\""
+                        : "Digest realm=\"gallery\", nonce=\"0123456789abcdef\", qop=\"auth\", algorithm=MD5"
+                    return TestResponse.status(401).header("WWW-Authenticate", challenge)
+                }
+            }
+            let withCredentials = server.baseURL.replacingOccurrences(of: "http://", with: "http://user:secret@")
+            server.route("/hop") { _ in .redirect(to: withCredentials + "/basic") }
+            let client = HTTPClient()
+            for path in ["/basic", "/digest", "/hop"] {
+                let result = Self.fetch(withCredentials + path, with: client)
+                guard case .success(let response) = result, response.head.status == 401 else {
+                    return XCTFail("\(path): the 401 is the answer, not \(result)")
+                }
+            }
+            XCTAssertEqual(authorizations, [], "no credentials were ever sent")
+            XCTAssertEqual(server.requestLog, ["/basic", "/digest", "/hop", "/basic"], "no request was repeated with credentials")
+        }
+    }
+
+    /// The endpoint is "public" (127.0.0.2, counted as public, serves nothing): the image server on 127.0.0.1 is
+    /// private, by its address and by a name (localhost) that resolves to it.
+    func testAPublicGallerysMediaOnAPrivateAddressIsRefusedAfterNameResolution() throws {
+        try MainActor.assumeIsolated {
+            let server = try Self.imageServer()
+            let client = HTTPClient()
+            client.addressesTreatedAsPublic = [[127, 0, 0, 2]]
+            client.useEndpoint("http://127.0.0.2:1")
+            let named = server.baseURL.replacingOccurrences(of: "127.0.0.1", with: "localhost")
+            for url in [server.url("/img"), named + "/img"] {
+                guard case .failure(.refused(.privateAddress(let address))) = Self.fetch(url, with: client) else {
+                    return XCTFail("\(url) must be refused")
+                }
+                XCTAssertTrue(["127.0.0.1", "::1"].contains(address), address)
+            }
+            XCTAssertEqual(server.requestCount, 0, "no connection was made")
+            XCTAssertEqual(HTTPError.refused(.privateAddress("127.0.0.1")).message,
+                           "Refused: 127.0.0.1 is on a private network, and this gallery is not")
+        }
+    }
+
+    /// The same server is the gallery's own endpoint: a private one, so its media may be private too.
+    func testAGalleryOnAPrivateAddressMayUsePrivateAddresses() throws {
+        try MainActor.assumeIsolated {
+            let server = try Self.imageServer()
+            let client = HTTPClient()
+            client.useEndpoint(server.baseURL)
+            let named = server.baseURL.replacingOccurrences(of: "127.0.0.1", with: "localhost")
+            for url in [server.url("/img"), named + "/img"] {
+                guard case .success(let response) = Self.fetch(url, with: client) else { return XCTFail(url) }
+                XCTAssertEqual(response.body.count, Self.image.count)
+            }
+        }
+    }
+
+    /// A public image (127.0.0.1 counted as public) that redirects to a private address: refused at the hop.
+    func testARedirectToAPrivateAddressIsRefused() throws {
+        try MainActor.assumeIsolated {
+            let server = try Self.imageServer()
+            let port = URLComponents(string: server.baseURL)!.port!
+            server.route("/hop") { _ in .redirect(to: "http://10.0.0.1:\(port)/img") }
+            server.route("/hop6") { _ in .redirect(to: "http://[::ffff:192.168.0.1]:\(port)/img") }
+            let client = HTTPClient()
+            client.addressesTreatedAsPublic = [Self.loopback]
+            client.useEndpoint(server.baseURL)
+            guard case .success = Self.fetch(server.url("/img"), with: client) else { return XCTFail("a public image") }
+            let hop = Self.fetch(server.url("/hop"), with: client)
+            guard case .failure(.refused(.privateAddress("10.0.0.1"))) = hop else {
+                return XCTFail("the redirect to 10.0.0.1 must be refused, not \(hop)")
+            }
+            guard case .failure(.refused(.privateAddress(let mapped))) = Self.fetch(server.url("/hop6"), with: client) else {
+                return XCTFail("the redirect to a v4-mapped private address must be refused")
+            }
+            XCTAssertTrue(mapped.hasSuffix("192.168.0.1"), mapped)
+        }
+    }
+
+    func testAnHTTPSRequestIsNeverFollowedToHTTP() throws {
+        try MainActor.assumeIsolated {
+            let plain = try Self.imageServer()
+            let secure = try Soup.Server(serverHeader: "RequestSafetyTests", tlsCertificatePEM: Fixtures.path("tls/self-signed.pem"))
+            defer { secure.disconnect() }
+            secure.addHandler("/") { message in
+                if message.path == "/img" {
+                    message.setStatus(200)
+                    message.setBody(Bytes(Self.image), contentType: "image/png")
+                } else {
+                    message.setStatus(302)
+                    message.setResponseHeader("Location", plain.url("/img"))
+                }
+            }
+            try secure.listenLocal(https: true)
+            let origin = "https://127.0.0.1:\(secure.boundPort!)"
+            let client = HTTPClient(configuration: .init(trustedCertificatesFile: Fixtures.path("tls/self-signed.pem")))
+            guard case .success = Self.fetch(origin + "/img", with: client) else { return XCTFail("the https image itself") }
+            guard case .failure(.refused(.insecureRedirect)) = Self.fetch(origin + "/downgrade", with: client) else {
+                return XCTFail("https → http must be refused")
+            }
+            XCTAssertEqual(plain.requestCount, 0, "nothing was asked over http")
+        }
+    }
+
+    /// At the edges of each range, in each form that carries an IPv4 address.
+    func testTheAddressClassification() {
+        let privateV4: [[UInt8]] = [[0, 0, 0, 0], [10, 0, 0, 1], [127, 0, 0, 1], [127, 255, 255, 255], [169, 254, 1, 1],
+                                    [172, 16, 0, 1], [172, 31, 255, 255], [192, 168, 0, 1], [100, 64, 0, 1], [100, 127, 255, 255],
+                                    [224, 0, 0, 1], [255, 255, 255, 255]]
+        let publicV4: [[UInt8]] = [[1, 1, 1, 1], [9, 255, 255, 255], [11, 0, 0, 0], [126, 255, 255, 255], [128, 0, 0, 0],
+                                   [169, 253, 0, 1], [172, 15, 255, 255], [172, 32, 0, 0], [192, 167, 0, 1], [100, 63, 0, 1],
+                                   [100, 128, 0, 0], [223, 255, 255, 255], [93, 184, 216, 34]]
+        for address in privateV4 {
+            XCTAssertTrue(AddressPolicy.isPrivate(address), "\(address)")
+            XCTAssertTrue(AddressPolicy.isPrivate([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF] + address), "mapped \(address)")
+            XCTAssertTrue(AddressPolicy.isPrivate([0, 0x64, 0xFF, 0x9B, 0, 0, 0, 0, 0, 0, 0, 0] + address), "NAT64 \(address)")
+            XCTAssertTrue(AddressPolicy.isPrivate([0x20, 0x02] + address + [UInt8](repeating: 0, count: 10)), "6to4 \(address)")
+        }
+        for address in publicV4 {
+            XCTAssertFalse(AddressPolicy.isPrivate(address), "\(address)")
+            XCTAssertFalse(AddressPolicy.isPrivate([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF] + address), "mapped \(address)")
+        }
+        func v6(_ first: UInt8, _ second: UInt8, last: UInt8 = 1) -> [UInt8] { [first, second] + [UInt8](repeating: 0, count: 13) + [last] }
+        XCTAssertTrue(AddressPolicy.isPrivate([UInt8](repeating: 0, count: 16)), "::")
+        XCTAssertTrue(AddressPolicy.isPrivate([UInt8](repeating: 0, count: 15) + [1]), "::1")
+        for address in [v6(0xFC, 0), v6(0xFD, 0xFF), v6(0xFE, 0x80), v6(0xFE, 0xBF), v6(0xFE, 0xC0), v6(0xFF, 0x02)] {
+            XCTAssertTrue(AddressPolicy.isPrivate(address), "\(address)")
+        }
+        for address in [v6(0x20, 0x01), v6(0xFB, 0xFF), v6(0xFE, 0x7F), v6(0x26, 0x00)] {
+            XCTAssertFalse(AddressPolicy.isPrivate(address), "\(address)")
+        }
+        XCTAssertTrue(AddressPolicy.isPrivate([1, 2, 3]), "not an address")
+        let policy = AddressPolicy(allowsPrivateAddresses: false, treatedAsPublic: [Self.loopback])
+        XCTAssertFalse(policy.refuses(Self.loopback))
+        XCTAssertTrue(policy.refuses([127, 0, 0, 2]))
+        XCTAssertFalse(AddressPolicy(allowsPrivateAddresses: true).refuses([10, 0, 0, 1]))
+    }
+}
