@@ -83,6 +83,12 @@ public enum HostileFeed: String, CaseIterable, Sendable {
     case sameFileNames = "same-file-names"
     /// Titles with terminal escape sequences, tabs and newlines.
     case controlCharacters = "control-characters"
+    /// A first page whose next link is as long as the app follows (`longNextLinkBytes`), and a second whose next
+    /// link is one byte longer.
+    case longNextLink = "long-next-link"
+
+    /// The longest next-page link the app follows (GalleryCore's `PagingGuard.maxLinkBytes`).
+    public static let longNextLinkBytes = 8 * 1024
 
     /// The `<link>`s of the gallery's odd-URL items: none may ever reach the browser.
     public static let oddPageLinks = ["file:///etc/passwd", "smb://fileserver/share/secret.png", "javascript:alert(1)"]

@@ -61,6 +61,15 @@ if GALLERY_VIEWER_ENDPOINT="htp:/127.0.0.1" bounded "$GALLERY_VIEWER" --list --s
   fail "a GALLERY_VIEWER_ENDPOINT typo was ignored (the real service would have been asked)"
 fi
 grep -q "GALLERY_VIEWER_ENDPOINT must be an http:// or https:// address" "$work/err" || fail "endpoint typo said: $(cat "$work/err")"
+# --max-items: at the ceiling exactly the gallery is whole (status 0); one under, it stops with a message (status 1).
+bounded "$GALLERY_VIEWER" --list --max-items 60 --source demo --endpoint "$base_url" aurora >"$work/out" 2>"$work/err" \
+  || fail "--max-items 60 for 60 items exited non-zero: $(cat "$work/err")"
+[ "$(wc -l <"$work/out")" -eq 60 ] && [ ! -s "$work/err" ] || fail "--max-items 60 printed $(wc -l <"$work/out") items, said: $(cat "$work/err")"
+if bounded "$GALLERY_VIEWER" --list --max-items 59 --source demo --endpoint "$base_url" aurora >"$work/out" 2>"$work/err"; then
+  fail "--max-items 59 for 60 items exited 0"
+fi
+[ "$(wc -l <"$work/out")" -eq 59 ] || fail "--max-items 59 printed $(wc -l <"$work/out") items"
+grep -q "Stopped after 59 items, the most --max-items allows" "$work/err" || fail "--max-items said: $(cat "$work/err")"
 echo "e2e: --list ok (60 and 360 items, the endpoint from the environment, errors on stderr)"
 
 # 2a. The same demo users in Bluesky's and Misskey's formats: one line per item with the usual fields, videos

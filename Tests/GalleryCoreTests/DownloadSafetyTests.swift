@@ -133,6 +133,35 @@ final class DownloadSafetyTests: GLibTestCase {
         }
     }
 
+    /// Free space is checked before each file: with less than the minimum, the run stops before its first
+    /// request, saying why; with more, it saves. (The minimum is set around the disk's real free space, with a
+    /// margin of a gigabyte, which no other writer on the machine changes while a file or two is saved.)
+    func testNoFileIsStartedWhenTheDiskHasTooLittleFreeSpace() throws {
+        try MainActor.assumeIsolated {
+            let server = try TestHTTPServer()
+            server.route("/img/*") { _ in .bytes(Self.payload, contentType: "image/png") }
+            let jobs = ["a.png", "b.png"].map { GalleryDownloader.Job(name: $0, url: server.url("/img/\($0)")) }
+            let folder = TemporaryFolder(prefix: "gallery-downloads")
+            let free = try XCTUnwrap(GalleryDownloader.freeBytes(folder.path))
+            for (minimum, saves) in [(free + 1_073_741_824, false), (max(0, free - 1_073_741_824), true)] {
+                let downloader = GalleryDownloader(pipeline: ImagePipeline(client: HTTPClient()), directory: folder.path)
+                downloader.minimumFreeBytes = minimum
+                var done = false
+                downloader.start(jobs) { done = true }
+                XCTAssertTrue(iterateMainLoop(until: { done }, timeout: 120))
+                if saves {
+                    XCTAssertNil(downloader.stopReason)
+                    XCTAssertEqual(downloader.progress.saved, 2)
+                } else {
+                    let reason = try XCTUnwrap(downloader.stopReason)
+                    XCTAssertTrue(reason.hasPrefix("Stopped: the disk of \(folder.path) has only"), reason)
+                    XCTAssertEqual(server.requestCount, 0, "no file was started")
+                    XCTAssertEqual(folder.names(), [], "nothing half-written")
+                }
+            }
+        }
+    }
+
     /// At the edge: the owner's and the user's own group's write bits are fine, anyone else's is not.
     func testAFolderOtherUsersCanWriteToIsRefusedBeforeAnyRequest() throws {
         try MainActor.assumeIsolated {

@@ -52,6 +52,13 @@ public final class GalleryDownloader {
     public internal(set) var progress = Progress()
     public private(set) var failures: [Failure] = []
     public private(set) var isCancelled = false
+    /// Why the run stopped by itself (the disk is nearly full), nil otherwise.
+    public private(set) var stopReason: String?
+    /// No file is started while the folder's disk has less than this free: the run stops with `stopReason`.
+    public var minimumFreeBytes = GalleryDownloader.defaultMinimumFreeBytes
+    /// 256 MiB: room for the files already running (each at most the pipeline's image limit) and for the rest
+    /// of the system, which a full disk would break.
+    public static let defaultMinimumFreeBytes = 256 * 1_048_576
     public var onProgress: (@MainActor () -> Void)?
     public var onEvent: (@MainActor (Event) -> Void)?
 
@@ -157,6 +164,20 @@ public final class GalleryDownloader {
         finishIfDone()
     }
 
+    /// Stops like `cancel`, saying why.
+    func stop(because reason: String) {
+        stopReason = reason
+        cancel()
+    }
+
+    /// Free bytes for this user on the file system of `path` (statvfs); nil when it cannot be asked.
+    nonisolated static func freeBytes(_ path: String) -> Int? {
+        var info = statvfs()
+        guard statvfs(path, &info) == 0 else { return nil }
+        let (bytes, overflow) = Int(info.f_bavail).multipliedReportingOverflow(by: Int(info.f_frsize))
+        return overflow ? Int.max : bytes
+    }
+
     // MARK: The folder
 
     /// Checks and lists the folder once, before any job runs: what is there decides what is skipped and
@@ -177,7 +198,7 @@ public final class GalleryDownloader {
     /// Why files must not be saved into `path`, or nil: it can be changed by another user — writable by
     /// everyone, by a group other than the user's own, or owned by someone else (root aside). A folder that
     /// does not exist yet is not refused here.
-    nonisolated static func folderRefusal(_ path: String) -> String? {
+    public nonisolated static func folderRefusal(_ path: String) -> String? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         let mode = info.st_mode
@@ -239,7 +260,14 @@ public final class GalleryDownloader {
     // MARK: Jobs
 
     func fillWindow() {
-        while !isCancelled, slots.count < window, let queued = queue.popFirst() {
+        while !isCancelled, slots.count < window, !queue.isEmpty {
+            // Checked before each file: a run stops before the disk fills, never with a file cut off by it (the
+            // running ones keep their partial files, for the next run to resume).
+            if let free = Self.freeBytes(directory), free < minimumFreeBytes {
+                return stop(because: tr("Stopped: the disk of {folder} has only {free} free (at least {needed} are kept free)",
+                                        ["folder": directory, "free": SizeText.format(free), "needed": SizeText.format(minimumFreeBytes)]))
+            }
+            let queued = queue.removeFirst()
             let job = queued.job
             guard URLText.origin(of: job.url) != nil else {
                 recordFailure(job.name, tr("Not an http(s) address: {address}", ["address": job.url]))
