@@ -1,4 +1,5 @@
 import GObjectBindings
+import GalleryHostileServer
 import TestSupport
 import XCTest
 @testable import GalleryCore
@@ -88,6 +89,33 @@ final class RequestSafetyTests: GLibTestCase {
                 guard case .success(let response) = Self.fetch(url, with: client) else { return XCTFail(url) }
                 XCTAssertEqual(response.body.count, Self.image.count)
             }
+        }
+    }
+
+    /// Through the feed: `GalleryFeed` gives its endpoint to the client, whose policy then refuses the hostile
+    /// server's private media (the server itself, on 127.0.0.1, counts as public here).
+    func testAFeedsEndpointDecidesAndItsPrivateMediaAreRefused() throws {
+        try MainActor.assumeIsolated {
+            let server = HostileServer()
+            try server.start()
+            let client = HTTPClient()
+            client.addressesTreatedAsPublic = [Self.loopback]
+            let source = try SourceKind.demo.makeSource(username: HostileFeed.privateMedia.rawValue, endpointOverride: server.baseURL)
+            let run = loadEveryPage(source, client: client)
+            let items = run.pages.flatMap { $0 }
+            XCTAssertEqual(items.map(\.id), ["public", "private-0", "private-1", "private-2"])
+            let before = server.requestCount
+            var refused: [String] = []
+            for item in items {
+                switch Self.fetch(try XCTUnwrap(item.fullImageURL), with: client) {
+                case .success: XCTAssertEqual(item.id, "public")
+                case .failure(.refused(.privateAddress(let address))): refused.append(address)
+                case .failure(let error): XCTFail("\(item.id): \(error)")
+                }
+            }
+            XCTAssertEqual(refused.count, 3, "\(refused)")
+            XCTAssertTrue(refused.contains("10.0.0.1") && refused.contains("::1"), "\(refused)")
+            XCTAssertEqual(server.requestCount - before, 1, "only the public image was asked for")
         }
     }
 
