@@ -233,6 +233,13 @@ for line in 'aurora-006-missing-lighthouse.jpg: HTTP 404 Not Found' 'aurora-011-
   [ ! -e "$dl/demo/aurora/${line%%:*}" ] || fail "${line%%:*} exists under its final name"
 done
 grep -q 'Saved 55 of 60 images' "$work/dl.out" || fail "aurora summary: $(cat "$work/dl.out")"
+# A folder other users can write to is refused with one message, before anything is saved.
+mkdir -p "$work/shared/demo/atlas" && chmod 777 "$work/shared/demo/atlas"
+if bounded "$GALLERY_VIEWER" --download "$work/shared" --source demo --endpoint "$base_url" atlas >"$work/dl.out" 2>"$work/dl.err"; then
+  fail "--download into a folder everyone can write to exited 0"
+fi
+grep -q "Other users can change $work/shared/demo/atlas" "$work/dl.err" || fail "--download said: $(cat "$work/dl.err")"
+[ -z "$(ls -A "$work/shared/demo/atlas")" ] || fail "files were saved into a folder everyone can write to"
 echo "e2e: --download ok (360 originals; 0 requests on rerun; 3 resumed; Ctrl+C → 130; aurora's 5 failures → 1)"
 
 # 2c. --list against the hostile server: what reaches the terminal has no control characters, and every URL
