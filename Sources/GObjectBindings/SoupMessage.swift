@@ -3,8 +3,8 @@ import CSoup
 
 /// `onConnecting`'s handler, owned by its signal connection. Sendable: GLib calls it on the main thread only.
 private final class ConnectingBox: Sendable {
-    let handler: @MainActor ([UInt8], String) -> Bool
-    init(_ handler: @escaping @MainActor ([UInt8], String) -> Bool) { self.handler = handler }
+    let handler: @MainActor ([UInt8], String, String) -> Bool
+    init(_ handler: @escaping @MainActor ([UInt8], String, String) -> Bool) { self.handler = handler }
 }
 
 extension Soup {
@@ -28,6 +28,10 @@ extension Soup {
 
         private static func scheme(of message: UnsafeMutablePointer<SoupMessage>) -> String {
             string(soup_message_get_uri(message).pointee.scheme) ?? ""
+        }
+
+        private static func host(of message: UnsafeMutablePointer<SoupMessage>) -> String {
+            string(soup_message_get_uri(message).pointee.host) ?? ""
         }
 
         private var message: UnsafeMutablePointer<SoupMessage> { ref.typed() }
@@ -59,18 +63,19 @@ extension Soup {
 
         /// Runs `handler` each time the session is about to open a TCP connection for this message (the first
         /// request and every redirect that needs a new connection), after the host name was resolved, with the
-        /// address's bytes (4 for IPv4, 16 for IPv6) and the scheme of the URL it is for. `handler` returns
+        /// address's bytes (4 for IPv4, 16 for IPv6) and the scheme and host of the URL it is for. `handler` returns
         /// true to refuse the connection: its socket is closed before connect(2), so nothing is sent to the
         /// address, and the message fails (a connection error, or a cancellation if the caller cancels). A message sent on a kept-alive connection does not run it.
         @MainActor
-        public func onConnecting(_ handler: @escaping @MainActor (_ address: [UInt8], _ scheme: String) -> Bool) {
+        public func onConnecting(_ handler: @escaping @MainActor (_ address: [UInt8], _ scheme: String, _ host: String) -> Bool) {
             let box = Unmanaged.passRetained(ConnectingBox(handler)).toOpaque()
             let trampoline: @convention(c) (gpointer?, GSocketClientEvent, gpointer?, gpointer?) -> Void = { message, event, connection, data in
                 guard event == G_SOCKET_CLIENT_CONNECTING, let message, let connection, let data,
                       let address = Message.remoteAddress(of: connection) else { return }
                 let box = Unmanaged<ConnectingBox>.fromOpaque(data).takeUnretainedValue()
-                let scheme = Message.scheme(of: message.assumingMemoryBound(to: SoupMessage.self))
-                let refused = MainActor.assumeIsolated { box.handler(address, scheme) }
+                let typed = message.assumingMemoryBound(to: SoupMessage.self)
+                let (scheme, host) = (Message.scheme(of: typed), Message.host(of: typed))
+                let refused = MainActor.assumeIsolated { box.handler(address, scheme, host) }
                 if refused, let socket = g_socket_connection_get_socket(connection.assumingMemoryBound(to: GSocketConnection.self)) {
                     g_socket_close(socket, nil)
                 }

@@ -78,6 +78,22 @@ final class RequestSafetyTests: GLibTestCase {
         }
     }
 
+    /// Behind a proxy every connection goes to the proxy (which resolves names itself): its address says
+    /// nothing about the request's, so nothing is refused by address then.
+    func testBehindAProxyAddressesAreNotJudged() throws {
+        try MainActor.assumeIsolated {
+            let server = try Self.imageServer()
+            let client = HTTPClient()
+            client.addressesTreatedAsPublic = [[127, 0, 0, 2]]
+            client.useEndpoint("http://127.0.0.2:1")
+            guard case .failure(.refused) = Self.fetch(server.url("/img"), with: client) else { return XCTFail("refused without a proxy") }
+            // The system's own answer first, so that it cannot come after the one set here.
+            XCTAssertTrue(iterateMainLoop(until: { client.usesProxy != nil }, timeout: 60))
+            client.usesProxy = true
+            guard case .success = Self.fetch(server.url("/img"), with: client) else { return XCTFail("not judged behind a proxy") }
+        }
+    }
+
     /// The same server is the gallery's own endpoint: a private one, so its media may be private too.
     func testAGalleryOnAPrivateAddressMayUsePrivateAddresses() throws {
         try MainActor.assumeIsolated {
@@ -138,6 +154,28 @@ final class RequestSafetyTests: GLibTestCase {
                 return XCTFail("the redirect to a v4-mapped private address must be refused")
             }
             XCTAssertTrue(mapped.hasSuffix("192.168.0.1"), mapped)
+        }
+    }
+
+    /// An endpoint named by a host name is decided once the name is resolved; its own requests go at once,
+    /// and a redirect of theirs to another host is judged strictly meanwhile: refused whenever it comes.
+    func testARedirectFromAnEndpointByNameIsRefusedBeforeAndAfterTheDecision() throws {
+        try MainActor.assumeIsolated {
+            let server = try Self.imageServer()
+            let port = URLComponents(string: server.baseURL)!.port!
+            server.route("/hop") { _ in .redirect(to: "http://10.0.0.1:\(port)/img") }
+            let client = HTTPClient()
+            client.addressesTreatedAsPublic = [Self.loopback, [UInt8](repeating: 0, count: 15) + [1]]
+            client.useEndpoint("http://localhost:\(port)")
+            guard case .failure(.refused(.privateAddress("10.0.0.1"))) = Self.fetch("http://localhost:\(port)/hop", with: client) else {
+                return XCTFail("the redirect to 10.0.0.1 must be refused")
+            }
+            XCTAssertTrue(iterateMainLoop(until: { client.decidedAddressPolicy != nil }, timeout: 60), "decided")
+            XCTAssertEqual(client.addressPolicy.allowsPrivateAddresses, false, "localhost counts as public here")
+            guard case .success = Self.fetch("http://localhost:\(port)/img", with: client) else { return XCTFail("the endpoint's image") }
+            guard case .failure(.refused(.privateAddress("10.0.0.1"))) = Self.fetch("http://localhost:\(port)/hop", with: client) else {
+                return XCTFail("the redirect to 10.0.0.1 must be refused after the decision too")
+            }
         }
     }
 

@@ -85,13 +85,11 @@ public struct AddressPolicy: Sendable, Equatable {
             MainLoopSource.idle { completion(false) }
             return
         }
-        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        if let literal = g_inet_address_new_from_string(host) {
-            let isPrivate = policy.isPrivate(bytes(of: literal))
-            g_object_unref(UnsafeMutableRawPointer(literal))
+        if let isPrivate = literalEndpointIsPrivate(origin, treatedAsPublic: treatedAsPublic) {
             MainLoopSource.idle { completion(isPrivate) }
             return
         }
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         let resolver = g_resolver_get_default()
         AsyncCallback { _, result in
             var isPrivate = false
@@ -106,6 +104,39 @@ public struct AddressPolicy: Sendable, Equatable {
             g_object_unref(UnsafeMutableRawPointer(resolver))
             completion(isPrivate)
         }.pass { g_resolver_lookup_by_name_async(resolver, host, nil, $0, $1) }
+    }
+
+    /// Whether the endpoint at `origin` is on a private address when its host is an IP address; nil for a name.
+    static func literalEndpointIsPrivate(_ origin: String, treatedAsPublic: Set<[UInt8]>) -> Bool? {
+        guard var host = URLComponents(string: origin)?.host else { return nil }
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        guard let literal = g_inet_address_new_from_string(host) else { return nil }
+        defer { g_object_unref(UnsafeMutableRawPointer(literal)) }
+        return AddressPolicy(allowsPrivateAddresses: false, treatedAsPublic: treatedAsPublic).isPrivate(bytes(of: literal))
+    }
+
+    /// Whether GIO's proxy resolver (the desktop's or the environment's proxy settings) sends requests to an
+    /// http or https address through a proxy. Then each connection goes to the proxy, which resolves names
+    /// itself: its address says nothing about where a request goes, and a proxy on the user's own network must
+    /// not be refused. Call once GIO's modules are loaded (`Soup.NetworkSetup`).
+    @MainActor
+    static func systemUsesProxy(completion: @escaping @MainActor (Bool) -> Void) {
+        guard let resolver = g_proxy_resolver_get_default() else {
+            MainLoopSource.idle { completion(false) }
+            return
+        }
+        var answers: [Bool] = []
+        for sample in ["http://gallery-viewer.invalid/", "https://gallery-viewer.invalid/"] {
+            AsyncCallback { _, result in
+                var proxied = false
+                if let proxies = g_proxy_resolver_lookup_finish(resolver, result, nil) {
+                    proxied = proxies[0].map { String(cString: $0) != "direct://" } ?? false
+                    g_strfreev(proxies)
+                }
+                answers.append(proxied)
+                if answers.count == 2 { completion(answers.contains(true)) }
+            }.pass { g_proxy_resolver_lookup_async(resolver, sample, nil, $0, $1) }
+        }
     }
 
     private static func bytes(of inet: UnsafeMutablePointer<GInetAddress>) -> [UInt8] {

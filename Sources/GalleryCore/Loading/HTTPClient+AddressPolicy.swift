@@ -1,3 +1,4 @@
+import Foundation
 import GObjectBindings
 
 extension HTTPClient {
@@ -16,6 +17,9 @@ extension HTTPClient {
         endpointOrigin = URLText.origin(of: origin)
         if waitingForPolicy == nil { waitingForPolicy = [] }
         let treatedAsPublic = addressesTreatedAsPublic
+        if let isPrivate = AddressPolicy.literalEndpointIsPrivate(origin, treatedAsPublic: treatedAsPublic) {
+            return decide(AddressPolicy(allowsPrivateAddresses: isPrivate, treatedAsPublic: treatedAsPublic))
+        }
         let deadline = MainLoopSource.after(milliseconds: Self.endpointDecisionMilliseconds) { [weak self] in
             guard let self, decision == self.policyDecisions, self.waitingForPolicy != nil else { return }
             self.decide(AddressPolicy(allowsPrivateAddresses: false, treatedAsPublic: treatedAsPublic))
@@ -37,9 +41,25 @@ extension HTTPClient {
         for send in waiting { send() }
     }
 
-    /// The policy connections are checked against; nil while `useEndpoint` decides (only the endpoint's own
-    /// requests are sent meanwhile).
+    /// The policy decided for the endpoint; nil while `useEndpoint` decides.
     var decidedAddressPolicy: AddressPolicy? { waitingForPolicy == nil ? addressPolicy : nil }
+
+    /// The policy a connection to `host` is checked against: none behind a proxy (whose address is all a
+    /// connection shows). While `useEndpoint` decides, the endpoint's own host is not judged (its requests go
+    /// at once) and any other host — a redirect's — is judged strictly: private addresses refused.
+    func addressPolicy(forConnectionTo host: String) -> AddressPolicy? {
+        guard usesProxy != true else { return nil }
+        guard waitingForPolicy != nil else { return addressPolicy }
+        let endpointHost = endpointOrigin.flatMap { URLComponents(string: $0)?.host }
+        if let endpointHost, Self.sameHost(endpointHost, host) { return nil }
+        return AddressPolicy(allowsPrivateAddresses: false, treatedAsPublic: addressesTreatedAsPublic)
+    }
+
+    /// libsoup keeps an IPv6 literal's host without brackets; URLComponents with them.
+    private static func sameHost(_ first: String, _ second: String) -> Bool {
+        let bare = { (host: String) in host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased() }
+        return bare(first) == bare(second)
+    }
 
     /// Runs `send` for `url` once the address policy is decided, or now for the endpoint's own requests.
     func whenPolicyDecided(for url: String, _ send: @escaping @MainActor () -> Void) {

@@ -62,7 +62,9 @@ extension HTTPClient {
     private func send(_ message: Soup.Message, of request: HTTPRequest, cancellable: Cancellable,
                       watchdog: TransferWatchdog, retrying firstError: HTTPError?,
                       completion: @escaping @MainActor (Result<HTTPStreamingResponse, HTTPError>) -> Void) {
-        let guardrail = ConnectionGuard(message: message, cancellable: cancellable) { [weak self] in self?.decidedAddressPolicy }
+        let guardrail = ConnectionGuard(message: message, cancellable: cancellable) { [weak self] host in
+            self?.addressPolicy(forConnectionTo: host)
+        }
         // The throughput window opens when libsoup sends the request, not while it waits for a connection.
         message.onStarting { scheme in
             guardrail.check(scheme: scheme)
@@ -125,12 +127,12 @@ final class ConnectionGuard {
     private let startedSecure: Bool
     private(set) var refusal: HTTPError.Refusal?
 
-    init(message: Soup.Message, cancellable: Cancellable, policy: @escaping @MainActor () -> AddressPolicy?) {
+    init(message: Soup.Message, cancellable: Cancellable, policy: @escaping @MainActor (_ host: String) -> AddressPolicy?) {
         self.cancellable = cancellable
         startedSecure = message.scheme == "https"
-        message.onConnecting { [self] address, scheme in
+        message.onConnecting { [self] address, scheme, host in
             check(scheme: scheme)
-            if refusal == nil, policy()?.refuses(address) == true {
+            if refusal == nil, policy(host)?.refuses(address) == true {
                 refuse(.privateAddress(AddressPolicy.text(address)))
             }
             return refusal != nil

@@ -57,6 +57,9 @@ public final class HTTPClient {
     public internal(set) var addressPolicy = AddressPolicy(allowsPrivateAddresses: true)
     /// Addresses `useEndpoint` counts as public (their bytes): tests serve a "public" gallery on 127.0.0.1.
     public var addressesTreatedAsPublic: Set<[UInt8]> = []
+    /// Requests go through a proxy (see `AddressPolicy.systemUsesProxy`): addresses are not checked then.
+    /// nil until GIO's proxy resolver answered (addresses are checked meanwhile).
+    public internal(set) var usesProxy: Bool?
     /// The origin of the gallery whose endpoint decides `addressPolicy`.
     public internal(set) var endpointOrigin: String?
     /// Requests that wait for `useEndpoint`'s decision; nil when there is none pending.
@@ -71,7 +74,9 @@ public final class HTTPClient {
         self.cache = cache
         attachCacheWhenReady()
         // Loaded off the main loop now, so that the first request does not wait for it (see `open`).
-        Soup.NetworkSetup.whenLoaded {}
+        Soup.NetworkSetup.whenLoaded { [weak self] in
+            AddressPolicy.systemUsesProxy { [weak self] in self?.usesProxy = $0 }
+        }
     }
 
     static func makeSession(_ configuration: Configuration) -> Soup.Session {
