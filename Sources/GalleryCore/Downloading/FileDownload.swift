@@ -1,3 +1,4 @@
+import Glibc
 import GObjectBindings
 
 /// Saves one image at full size, byte for byte, into a folder — the work of `ImagePipeline.saveFile` once its
@@ -21,7 +22,10 @@ final class FileDownload {
     private let usesDiskCache: Bool
     private let held: Bytes?
     private let renamesWhenComplete: Bool
-    private let finalFile: File
+    private let directory: String
+    private let correctsExtension: Bool
+    /// The first bytes of the partial file being resumed (`SavedExtension`).
+    private var head: [UInt8] = []
     private let partialFile: File
     private let cancellable = Cancellable()
     /// A read's most: under the threshold at which glibc gives a block a mapping of its own (256 KiB, fixed by
@@ -52,7 +56,8 @@ final class FileDownload {
         self.held = held
         renamesWhenComplete = destination.renamesWhenComplete
         name = destination.name
-        finalFile = File(path: destination.path)
+        directory = destination.directory
+        correctsExtension = destination.correctsExtension
         partialFile = File(path: destination.directory + "/" + DownloadNames.partialName(of: destination.name))
         hasPartialFile = destination.partialFileBytes != nil
         resumeOffset = destination.partialFileBytes ?? 0
@@ -105,7 +110,7 @@ final class FileDownload {
             }
             closeBody()
             resumed = true
-            return saveCompleteFile()
+            return readHead { [weak self] in self?.saveCompleteFile() }
         }
         // Every other answer is checked once, here: the whole image, or the rest of it.
         if let rejection = ImagePipeline.validateImageResponse(head) { return fail(.http(rejection)) }
@@ -119,7 +124,7 @@ final class FileDownload {
                 return restart(requestAgain: true)
             }
             resumed = true
-            accept(offset: offset, length: last - first + 1)
+            readHead { [weak self] in self?.accept(offset: offset, length: last - first + 1) }
         case 206:
             fail(.file(tr("The server sent part of the image without being asked")))
         case _ where offset > 0:
@@ -188,7 +193,7 @@ final class FileDownload {
     private func readBody(offset: Int, length: Int?, tag: String?) {
         guard let body else { return }
         let sink = FileSink(file: partialFile, name: name, mode: offset > 0 ? .append(expectedBytes: offset) : .create,
-                            flushBytes: writeChunkBytes, tag: tag)
+                            flushBytes: writeChunkBytes, tag: tag, head: offset > 0 ? head : [])
         self.sink = sink
         let reader = BodyReader(body: body, limit: maxBytes, alreadyStored: offset, expectedLength: length,
                                 chunkBytes: readChunkBytes, cancellable: cancellable)
@@ -230,16 +235,39 @@ final class FileDownload {
         }
     }
 
+    /// Reads the first bytes of the partial file being resumed into `head`, on a worker, then goes on with
+    /// `then` (with what could be read: a file that cannot be read now fails where it is appended to).
+    private func readHead(then: @escaping @MainActor () -> Void) {
+        let path = partialFile.path ?? ""
+        WorkerTask.run({ Self.firstBytes(of: path) }, completion: { [weak self] bytes in
+            guard let self else { return }
+            self.head = bytes
+            then()
+        })
+    }
+
+    /// Up to `SavedExtension.headBytes` from the start of the file at `path`, never through a link.
+    nonisolated static func firstBytes(of path: String) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { return [] }
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: SavedExtension.headBytes)
+        let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+        return Array(bytes.prefix(max(0, count)))
+    }
+
     /// The whole image was received: what the sink holds is written, the file closed and given its final name
     /// (unless the caller does that), all in one trip to a worker.
     private func saveCompleteFile() {
-        let saved = SavedFile(resumed: resumed, fromHeldOriginal: held != nil)
         let sink = self.sink
         self.sink = nil
+        let format = correctsExtension ? SavedExtension.format(of: sink?.head ?? head) : nil
+        let savedName = SavedExtension.name(name, for: format)
+        let saved = SavedFile(resumed: resumed, fromHeldOriginal: held != nil, name: savedName, format: format)
         guard hasPartialFile || sink?.holdsBytes == true else {
             return closeOutput(of: sink) { [weak self] _ in self?.finish(.failure(.file(tr("The server sent an empty file")))) }
         }
-        let destination = renamesWhenComplete ? finalFile : nil
+        let destination = renamesWhenComplete ? File(path: directory + "/" + savedName) : nil
         guard let sink else {
             // A partial file from an earlier run that was already the whole image.
             guard let destination else { return finish(.success(saved)) }

@@ -21,10 +21,14 @@ final class FileSink: BodySink {
     private(set) var createdFile = false
     /// The file to append to was not the one listed, so nothing was written (`FileOutputStream.Mode.append`).
     private(set) var refusedPartialFile = false
+    /// The file's first bytes (`SavedExtension.headBytes` at most): what it starts with, given by the caller
+    /// for a file being appended to, then taken from the chunks written.
+    private(set) var head: [UInt8]
 
     /// `tag`: stored with a file this sink creates, for a resume's `If-Range`.
-    init(file: File, name: String, mode: FileOutputStream.Mode, flushBytes: Int, tag: String? = nil) {
+    init(file: File, name: String, mode: FileOutputStream.Mode, flushBytes: Int, tag: String? = nil, head: [UInt8] = []) {
         self.file = file
+        self.head = head
         self.name = name
         self.mode = mode
         self.flushBytes = flushBytes
@@ -41,6 +45,9 @@ final class FileSink: BodySink {
         guard chunk.count > 0 else { return done(nil) }
         if output == nil, !createdFile, held.isEmpty, mode == .create, Self.looksLikeHTML(chunk) {
             return done(.http(.notAnImage(mediaType: "text/html")))
+        }
+        if head.count < SavedExtension.headBytes {
+            chunk.withUnsafeBytes { head += $0.prefix(SavedExtension.headBytes - head.count) }
         }
         held.append(chunk)
         heldBytes += chunk.count

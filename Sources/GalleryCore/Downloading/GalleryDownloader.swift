@@ -72,6 +72,9 @@ public final class GalleryDownloader {
     var completion: (@MainActor () -> Void)?
     /// What the folder held when it was listed, and what this run put there since.
     var existing: Set<String> = []
+    /// Every job's final name (lowercased), once known: a name is corrected to its bytes' format only when
+    /// that does not make it another job's (`correctsExtension`).
+    var runNames: Set<String> = []
     var partialSizes: [String: Int] = [:]
     /// The validator stored with each partial file, for its resume's `If-Range`.
     var partialTags: [String: String] = [:]
@@ -91,7 +94,7 @@ public final class GalleryDownloader {
     var fileOperations = 0
     /// Complete streamed files whose name stayed, waiting to be renamed to it, and whether a batch of them is
     /// being renamed now.
-    var settling = Deque<(name: String, resumed: Bool)>()
+    var settling = Deque<(partial: String, name: String, resumed: Bool)>()
     var isRenamingSettled = false
 
     enum Phase {
@@ -146,6 +149,7 @@ public final class GalleryDownloader {
         self.completion = completion
         feedEnded = true
         progress.total = jobs.count
+        runNames = Set(jobs.map { $0.name.lowercased() })
         listFolder { [weak self] in
             guard let self else { return }
             self.phase = .draining
@@ -248,7 +252,7 @@ public final class GalleryDownloader {
         for job in jobs {
             if let listingFailure {
                 recordFailure(job.name, listingFailure)
-            } else if existing.contains(job.name) {
+            } else if isPresent(job.name) {
                 progress.skipped += 1
             } else {
                 queue.append(Queued(job: job))
@@ -281,7 +285,8 @@ public final class GalleryDownloader {
             let destination = FileDestination(directory: directory, name: job.name,
                                               partialFileBytes: partialSizes[partialName],
                                               partialFileTag: partialTags[partialName],
-                                              renamesWhenComplete: !slot.defersRename)
+                                              renamesWhenComplete: !slot.defersRename,
+                                              correctsExtension: slot.defersRename || correctsExtension(job.name))
             slot.task = pipeline.saveFile(ImageRequest(url: job.url, size: .original, priority: .visible), to: destination,
                                           progress: { [weak self, slot] progress in self?.advance(slot, progress) },
                                           completion: { [weak self, slot] result in self?.end(slot, result) })
@@ -312,13 +317,30 @@ public final class GalleryDownloader {
             streamedEnded(index, slot: slot, result)
         } else {
             switch result {
-            case .success(let saved): recordSaved(name, resumed: saved.resumed)
+            case .success(let saved): recordSaved(saved.name ?? name, resumed: saved.resumed)
             case .failure(let error) where error.isCancelled: onProgress?()
             case .failure(let error): recordFailure(name, error.message)
             }
         }
         fillWindow()
         finishIfDone()
+    }
+
+    // MARK: Names from the bytes
+
+    /// Whether `name`'s file may take the extension of its bytes' format: no other job has that name.
+    func correctsExtension(_ name: String) -> Bool {
+        !SavedExtension.candidates(for: name).dropFirst().contains { runNames.contains($0.lowercased()) }
+    }
+
+    /// The name a file saved under `name` has, its bytes being `format`.
+    func savedName(_ name: String, format: ImageFormat?) -> String {
+        correctsExtension(name) ? SavedExtension.name(name, for: format) : name
+    }
+
+    /// Whether the folder holds `name`'s image, under that name or the one its bytes gave it.
+    func isPresent(_ name: String) -> Bool {
+        existing.contains(name) || correctsExtension(name) && SavedExtension.candidates(for: name).contains(where: existing.contains)
     }
 
     func recordSaved(_ name: String, resumed: Bool) {
