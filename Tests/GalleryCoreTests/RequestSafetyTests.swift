@@ -94,6 +94,38 @@ final class RequestSafetyTests: GLibTestCase {
         }
     }
 
+    /// A disk-cached answer needs no connection, so no address is checked: a response stored while a private
+    /// gallery was open (the endpoint 127.0.0.1) would be served to a public one (127.0.0.2). It is not: for a
+    /// private literal, or a name once reached on a private address, a public gallery's request skips the cache
+    /// and is refused at its connection.
+    func testAPrivateHostsCachedAnswerIsNotServedToAPublicGallery() throws {
+        try MainActor.assumeIsolated {
+            let server = try TestHTTPServer()
+            server.route("/img") { _ in TestResponse.bytes(Self.image, contentType: "image/png").header("Cache-Control", "public, max-age=86400") }
+            let folder = TemporaryFolder(prefix: "gallery-cache")
+            let (cache, client) = HTTPCacheTests.session(folder)
+            client.addressesTreatedAsPublic = [[127, 0, 0, 2]]
+            client.useEndpoint(server.baseURL)
+            let named = server.baseURL.replacingOccurrences(of: "127.0.0.1", with: "localhost") + "/img"
+            for url in [server.url("/img"), named] {
+                guard case .success = Self.fetch(url, with: client) else { return XCTFail("\(url) under a private gallery") }
+            }
+            cache.finishWrites()
+            for url in [server.url("/img"), named] {
+                guard case .success = Self.fetch(url, with: client) else { return XCTFail("\(url) from the cache") }
+            }
+            XCTAssertEqual(server.requestCount, 2, "the private gallery's second fetches came from the cache")
+
+            client.useEndpoint("http://127.0.0.2:1")
+            for url in [server.url("/img"), named] {
+                guard case .failure(.refused(.privateAddress)) = Self.fetch(url, with: client) else {
+                    return XCTFail("\(url): a private host's stored answer was served to a public gallery")
+                }
+            }
+            XCTAssertEqual(server.requestCount, 2, "no connection was made")
+        }
+    }
+
     /// The same server is the gallery's own endpoint: a private one, so its media may be private too.
     func testAGalleryOnAPrivateAddressMayUsePrivateAddresses() throws {
         try MainActor.assumeIsolated {

@@ -61,6 +61,17 @@ extension HTTPClient {
         return bare(first) == bare(second)
     }
 
+    /// Whether a request for `url` may be answered from the disk cache, where no connection (so no address
+    /// check) is made: not when the policy refuses private addresses and the URL's host is one (a literal) or
+    /// was reached on one (a response stored while a private gallery was open).
+    func servesFromCache(_ url: String) -> Bool {
+        guard usesProxy != true, let policy = decidedAddressPolicy, !policy.allowsPrivateAddresses,
+              let origin = URLText.origin(of: url), let host = URLComponents(string: origin)?.host?.lowercased() else { return true }
+        let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        if AddressPolicy.literalEndpointIsPrivate(origin, treatedAsPublic: addressesTreatedAsPublic) == true { return false }
+        return !hostsOnPrivateAddresses.contains(bare) && !hostsOnPrivateAddresses.contains(host)
+    }
+
     /// Runs `send` for `url` once the address policy is decided, or now for the endpoint's own requests.
     func whenPolicyDecided(for url: String, _ send: @escaping @MainActor () -> Void) {
         guard waitingForPolicy != nil, URLText.origin(of: url) != endpointOrigin else { return send() }

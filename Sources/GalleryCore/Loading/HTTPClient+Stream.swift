@@ -34,6 +34,12 @@ extension HTTPClient {
                 guard let self else { return completion(.failure(.cancelled)) }
                 self.whenPolicyDecided(for: request.url) { [weak self] in
                     guard let self else { return completion(.failure(.cancelled)) }
+                    // Decided now, with the policy: a private host's stored copy is no answer for a public gallery.
+                    var request = request
+                    if request.usesDiskCache, !self.servesFromCache(request.url) {
+                        request.usesDiskCache = false
+                        message.bypassDiskCache()
+                    }
                     self.send(message, of: request, cancellable: cancellable, watchdog: self.watchdog(cancelling: cancellable),
                               retrying: nil, completion: completion)
                 }
@@ -62,8 +68,11 @@ extension HTTPClient {
     private func send(_ message: Soup.Message, of request: HTTPRequest, cancellable: Cancellable,
                       watchdog: TransferWatchdog, retrying firstError: HTTPError?,
                       completion: @escaping @MainActor (Result<HTTPStreamingResponse, HTTPError>) -> Void) {
-        let guardrail = ConnectionGuard(message: message, cancellable: cancellable) { [weak self] host in
-            self?.addressPolicy(forConnectionTo: host)
+        let guardrail = ConnectionGuard(message: message, cancellable: cancellable) { [weak self] host, address in
+            guard let self else { return nil }
+            let policy = self.addressPolicy(forConnectionTo: host)
+            if policy?.isPrivate(address) == true { self.hostsOnPrivateAddresses.insert(host.lowercased()) }
+            return policy
         }
         // The throughput window opens when libsoup sends the request, not while it waits for a connection.
         message.onStarting { scheme in
@@ -127,12 +136,13 @@ final class ConnectionGuard {
     private let startedSecure: Bool
     private(set) var refusal: HTTPError.Refusal?
 
-    init(message: Soup.Message, cancellable: Cancellable, policy: @escaping @MainActor (_ host: String) -> AddressPolicy?) {
+    init(message: Soup.Message, cancellable: Cancellable,
+         policy: @escaping @MainActor (_ host: String, _ address: [UInt8]) -> AddressPolicy?) {
         self.cancellable = cancellable
         startedSecure = message.scheme == "https"
         message.onConnecting { [self] address, scheme, host in
             check(scheme: scheme)
-            if refusal == nil, policy(host)?.refuses(address) == true {
+            if refusal == nil, policy(host, address)?.refuses(address) == true {
                 refuse(.privateAddress(AddressPolicy.text(address)))
             }
             return refusal != nil

@@ -62,6 +62,9 @@ public final class HTTPClient {
     public internal(set) var usesProxy: Bool?
     /// The origin of the gallery whose endpoint decides `addressPolicy`.
     public internal(set) var endpointOrigin: String?
+    /// Hosts this client connected to on a private address: no answer for them comes from the disk cache
+    /// while the policy refuses private addresses (`servesFromCache`).
+    var hostsOnPrivateAddresses: Set<String> = []
     /// Requests that wait for `useEndpoint`'s decision; nil when there is none pending.
     var waitingForPolicy: [@MainActor () -> Void]?
     var policyDecisions = 0
