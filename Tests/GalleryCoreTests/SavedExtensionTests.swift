@@ -25,6 +25,8 @@ final class SavedExtensionTests: GLibTestCase {
         XCTAssertEqual(SavedExtension.format(of: Array(Self.png.prefix(64))), .png)
         XCTAssertNil(SavedExtension.format(of: Array(Self.mp4.prefix(64))), "a video is no image format")
         XCTAssertNil(SavedExtension.format(of: Array(Self.pngSignature.prefix(4))))
+        XCTAssertNil(SavedExtension.format(of: Array("BMW owners' club, 1998 photos".utf8)), "text that starts with BM")
+        XCTAssertEqual(SavedExtension.format(of: Array("BM".utf8) + [UInt8](repeating: 0, count: 12) + [40, 0, 0, 0]), .bmp)
         XCTAssertEqual(SavedExtension.candidates(for: "a.jpg").first, "a.jpg")
         XCTAssertTrue(SavedExtension.candidates(for: "a.jpg").contains("a.png"))
     }

@@ -5,10 +5,12 @@ import GObjectBindings
 /// task holds a connection slot. The body is read by the same `BodyReader` as every download (size limit,
 /// throughput floor, progress) into a `FileSink`: a hidden partial file (".NAME.part") written by GIO on a
 /// GTask worker, with at most `writeChunkBytes` and one read in memory at a time, and renamed to NAME only once
-/// it is complete. A partial file left by an earlier run is resumed with a Range request (and `If-Range` with the
-/// validator stored with it, so an image that changed on the server comes whole), and kept only if the server
-/// really answers with the rest of that file (206 and a matching Content-Range) and the file is still the one
-/// listed (`FileOutputStream.Mode.append`: no symbolic link followed); anything else starts the file over.
+/// it is complete (with the extension of the format its first bytes are, when the destination
+/// `correctsExtension`: `SavedExtension`). A partial file left by an earlier run is resumed with a Range
+/// request (and `If-Range` with the validator stored with it, so an image that changed on the server comes
+/// whole), and kept only if the server really answers with the rest of that file (206 and a matching
+/// Content-Range) and the file is still the one listed (`FileOutputStream.Mode.append`: no symbolic link
+/// followed); anything else starts the file over.
 /// Bytes a caller already holds (`held`) are written the same way, without a request.
 ///
 /// The same checks as the image downloads: 2xx, a Content-Type that may be an image, the size limit (declared

@@ -21,7 +21,9 @@ enum SavedExtension {
             if reader.starts(with: Array("GIF87a".utf8)) || reader.starts(with: Array("GIF89a".utf8)) { return .gif }
             if reader.starts(with: Array("RIFF".utf8)), reader.byte(at: 8...11) == Array("WEBP".utf8) { return .webp }
             if ImageHeaderParsers.isAVIF(reader) { return .avif }
-            if reader.starts(with: Array("BM".utf8)), head.count >= 18 { return .bmp }
+            // "BM" alone starts much text: the info header's size must be one of BMP's too.
+            if reader.starts(with: Array("BM".utf8)), let size = reader.byte(at: 14...17),
+               [12, 40, 52, 56, 64, 108, 124].contains(Int(size[0]) | Int(size[1]) << 8), size[2] == 0, size[3] == 0 { return .bmp }
             return nil
         }
     }
