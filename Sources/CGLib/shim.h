@@ -18,6 +18,9 @@
 // mallopt (WorkerTask.returnLargeBlocksWhenFreed); Swift's Glibc module leaves malloc.h out too.
 #include <malloc.h>
 
+// gio-unix's header is not on gdk-pixbuf's include path; the function is in libgio (FileOutputStream's resume).
+GOutputStream *g_unix_output_stream_new(gint fd, gboolean close_fd);
+
 // Fundamental GTypes are macros over G_TYPE_MAKE_FUNDAMENTAL and do not import.
 static inline GType gv_type_string(void) { return G_TYPE_STRING; }
 static inline GType gv_type_boolean(void) { return G_TYPE_BOOLEAN; }

@@ -8,6 +8,8 @@ extension File {
         public var name: String
         public var size: Int
         public var isRegularFile: Bool
+        /// The value a download stored with its partial file (`FileOutputStream.resumeTagAttribute`), if any.
+        public var resumeTag: String?
     }
 
     /// Deletes the file. `G_IO_ERROR_NOT_FOUND` counts as success: the file is gone either way.
@@ -84,7 +86,7 @@ extension File {
                 completion(.failure(error))
             }
         }
-        callback.pass { g_file_enumerate_children_async(ref.opaque, "standard::name,standard::size,standard::type",
+        callback.pass { g_file_enumerate_children_async(ref.opaque, "standard::name,standard::size,standard::type,xattr::" + FileOutputStream.resumeTagAttribute,
                                                         G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, G_PRIORITY_DEFAULT, cancellable?.pointer,
                                                         $0, $1) }
     }
@@ -123,7 +125,8 @@ private final class DirectoryLister {
                     if let name = string(g_file_info_get_name(info)) {
                         self.entries.append(File.Entry(
                             name: name, size: Int(g_file_info_get_size(info)),
-                            isRegularFile: g_file_info_get_file_type(info) == G_FILE_TYPE_REGULAR))
+                            isRegularFile: g_file_info_get_file_type(info) == G_FILE_TYPE_REGULAR,
+                            resumeTag: string(g_file_info_get_attribute_string(info, "xattr::" + FileOutputStream.resumeTagAttribute))))
                     }
                     g_object_unref(current.pointee.data)
                     node = current.pointee.next

@@ -1,4 +1,5 @@
 import CGLib
+import Glibc
 
 /// A file being written by GIO's synchronous calls on a GTask worker, a batch of steps at a time (`perform`):
 /// each call returns at once and calls back on the main loop, so writing a large download never stalls the
@@ -7,12 +8,25 @@ import CGLib
 /// which the connection's slot would wait for. The stream is used by one thread at a time: the worker's, until
 /// it hands it back.
 public final class FileOutputStream {
-    public enum Mode: Sendable {
-        /// A new file; fails with `G_IO_ERROR_EXISTS` if there is one already (two writers never share it).
-        /// Permissions follow the umask, as for any file the user saves.
+    public enum Mode: Sendable, Equatable {
+        /// A new file; fails with `G_IO_ERROR_EXISTS` if there is one already, a symbolic link too (two writers
+        /// never share it, and nothing is written through a link). Permissions follow the umask, as for any file
+        /// the user saves.
         case create
-        /// Continues at the end of an existing file (a resumed download).
-        case append
+        /// Continues at the end of an existing file (a resumed download), which must still be the one the caller
+        /// saw: opened without following a symbolic link, a regular file of this user with no other name (a
+        /// hard link would write into another file) and `expectedBytes` long. Anything else fails to open with
+        /// `G_IO_ERROR_NOT_REGULAR_FILE` (see `isNotTheListedFile`), and nothing is written.
+        case append(expectedBytes: Int)
+    }
+
+    /// The extended attribute (GIO's "xattr::" namespace, "user." on disk) a created file keeps its `tag` in:
+    /// for a download, the validator its resume sends as `If-Range`.
+    public static let resumeTagAttribute = "gallery-viewer.if-range"
+
+    /// An `.open` failure of `.append` because the file is not the one expected (see `Mode.append`).
+    public static func isNotTheListedFile(_ error: GLibError) -> Bool {
+        error.matches(G_IO_ERROR_NOT_REGULAR_FILE) || error.matches(G_IO_ERROR_TOO_MANY_LINKS)
     }
 
     public let ref: ObjectRef
@@ -45,11 +59,12 @@ public final class FileOutputStream {
     /// On one worker thread: opens `file` as `mode` says (unless `stream` is already its open stream), writes
     /// `chunks` one after another, then keeps the stream open (handed back to `completion`), or closes it, or
     /// closes it and renames the file. A failed write closes the stream, and a file this call created is
-    /// deleted again: the caller never learns of it. Not cancellable, on purpose: what a download received is
+    /// deleted again: the caller never learns of it. A file this call creates keeps `tag` as its
+    /// `resumeTagAttribute` where the file system has extended attributes. Not cancellable, on purpose: what a download received is
     /// written and its file closed properly also while it is being stopped, for the next run to resume.
     @MainActor
     public static func perform(on stream: FileOutputStream?, file: File, mode: Mode, writing chunks: [Bytes],
-                               then ending: Ending, completion: @escaping @MainActor (Result<FileOutputStream?, StepError>) -> Void) {
+                               tag: String? = nil, then ending: Ending, completion: @escaping @MainActor (Result<FileOutputStream?, StepError>) -> Void) {
         let opened = stream.map { HandOver($0.ref) }
         let source = HandOver(file.ref)
         let target: HandOver?
@@ -62,7 +77,7 @@ public final class FileOutputStream {
         WorkerTask.run({ () -> Result<HandOver?, StepError> in
             Result { () throws(StepError) -> HandOver? in
                 let handOver: HandOver
-                if let opened { handOver = opened } else { handOver = try open(source, mode: mode) }
+                if let opened { handOver = opened } else { handOver = try open(source, mode: mode, tag: tag) }
                 let output: UnsafeMutablePointer<GOutputStream> = handOver.ref.typed()
                 if !chunks.isEmpty {
                     do throws(GLibError) {
@@ -93,18 +108,45 @@ public final class FileOutputStream {
     }
 
     /// Opens `file` for writing, on the worker thread that calls it.
-    private nonisolated static func open(_ file: HandOver, mode: Mode) throws(StepError) -> HandOver {
+    private nonisolated static func open(_ file: HandOver, mode: Mode, tag: String?) throws(StepError) -> HandOver {
         do throws(GLibError) {
-            let stream = try GLibError.check { error in
-                switch mode {
-                case .create: g_file_create(file.ref.opaque, G_FILE_CREATE_NONE, nil, error)
-                case .append: g_file_append_to(file.ref.opaque, G_FILE_CREATE_NONE, nil, error)
+            switch mode {
+            case .create:
+                let stream = try GLibError.check { error in g_file_create(file.ref.opaque, G_FILE_CREATE_NONE, nil, error) }
+                if let tag {
+                    // Best effort: without the tag a resume is only checked by its Content-Range.
+                    g_file_set_attribute_string(file.ref.opaque, "xattr::" + resumeTagAttribute, tag,
+                                                G_FILE_QUERY_INFO_NOFOLLOW_SYMLINKS, nil, nil)
                 }
+                return HandOver(ObjectRef(stream!, transfer: .full))
+            case .append(let expectedBytes):
+                return try openForAppending(file, expectedBytes: expectedBytes)
             }
-            return HandOver(ObjectRef(stream!, transfer: .full))
         } catch {
             throw .open(error)
         }
+    }
+
+    /// The checks of `Mode.append`, made on the descriptor that is then written: nothing can be swapped in
+    /// between. O_NONBLOCK: opening a FIFO planted under the name must not wait for a reader.
+    private nonisolated static func openForAppending(_ file: HandOver, expectedBytes: Int) throws(GLibError) -> HandOver {
+        let path = takeString(g_file_get_path(file.ref.opaque)) ?? ""
+        let fd = Glibc.open(path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else {
+            let code = errno
+            // O_NOFOLLOW on a symbolic link: ELOOP.
+            let ioCode = code == ELOOP ? G_IO_ERROR_NOT_REGULAR_FILE : g_io_error_from_errno(code)
+            throw GLibError(domain: gv_io_error_quark(), code: Int32(ioCode.rawValue), message: String(cString: strerror(code)))
+        }
+        var info = stat()
+        let listed = fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && info.st_uid == geteuid()
+            && info.st_nlink == 1 && Int(info.st_size) == expectedBytes
+        guard listed, fcntl(fd, F_SETFL, O_WRONLY | O_APPEND) == 0 else {
+            Glibc.close(fd)
+            throw GLibError(domain: gv_io_error_quark(), code: Int32(G_IO_ERROR_NOT_REGULAR_FILE.rawValue),
+                            message: "not the file that was listed")
+        }
+        return HandOver(ObjectRef(g_unix_output_stream_new(fd, 1)!, transfer: .full))
     }
 
     /// Writes all of `chunks`, in order, with writev(2) where it can (GIO retries short writes), on the worker

@@ -12,14 +12,18 @@ extension Soup {
             public var ioTimeoutSeconds: UInt32
             /// Seconds an unused keep-alive connection stays open.
             public var idleTimeoutSeconds: UInt32
+            /// A PEM file of the only certificate authorities trusted instead of the system's (tests' own
+            /// server); nil: the system's.
+            public var trustedCertificatesFile: String?
 
             public init(userAgent: String, maxConnectionsPerHost: Int32, maxConnections: Int32,
-                        ioTimeoutSeconds: UInt32, idleTimeoutSeconds: UInt32 = 60) {
+                        ioTimeoutSeconds: UInt32, idleTimeoutSeconds: UInt32 = 60, trustedCertificatesFile: String? = nil) {
                 self.userAgent = userAgent
                 self.maxConnectionsPerHost = maxConnectionsPerHost
                 self.maxConnections = maxConnections
                 self.ioTimeoutSeconds = ioTimeoutSeconds
                 self.idleTimeoutSeconds = idleTimeoutSeconds
+                self.trustedCertificatesFile = trustedCertificatesFile
             }
         }
 
@@ -34,6 +38,14 @@ extension Soup {
             ref.set("max-conns-per-host", configuration.maxConnectionsPerHost)
             ref.set("timeout", configuration.ioTimeoutSeconds)
             ref.set("idle-timeout", configuration.idleTimeoutSeconds)
+            if let path = configuration.trustedCertificatesFile {
+                // A file that cannot be read trusts nothing: every https request fails.
+                let database = g_tls_file_database_new(path, nil)
+                ref.set("tls-database", object: database.map { ObjectRef(UnsafeMutableRawPointer($0), transfer: .full) })
+            }
+            // No auth manager: a 401 is an answer, never a reason to send credentials (a URL's user:password,
+            // or anything else), and libsoup 2.4's Digest code (CVE-2025-32910, -32912, -4476) is never run.
+            soup_session_remove_feature_by_type(ref.typed(), soup_auth_manager_get_type())
         }
 
         deinit { soup_session_abort(ref.typed()) }

@@ -83,6 +83,15 @@ public enum HostileFeed: String, CaseIterable, Sendable {
     case sameFileNames = "same-file-names"
     /// Titles with terminal escape sequences, tabs and newlines.
     case controlCharacters = "control-characters"
+    /// A first page whose next link is as long as the app follows (`longNextLinkBytes`), and a second whose next
+    /// link is one byte longer.
+    case longNextLink = "long-next-link"
+    /// Items whose images are on the hostile server itself and on private addresses (10.0.0.1, ::1, a
+    /// v4-mapped 192.168.1.1) at its port: under a gallery counted as public, only the first may load.
+    case privateMedia = "private-media"
+
+    /// The longest next-page link the app follows (GalleryCore's `PagingGuard.maxLinkBytes`).
+    public static let longNextLinkBytes = 8 * 1024
 
     /// The `<link>`s of the gallery's odd-URL items: none may ever reach the browser.
     public static let oddPageLinks = ["file:///etc/passwd", "smb://fileserver/share/secret.png", "javascript:alert(1)"]

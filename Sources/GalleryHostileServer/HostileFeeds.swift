@@ -95,6 +95,17 @@ enum HostileFeeds {
             return page(items: (0..<5).map { index in
                 item(baseURL, "same-\(index)", title: "Same name \(index)", image: "/media/\(index)/image.png")
             }, next: nil)
+        case .longNextLink:
+            let start = baseURL + "/rss.xml?type=deviation&q=gallery:\(feed.rawValue)&offset=\(offset + 1)&pad="
+            let length = HostileFeed.longNextLinkBytes + min(offset, 1)
+            return page(items: [item(baseURL, "long-\(offset)", title: "Long link \(offset)")],
+                        next: start + String(repeating: "a", count: max(0, length - start.utf8.count)))
+        case .privateMedia:
+            let port = baseURL.split(separator: ":").last.map(String.init) ?? "80"
+            let hosts = ["10.0.0.1", "[::1]", "[::ffff:192.168.1.1]"]
+            return page(items: [item(baseURL, "public", title: "On the gallery's server")] + hosts.enumerated().map { index, host in
+                item("http://\(host):\(port)", "private-\(index)", title: "On \(host)")
+            }, next: nil)
         case .controlCharacters:
             // XML cannot carry most C0 controls, but feeds double-escape their text and the second layer
             // can: "&amp;#27;" is an ESC once both are decoded. C1 controls and bidi overrides pass as they are.

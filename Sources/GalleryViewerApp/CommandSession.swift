@@ -12,6 +12,9 @@ import GalleryCore
 final class CommandSession {
     /// Exit status after Ctrl+C or SIGTERM.
     static let interruptedStatus: Int32 = 130
+    /// The most items `--list` and `--download` read of a gallery unless `--max-items` says otherwise: the
+    /// window's own goal (100,000 items), so only a feed that invents items forever meets it.
+    nonisolated static let defaultMaxItems = 100_000
 
     let options: Options
     let client: HTTPClient
@@ -21,6 +24,8 @@ final class CommandSession {
     /// What a first Ctrl+C stops (the feed, the downloads); the loop is left after it.
     private var stopWork: (@MainActor () -> Void)?
     private(set) var interrupted = false
+    /// `readGallery` stopped at `--max-items`, with more items to come.
+    private(set) var stoppedAtItemCeiling = false
 
     init(options: Options, client configuration: HTTPClient.Configuration = .init()) {
         self.options = options
@@ -129,12 +134,21 @@ final class CommandSession {
         feed.onStateChange = { [weak feed] in
             if let reason = feed?.waitReason { Console.error(reason.sentence) }
         }
-        feed.loadAllPages(page: { items in
+        let ceiling = options.maxItems
+        feed.loadAllPages(page: { [weak self, weak feed] items in
             for each in items where distinct.insert(each) {
+                guard count < ceiling else {
+                    self?.stoppedAtItemCeiling = true
+                    break
+                }
                 count += 1
                 item(each)
             }
             pageDone(count)
+            if self?.stoppedAtItemCeiling == true {
+                feed?.cancel()
+                self?.quit()
+            }
         }, end: { [weak self] state in
             if case .failed(let error) = state { outcome = error }
             self?.quit()
@@ -147,6 +161,14 @@ final class CommandSession {
         runLoop()
         stopWork = alsoStop
         return interrupted ? nil : outcome
+    }
+
+    /// Says on standard error that `--max-items` stopped the reading, when it did.
+    func reportItemCeiling() {
+        guard stoppedAtItemCeiling else { return }
+        // TRANSLATORS: {count} is a number; --max-items is an option name.
+        Console.error(tr("Stopped after {count} items, the most --max-items allows: the gallery has more.",
+                         ["count": options.maxItems]))
     }
 
     /// What a Ctrl+C stops beside the feed (the downloads, which go on while the pages are read).

@@ -56,6 +56,7 @@ final class DownloadCommand {
         var started = false
         var done = false
         var folderFailure: String?
+        var folderRefusal: String?
         display.showStatus(tr("Reading {name}’s gallery…", ["name": source.username]))
         session.onInterrupt { [weak downloader] in downloader?.cancel() }
         let feedError = session.readGallery(source, pageDone: { [display, session] count in
@@ -67,6 +68,11 @@ final class DownloadCommand {
                     try File.makeDirectories(atPath: folder, mode: 0o755)
                 } catch {
                     folderFailure = error.message
+                    return session.quit()
+                }
+                // Said once, here: the downloader would fail every image with it.
+                if let refusal = GalleryDownloader.folderRefusal(folder) {
+                    folderRefusal = refusal
                     return session.quit()
                 }
                 started = true
@@ -84,6 +90,11 @@ final class DownloadCommand {
         if let folderFailure {
             display.finish()
             Console.error(tr("Cannot create the folder {folder}: {reason}", ["folder": folder, "reason": folderFailure]))
+            return 1
+        }
+        if let folderRefusal {
+            display.finish()
+            Console.error(folderRefusal)
             return 1
         }
         if session.interrupted && !started {
@@ -134,7 +145,9 @@ final class DownloadCommand {
         if let feedError {
             Console.error(tr("The gallery could not be read to the end: {reason}", ["reason": feedError.sentence]))
         }
-        return downloader.failures.isEmpty && feedError == nil ? 0 : 1
+        session.reportItemCeiling()
+        if let reason = downloader.stopReason { Console.error(reason) }
+        return downloader.failures.isEmpty && feedError == nil && !session.stoppedAtItemCeiling && downloader.stopReason == nil ? 0 : 1
     }
 
     private func stopped(saved: Int, left: Int) -> Int32 {

@@ -17,7 +17,8 @@ struct ListCommand {
         }
         let failure = session.readGallery(source) { item in print(line(for: item)) }
         if session.interrupted { return CommandSession.interruptedStatus }
-        return failure.map(session.fail) ?? 0
+        session.reportItemCeiling()
+        return failure.map(session.fail) ?? (session.stoppedAtItemCeiling ? 1 : 0)
     }
 
     /// One line per item: the sources already dropped control characters from every text and every URL that

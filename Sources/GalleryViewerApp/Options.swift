@@ -47,6 +47,10 @@ struct Options: ParsableCommand {
     @Flag(help: "With --download: images only, no videos or sounds.")
     var imagesOnly = false
 
+    @Option(help: ArgumentHelp(
+        "With --list or --download: read at most this many items of the gallery (default: 100000).", valueName: "N"))
+    var maxItems: Int = CommandSession.defaultMaxItems
+
     @Argument(help: ArgumentHelp(
         "The user whose gallery to show (Mastodon, Misskey: user@server; Bluesky: a handle or DID), or a profile link.",
         valueName: "USERNAME | LINK"))
@@ -62,6 +66,7 @@ struct Options: ParsableCommand {
             if download.isEmpty { throw ValidationError(tr("--download needs a folder, e.g. --download ~/Pictures.")) }
             if (username ?? "").trimmed.isEmpty { throw ValidationError(tr("--download needs a USERNAME or a profile LINK.")) }
         }
+        if maxItems < 1 { throw ValidationError(tr("--max-items must be at least 1.")) }
         if let endpoint, !URLText.isWebAddress(endpoint) {
             throw ValidationError(tr("--endpoint must be an http:// or https:// address, like http://127.0.0.1:8080."))
         }

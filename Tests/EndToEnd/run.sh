@@ -61,6 +61,15 @@ if GALLERY_VIEWER_ENDPOINT="htp:/127.0.0.1" bounded "$GALLERY_VIEWER" --list --s
   fail "a GALLERY_VIEWER_ENDPOINT typo was ignored (the real service would have been asked)"
 fi
 grep -q "GALLERY_VIEWER_ENDPOINT must be an http:// or https:// address" "$work/err" || fail "endpoint typo said: $(cat "$work/err")"
+# --max-items: at the ceiling exactly the gallery is whole (status 0); one under, it stops with a message (status 1).
+bounded "$GALLERY_VIEWER" --list --max-items 60 --source demo --endpoint "$base_url" aurora >"$work/out" 2>"$work/err" \
+  || fail "--max-items 60 for 60 items exited non-zero: $(cat "$work/err")"
+[ "$(wc -l <"$work/out")" -eq 60 ] && [ ! -s "$work/err" ] || fail "--max-items 60 printed $(wc -l <"$work/out") items, said: $(cat "$work/err")"
+if bounded "$GALLERY_VIEWER" --list --max-items 59 --source demo --endpoint "$base_url" aurora >"$work/out" 2>"$work/err"; then
+  fail "--max-items 59 for 60 items exited 0"
+fi
+[ "$(wc -l <"$work/out")" -eq 59 ] || fail "--max-items 59 printed $(wc -l <"$work/out") items"
+grep -q "Stopped after 59 items, the most --max-items allows" "$work/err" || fail "--max-items said: $(cat "$work/err")"
 echo "e2e: --list ok (60 and 360 items, the endpoint from the environment, errors on stderr)"
 
 # 2a. The same demo users in Bluesky's and Misskey's formats: one line per item with the usual fields, videos
@@ -224,6 +233,13 @@ for line in 'aurora-006-missing-lighthouse.jpg: HTTP 404 Not Found' 'aurora-011-
   [ ! -e "$dl/demo/aurora/${line%%:*}" ] || fail "${line%%:*} exists under its final name"
 done
 grep -q 'Saved 55 of 60 images' "$work/dl.out" || fail "aurora summary: $(cat "$work/dl.out")"
+# A folder other users can write to is refused with one message, before anything is saved.
+mkdir -p "$work/shared/demo/atlas" && chmod 777 "$work/shared/demo/atlas"
+if bounded "$GALLERY_VIEWER" --download "$work/shared" --source demo --endpoint "$base_url" atlas >"$work/dl.out" 2>"$work/dl.err"; then
+  fail "--download into a folder everyone can write to exited 0"
+fi
+grep -q "Other users can change $work/shared/demo/atlas" "$work/dl.err" || fail "--download said: $(cat "$work/dl.err")"
+[ -z "$(ls -A "$work/shared/demo/atlas")" ] || fail "files were saved into a folder everyone can write to"
 echo "e2e: --download ok (360 originals; 0 requests on rerun; 3 resumed; Ctrl+C → 130; aurora's 5 failures → 1)"
 
 # 2c. --list against the hostile server: what reaches the terminal has no control characters, and every URL

@@ -25,6 +25,23 @@ final class DownloadNamesTests: XCTestCase {
         XCTAssertLessThanOrEqual(DownloadNames.partialName(of: safe).utf8.count, 255)
     }
 
+    /// One character longer than the limit (a letter under hundreds of combining marks) cannot be cut: the
+    /// name is checked again after the cut, and the item's id stands in for the stem that is gone.
+    func testANameCutToNothingIsCheckedAgainAndFallsBackToTheId() {
+        let marks = String(repeating: "\u{301}", count: 300)
+        XCTAssertEqual(DownloadNames.safe("a" + marks + ".jpg", fallback: "4711"), "4711.jpg", "not a hidden \".jpg\"")
+        XCTAssertEqual(DownloadNames.safe(marks, fallback: "4711"), "4711", "not empty (which left \"..part\" behind)")
+        XCTAssertEqual(DownloadNames.safe("a" + marks + ".jpg", fallback: "a" + marks), "item.jpg")
+        XCTAssertEqual(DownloadNames.safe("a" + marks + "  .jpg", fallback: "4711"), "4711.jpg")
+        // At the edge: a character that just fits is kept.
+        let fits = "a" + String(repeating: "\u{301}", count: (DownloadNames.maxNameBytes - 5) / 2) + ".jpg"
+        XCTAssertEqual(DownloadNames.safe(fits, fallback: "4711"), fits)
+        for name in DownloadNames.unique([("1", "a" + marks + ".png"), ("2", marks)]) {
+            XCTAssertFalse(name.hasPrefix(".") || name.isEmpty, name)
+            XCTAssertLessThanOrEqual(name.utf8.count, DownloadNames.maxNameBytes)
+        }
+    }
+
     func testClashesAreResolvedWithTheIdCaseInsensitively() {
         let names = DownloadNames.unique([("1", "Sun.jpg"), ("2", "sun.JPG"), ("3", "Sun.jpg"), ("2", "Sun.jpg"),
                                           ("4", "x")])

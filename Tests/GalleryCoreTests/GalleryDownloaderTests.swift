@@ -13,7 +13,7 @@ final class GalleryDownloaderTests: GLibTestCase {
 
     /// Downloads `jobs` into `folder` and runs the loop until the downloader is done.
     @MainActor
-    private static func run(_ jobs: [GalleryDownloader.Job], into folder: TemporaryFolder,
+    static func run(_ jobs: [GalleryDownloader.Job], into folder: TemporaryFolder,
                             limits: ImagePipeline.Limits = .init(), client: HTTPClient = HTTPClient(),
                             cancelWhen: ((GalleryDownloader) -> Bool)? = nil) -> GalleryDownloader {
         let downloader = GalleryDownloader(pipeline: ImagePipeline(client: client, limits: limits), directory: folder.path)

@@ -59,6 +59,19 @@ final class HostileFeedTests: GLibTestCase {
         }
     }
 
+    /// At the edge: a next link of `maxLinkBytes` is followed, one a byte longer ends the feed with a message.
+    func testANextPageLinkLongerThanTheLimitEndsTheFeed() throws {
+        try MainActor.assumeIsolated {
+            XCTAssertEqual(HostileFeed.longNextLinkBytes, PagingGuard.maxLinkBytes)
+            let server = HostileServer()
+            try server.start()
+            let run = try Self.run(.longNextLink, on: server)
+            XCTAssertEqual(run.pages.count, 2, "the page behind the link at the limit was read")
+            XCTAssertEqual(Self.detail(run), "The next page’s address is longer than 8 KB.")
+            XCTAssertEqual(server.requestCount, 2, "the over-long link was not requested")
+        }
+    }
+
     func testRateLimitsAreRetriedABoundedNumberOfTimesWithBackoff() throws {
         try MainActor.assumeIsolated {
             let server = HostileServer()

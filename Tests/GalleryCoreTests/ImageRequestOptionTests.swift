@@ -130,7 +130,7 @@ final class ImageRequestOptionTests: GLibTestCase {
                 saved = $0
             }
             XCTAssertTrue(iterateMainLoop(until: { saved != nil }, timeout: 60))
-            XCTAssertEqual(try saved?.get(), SavedFile(resumed: false, fromHeldOriginal: true))
+            XCTAssertEqual(try saved?.get(), SavedFile(resumed: false, fromHeldOriginal: true, name: "a.png"))
             XCTAssertEqual(folder.contents("a.png"), png, "byte for byte")
             XCTAssertEqual(server.requestCount, 1, "the decode and the save came from the held bytes")
 
@@ -154,7 +154,7 @@ final class ImageRequestOptionTests: GLibTestCase {
             pipeline.saveFile(ImageRequest(url: server.url("/img/a.png"), size: .original, priority: .interactive),
                               to: destination) { outcomes.append($0) }
             XCTAssertTrue(iterateMainLoop(until: { outcomes.count == 2 }, timeout: 60))
-            for outcome in outcomes { XCTAssertEqual(try outcome.get(), SavedFile(resumed: false, fromHeldOriginal: false)) }
+            for outcome in outcomes { XCTAssertEqual(try outcome.get(), SavedFile(resumed: false, fromHeldOriginal: false, name: "a.png")) }
             XCTAssertEqual(server.requestCount, 1, "one download for both")
             XCTAssertEqual(folder.names(), ["a.png"], "no partial file left")
             XCTAssertEqual(folder.contents("a.png"), png)

@@ -84,6 +84,31 @@ final class ImageCacheTests: GLibTestCase {
     }
 }
 
+extension ImageCacheTests {
+    /// A gallery of 1×1 images under 8 KiB URLs: bounded by what the entries cost, not only their pixels.
+    func testKeysCountAsWellAsPixelsAndOverlongURLsAreNotCached() {
+        MainActor.assumeIsolated {
+            let image = { DecodedPixbuf(pixbuf: Pixbuf.filled(width: 1, height: 1, rgba: 0xff0000ff), originalWidth: 1, originalHeight: 1) }
+            let cache = ImageCache()
+            let longest = String(repeating: "a", count: ImageCache.maxKeyURLBytes - 10)
+            for index in 0..<2_000 { cache.insert(image(), for: ImageCache.Key(url: longest + String(format: "%010d", index), maxPixelSize: 1)) }
+            let perEntry = ImageCache.maxKeyURLBytes + ImageCache.entryOverheadBytes
+            XCTAssertEqual(cache.count, ImageCache.defaultMaxEntryBytes / perEntry, "as many as the entry budget holds")
+            XCTAssertLessThanOrEqual(cache.entryBytesTotal, ImageCache.defaultMaxEntryBytes)
+            XCTAssertLessThan(cache.totalBytes, cache.capacityBytes / 1000, "far under the pixel budget")
+
+            let atLimit = ImageCache.Key(url: String(repeating: "b", count: ImageCache.maxKeyURLBytes), maxPixelSize: 1)
+            let overLimit = ImageCache.Key(url: String(repeating: "c", count: ImageCache.maxKeyURLBytes + 1), maxPixelSize: 1)
+            cache.insert(image(), for: atLimit)
+            cache.insert(image(), for: overLimit)
+            XCTAssertNotNil(cache.image(for: atLimit))
+            XCTAssertNil(cache.image(for: overLimit), "a URL over 8 KiB is not cached")
+            cache.removeAll()
+            XCTAssertEqual(cache.entryBytesTotal, 0)
+        }
+    }
+}
+
 final class URLAndTextTests: GLibTestCase {
     func testEncodeComponentLeavesNoSeparators() {
         XCTAssertEqual(URLText.encodeComponent("a&q=x"), "a%26q%3Dx")

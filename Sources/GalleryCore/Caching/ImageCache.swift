@@ -2,7 +2,9 @@ import Collections
 import GObjectBindings
 
 /// A bounded in-memory cache of decoded images, least recently used first out. Bounded by pixel memory,
-/// not by count, because one full-size image weighs as much as hundreds of thumbnails.
+/// not by count, because one full-size image weighs as much as hundreds of thumbnails — and by what its entries
+/// cost besides their pixels (`entryBytes`: the URL and a fixed overhead each), which a gallery of tiny images
+/// under long URLs would otherwise grow without bound. URLs longer than `maxKeyURLBytes` are not cached.
 @MainActor
 public final class ImageCache {
     public struct Key: Hashable, Sendable {
@@ -18,6 +20,9 @@ public final class ImageCache {
 
     public let capacityBytes: Int
     public private(set) var totalBytes = 0
+    /// What the entries cost besides pixels (see `entryBytes`), at most `maxEntryBytes`.
+    public private(set) var entryBytesTotal = 0
+    public let maxEntryBytes: Int
     private var entries: OrderedDictionary<Key, Entry> = [:]
 
     /// The pixels, and the few bytes that say what file they came from.
@@ -31,9 +36,21 @@ public final class ImageCache {
     /// 250 MB goal (`gridend100k`: 274 MiB), the cache filling with tiles long scrolled past.
     public static let defaultCapacityBytes = 64 * 1_048_576
 
-    public init(capacityBytes: Int = ImageCache.defaultCapacityBytes) {
+    /// The longest URL an entry may have: longer ones are not cached (a page of them would be megabytes of keys).
+    public static let maxKeyURLBytes = 8 * 1024
+    /// An entry's cost besides its pixels and URL: the dictionary slot, the pixbuf's and wrapper's objects.
+    public static let entryOverheadBytes = 256
+    /// 4 MiB: about 14,000 entries under typical 50-byte URLs, 490 under the longest; the 64 MiB of pixels fill
+    /// first with anything but tiny images.
+    public static let defaultMaxEntryBytes = 4 * 1_048_576
+
+    public init(capacityBytes: Int = ImageCache.defaultCapacityBytes, maxEntryBytes: Int = ImageCache.defaultMaxEntryBytes) {
         self.capacityBytes = capacityBytes
+        self.maxEntryBytes = maxEntryBytes
     }
+
+    /// What an entry under `key` costs besides its pixels.
+    public static func entryBytes(_ key: Key) -> Int { key.url.utf8.count + entryOverheadBytes }
 
     public var count: Int { entries.count }
 
@@ -52,17 +69,25 @@ public final class ImageCache {
 
     public func insert(_ image: DecodedPixbuf, for key: Key, file: ImageFileInfo? = nil) {
         let size = image.pixbuf.byteCount
-        guard size <= capacityBytes else { return }
-        if let old = entries.removeValue(forKey: key) { totalBytes -= old.image.pixbuf.byteCount }
+        let entrySize = Self.entryBytes(key)
+        guard size <= capacityBytes, key.url.utf8.count <= Self.maxKeyURLBytes, entrySize <= maxEntryBytes else { return }
+        if let old = entries.removeValue(forKey: key) {
+            totalBytes -= old.image.pixbuf.byteCount
+            entryBytesTotal -= entrySize
+        }
         entries[key] = Entry(image: image, file: file)
         totalBytes += size
-        while totalBytes > capacityBytes, !entries.isEmpty {
-            totalBytes -= entries.removeFirst().value.image.pixbuf.byteCount
+        entryBytesTotal += entrySize
+        while totalBytes > capacityBytes || entryBytesTotal > maxEntryBytes, !entries.isEmpty {
+            let (oldest, entry) = entries.removeFirst()
+            totalBytes -= entry.image.pixbuf.byteCount
+            entryBytesTotal -= Self.entryBytes(oldest)
         }
     }
 
     public func removeAll() {
         entries.removeAll()
         totalBytes = 0
+        entryBytesTotal = 0
     }
 }

@@ -23,12 +23,26 @@ public enum DownloadNames {
             }
             scalars.append(forbidden.contains(scalar) ? "_" : scalar)
         }
-        var result = String(scalars).trimmed
-        // Trailing dots and spaces vanish on Windows file systems; leading dots hide the file.
+        let result = tidy(String(scalars))
+        if result.isEmpty { return fallback == name ? "item" : safe(fallback, fallback: "item") }
+        // Cutting happens between characters, and one character can be longer than the limit (a letter under
+        // hundreds of combining marks): the stem may be gone, or end in a dot or space again. The cut name is
+        // checked once more; with nothing left of the stem, the fallback takes its place.
+        let raw = truncated(result, toBytes: maxNameBytes)
+        let cut = tidy(raw)
+        // `result` starts with no dot: a cut that does kept only the extension.
+        guard raw.hasPrefix(".") || cut.isEmpty else { return cut }
+        let stand = fallback == name || fallback == "item" ? "item" : fallback
+        return safe(stand + (raw.hasPrefix(".") ? raw : ""), fallback: "item")
+    }
+
+    /// Without what vanishes (trailing dots and spaces, on Windows file systems) or hides the file (a leading
+    /// dot); surrounding white space trimmed.
+    private static func tidy(_ name: String) -> String {
+        var result = name.trimmed
         while result.hasSuffix(".") || result.hasSuffix(" ") { result.removeLast() }
         while result.hasPrefix(".") { result = "_" + result.dropFirst() }
-        if result.isEmpty { return fallback == name ? "item" : safe(fallback, fallback: "item") }
-        return truncated(result, toBytes: maxNameBytes)
+        return result
     }
 
     /// Names for `items` (each `(id, preferred name)`), safe and unique within one folder, case-insensitively

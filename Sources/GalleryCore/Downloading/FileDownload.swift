@@ -1,12 +1,17 @@
+import Glibc
 import GObjectBindings
 
 /// Saves one image at full size, byte for byte, into a folder — the work of `ImagePipeline.saveFile` once its
 /// task holds a connection slot. The body is read by the same `BodyReader` as every download (size limit,
 /// throughput floor, progress) into a `FileSink`: a hidden partial file (".NAME.part") written by GIO on a
 /// GTask worker, with at most `writeChunkBytes` and one read in memory at a time, and renamed to NAME only once
-/// it is complete. A partial file left by an earlier run is resumed with a Range request, and kept only if the
-/// server really answers with the rest of that file (206 and a matching Content-Range); anything else starts the
-/// file over. Bytes a caller already holds (`held`) are written the same way, without a request.
+/// it is complete (with the extension of the format its first bytes are, when the destination
+/// `correctsExtension`: `SavedExtension`). A partial file left by an earlier run is resumed with a Range
+/// request (and `If-Range` with the validator stored with it, so an image that changed on the server comes
+/// whole), and kept only if the server really answers with the rest of that file (206 and a matching
+/// Content-Range) and the file is still the one listed (`FileOutputStream.Mode.append`: no symbolic link
+/// followed); anything else starts the file over.
+/// Bytes a caller already holds (`held`) are written the same way, without a request.
 ///
 /// The same checks as the image downloads: 2xx, a Content-Type that may be an image, the size limit (declared
 /// and as bytes arrive), and an HTML page is refused even when it claims to be an image.
@@ -21,7 +26,10 @@ final class FileDownload {
     private let usesDiskCache: Bool
     private let held: Bytes?
     private let renamesWhenComplete: Bool
-    private let finalFile: File
+    private let directory: String
+    private let correctsExtension: Bool
+    /// The first bytes of the partial file being resumed (`SavedExtension`).
+    private var head: [UInt8] = []
     private let partialFile: File
     private let cancellable = Cancellable()
     /// A read's most: under the threshold at which glibc gives a block a mapping of its own (256 KiB, fixed by
@@ -33,6 +41,8 @@ final class FileDownload {
 
     /// Bytes in the partial file when this download started (0: none or empty).
     private var resumeOffset: Int
+    /// The validator stored with the partial file, sent as `If-Range`.
+    private let resumeTag: String?
     private var hasPartialFile: Bool
     private var body: HTTPBody?
     private var sink: FileSink?
@@ -51,10 +61,12 @@ final class FileDownload {
         self.held = held
         renamesWhenComplete = destination.renamesWhenComplete
         name = destination.name
-        finalFile = File(path: destination.path)
+        directory = destination.directory
+        correctsExtension = destination.correctsExtension
         partialFile = File(path: destination.directory + "/" + DownloadNames.partialName(of: destination.name))
         hasPartialFile = destination.partialFileBytes != nil
         resumeOffset = destination.partialFileBytes ?? 0
+        resumeTag = destination.partialFileTag.flatMap(Self.usableTag)
     }
 
     /// `progress` hears this attempt's bytes once the response was accepted (0 first, with the length
@@ -77,7 +89,10 @@ final class FileDownload {
 
     private func request(from offset: Int) {
         var headers = ["Accept": "image/*", "Accept-Encoding": "identity"]
-        if offset > 0 { headers["Range"] = "bytes=\(offset)-" }
+        if offset > 0 {
+            headers["Range"] = "bytes=\(offset)-"
+            if let resumeTag { headers["If-Range"] = resumeTag }
+        }
         let request = HTTPRequest(url: url, headers: headers, maxBodyBytes: maxBytes, usesDiskCache: usesDiskCache)
         client.open(request, cancellable: cancellable) { [weak self] result in
             guard let self else { return }
@@ -100,7 +115,7 @@ final class FileDownload {
             }
             closeBody()
             resumed = true
-            return saveCompleteFile()
+            return readHead { [weak self] in self?.saveCompleteFile() }
         }
         // Every other answer is checked once, here: the whole image, or the rest of it.
         if let rejection = ImagePipeline.validateImageResponse(head, acceptsMedia: acceptsMedia) { return fail(.http(rejection)) }
@@ -114,19 +129,37 @@ final class FileDownload {
                 return restart(requestAgain: true)
             }
             resumed = true
-            accept(offset: offset, length: last - first + 1)
+            readHead { [weak self] in self?.accept(offset: offset, length: last - first + 1) }
         case 206:
             fail(.file(tr("The server sent part of the image without being asked")))
         case _ where offset > 0:
             // The server ignored the range and sends the whole image: use it, from the start.
-            restart(requestAgain: false) { [weak self] in self?.accept(offset: 0, length: encoded ? nil : head.contentLength) }
+            restart(requestAgain: false) { [weak self] in
+                self?.accept(offset: 0, length: encoded ? nil : head.contentLength, tag: Self.resumeTag(of: head))
+            }
         default:
-            accept(offset: 0, length: encoded ? nil : head.contentLength)
+            accept(offset: 0, length: encoded ? nil : head.contentLength, tag: Self.resumeTag(of: head))
         }
     }
 
+    /// The longest validator stored with a partial file and sent back as `If-Range`.
+    static let maxResumeTagBytes = 256
+
+    /// What a resume of this response may send as `If-Range`: its strong ETag, else its Last-Modified.
+    static func resumeTag(of head: HTTPResponseHead) -> String? {
+        let etag = head.headers["etag"].flatMap { $0.hasPrefix("W/") ? nil : $0 }
+        return (etag.flatMap(usableTag) ?? head.headers["last-modified"].flatMap(usableTag))
+    }
+
+    /// `tag` if it can go back in a header as it is: printable ASCII, not too long.
+    private static func usableTag(_ tag: String) -> String? {
+        let bytes = tag.utf8
+        guard !bytes.isEmpty, bytes.count <= maxResumeTagBytes, bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
+        return tag
+    }
+
     /// The response (checked by `handle`) is the image from `offset` on, `length` bytes if declared.
-    private func accept(offset: Int, length: Int?) {
+    private func accept(offset: Int, length: Int?, tag: String? = nil) {
         if let length, offset + length > maxBytes {
             return fail(.http(.tooLarge(limitBytes: maxBytes)), discardPartial: true)
         }
@@ -134,9 +167,9 @@ final class FileDownload {
         // The file is created once the first bytes passed the checks; an empty partial file left by a run
         // stopped before its first write would be in the way.
         if offset == 0 && hasPartialFile {
-            return restart(requestAgain: false) { [weak self] in self?.readBody(offset: 0, length: length) }
+            return restart(requestAgain: false) { [weak self] in self?.readBody(offset: 0, length: length, tag: tag) }
         }
-        readBody(offset: offset, length: length)
+        readBody(offset: offset, length: length, tag: tag)
     }
 
     /// Deletes the partial file, then asks for the whole image (`requestAgain`) or goes on with `then`.
@@ -162,9 +195,10 @@ final class FileDownload {
 
     // MARK: Body → file
 
-    private func readBody(offset: Int, length: Int?) {
+    private func readBody(offset: Int, length: Int?, tag: String?) {
         guard let body else { return }
-        let sink = FileSink(file: partialFile, name: name, mode: offset > 0 ? .append : .create, flushBytes: writeChunkBytes)
+        let sink = FileSink(file: partialFile, name: name, mode: offset > 0 ? .append(expectedBytes: offset) : .create,
+                            flushBytes: writeChunkBytes, tag: tag, head: offset > 0 ? head : [])
         self.sink = sink
         let reader = BodyReader(body: body, limit: maxBytes, alreadyStored: offset, expectedLength: length,
                                 chunkBytes: readChunkBytes, cancellable: cancellable)
@@ -174,6 +208,12 @@ final class FileDownload {
             self.body = nil
             self.transferEnded?()
             if sink.createdFile { self.hasPartialFile = true }
+            // Not the partial file listed (a symbolic link, another's file, changed): nothing was written to it.
+            if sink.refusedPartialFile {
+                self.sink = nil
+                self.resumed = false
+                return self.restart(requestAgain: true)
+            }
             switch result {
             case .success: self.saveCompleteFile()
             // Over the limit: the partial file can never become the image.
@@ -200,16 +240,39 @@ final class FileDownload {
         }
     }
 
+    /// Reads the first bytes of the partial file being resumed into `head`, on a worker, then goes on with
+    /// `then` (with what could be read: a file that cannot be read now fails where it is appended to).
+    private func readHead(then: @escaping @MainActor () -> Void) {
+        let path = partialFile.path ?? ""
+        WorkerTask.run({ Self.firstBytes(of: path) }, completion: { [weak self] bytes in
+            guard let self else { return }
+            self.head = bytes
+            then()
+        })
+    }
+
+    /// Up to `SavedExtension.headBytes` from the start of the file at `path`, never through a link.
+    nonisolated static func firstBytes(of path: String) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { return [] }
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: SavedExtension.headBytes)
+        let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
+        return Array(bytes.prefix(max(0, count)))
+    }
+
     /// The whole image was received: what the sink holds is written, the file closed and given its final name
     /// (unless the caller does that), all in one trip to a worker.
     private func saveCompleteFile() {
-        let saved = SavedFile(resumed: resumed, fromHeldOriginal: held != nil)
         let sink = self.sink
         self.sink = nil
+        let format = correctsExtension ? SavedExtension.format(of: sink?.head ?? head) : nil
+        let savedName = SavedExtension.name(name, for: format)
+        let saved = SavedFile(resumed: resumed, fromHeldOriginal: held != nil, name: savedName, format: format)
         guard hasPartialFile || sink?.holdsBytes == true else {
             return closeOutput(of: sink) { [weak self] _ in self?.finish(.failure(.file(tr("The server sent an empty file")))) }
         }
-        let destination = renamesWhenComplete ? finalFile : nil
+        let destination = renamesWhenComplete ? File(path: directory + "/" + savedName) : nil
         guard let sink else {
             // A partial file from an earlier run that was already the whole image.
             guard let destination else { return finish(.success(saved)) }
@@ -264,127 +327,6 @@ final class FileDownload {
         sink.close(movingTo: nil) { [weak self] failure in
             if sink.createdFile { self?.hasPartialFile = true }
             then(failure)
-        }
-    }
-}
-
-/// Writes a body into a partial file, with GIO's calls on a GTask worker. Chunks are held until `flushBytes`
-/// of them are (or `maxHeldChunks` chunks, or the body ended) and then written together, with one writev(2):
-/// an image smaller than that — most are — is created, written, closed and renamed in one trip to a worker,
-/// instead of a trip per chunk the network happened to deliver (on loopback, ~10 kB each). A new file is created by the first write — and refused if
-/// the body starts as an HTML page (an error or login page) rather than saved under an image's name; a resumed
-/// one is appended to. Closing writes what is held first, also when the download is being stopped: what was
-/// received stays in the partial file for the next run to resume.
-@MainActor
-final class FileSink: BodySink {
-    private let file: File
-    private let name: String
-    private let mode: FileOutputStream.Mode
-    private let flushBytes: Int
-    private var output: FileOutputStream?
-    private var held: [Bytes] = []
-    private var heldBytes = 0
-    /// This sink created the file (so there is a partial file to keep or delete now).
-    private(set) var createdFile = false
-
-    init(file: File, name: String, mode: FileOutputStream.Mode, flushBytes: Int) {
-        self.file = file
-        self.name = name
-        self.mode = mode
-        self.flushBytes = flushBytes
-    }
-
-    /// Bytes received and not yet written.
-    var holdsBytes: Bool { heldBytes > 0 }
-    /// Also written once this many chunks are held: a server that drips a byte a read would otherwise have a
-    /// few hundred thousand of them held, each an object of its own.
-    static let maxHeldChunks = 64
-
-    func write(_ chunk: Bytes, done: @escaping @MainActor (ImageLoadError?) -> Void) {
-        guard chunk.count > 0 else { return done(nil) }
-        if output == nil, !createdFile, held.isEmpty, mode == .create, Self.looksLikeHTML(chunk) {
-            return done(.http(.notAnImage(mediaType: "text/html")))
-        }
-        held.append(chunk)
-        heldBytes += chunk.count
-        guard heldBytes >= flushBytes || held.count >= Self.maxHeldChunks else { return done(nil) }
-        // Not cancellable: these bytes were received, and a download being stopped keeps what it received
-        // (writing a few hundred kilobytes to a local file is quick; the stop is seen at the next read).
-        writeHeld(then: .keepOpen) { [weak self] failure in
-            guard let self else { return done(.http(.cancelled)) }
-            guard let failure else { return done(nil) }
-            done(.file(self.message(for: failure)))
-        }
-    }
-
-    /// Drops what is held: the download failed in a way that makes its bytes useless.
-    func discardHeld() {
-        held = []
-        heldBytes = 0
-    }
-
-    /// Writes what is held, closes the file and renames it to `destination` (nil: leaves it as it is).
-    func close(movingTo destination: File?, completion: @escaping @MainActor (FileOutputStream.StepError?) -> Void) {
-        if output == nil, held.isEmpty {
-            // Nothing written by this sink: the file, if there is one, is as an earlier run left it.
-            guard let destination else { return completion(nil) }
-            return file.move(to: destination) { result in
-                if case .failure(let error) = result { return completion(.move(error)) }
-                completion(nil)
-            }
-        }
-        writeHeld(then: destination.map { .closeAndMove(to: $0) } ?? .close, completion: completion)
-    }
-
-    /// What went wrong in a step, as a row or `--download` says it.
-    func message(for failure: FileOutputStream.StepError) -> String {
-        switch failure {
-        case .open(let error) where mode == .create:
-            tr("Could not create {file}: {reason}", ["file": DownloadNames.partialName(of: name), "reason": error.message])
-        case .open(let error): Self.couldNotWrite(name + ".part", error)
-        case .write(let error), .close(let error): Self.couldNotWrite(name, error)
-        case .move(let error): Self.couldNotRename(name, error)
-        }
-    }
-
-    private func writeHeld(then ending: FileOutputStream.Ending,
-                           completion: @escaping @MainActor (FileOutputStream.StepError?) -> Void) {
-        let chunks = held
-        discardHeld()
-        let stream = output
-        output = nil
-        FileOutputStream.perform(on: stream, file: file, mode: mode, writing: chunks, then: ending) { [weak self] result in
-            // Closing or renaming may fail after the file was written (perhaps not all of it): it is there then too.
-            let fileIsThere = switch result {
-            case .success, .failure(.close), .failure(.move): true
-            case .failure(.open), .failure(.write): false
-            }
-            if fileIsThere, let self, self.mode == .create { self.createdFile = true }
-            switch result {
-            case .success(let stream):
-                self?.output = stream
-                completion(nil)
-            case .failure(let failure):
-                completion(failure)
-            }
-        }
-    }
-
-    static func couldNotRename(_ file: String, _ error: GLibError) -> String {
-        tr("Could not rename {file}: {reason}", ["file": file, "reason": error.message])
-    }
-
-    static func couldNotWrite(_ file: String, _ error: GLibError) -> String {
-        // TRANSLATORS: {file} is a file name, {reason} the system's explanation (such as "No space left on device").
-        tr("Could not write {file}: {reason}", ["file": file, "reason": error.message])
-    }
-
-    /// An HTML document (an error or login page) where an image was expected, from its first bytes.
-    static func looksLikeHTML(_ chunk: Bytes) -> Bool {
-        chunk.withUnsafeBytes { buffer in
-            let start = buffer.prefix(1024).drop { [9, 10, 13, 32, 0xEF, 0xBB, 0xBF].contains($0) }
-            let head = String(decoding: start.prefix(15), as: UTF8.self).lowercased()
-            return head.hasPrefix("<!doctype html") || head.hasPrefix("<html")
         }
     }
 }

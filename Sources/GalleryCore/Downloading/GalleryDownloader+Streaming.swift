@@ -19,7 +19,7 @@ extension GalleryDownloader {
             case queued
             case running
             /// The whole image is in the partial file, waiting for its final name.
-            case complete(resumed: Bool)
+            case complete(resumed: Bool, format: ImageFormat?)
             case saved
             case failed
             /// Stopped (or never started) because its name was another's; it runs again under its final name.
@@ -68,7 +68,8 @@ extension GalleryDownloader {
             if file.isMedia { mediaIndexes.insert(index) }
             let provisional = names.add(id: image.id, name: image.fileName)
             // A name the folder has may belong to an older image (an earlier run's): wait for the final names.
-            guard listingFailure == nil, let provisional, !existing.contains(provisional) else { continue }
+            guard listingFailure == nil, let provisional,
+                  !SavedExtension.candidates(for: provisional).contains(where: existing.contains) else { continue }
             streamed[index] = Streamed(provisional: provisional, state: .queued)
             queue.append(Queued(job: Job(name: provisional, url: file.url, isMedia: file.isMedia), streamedIndex: index))
         }
@@ -79,7 +80,7 @@ extension GalleryDownloader {
         guard var entry = streamed[index] else { return }
         switch result {
         case .success(let saved) where slot.defersRename:
-            entry.state = .complete(resumed: saved.resumed)
+            entry.state = .complete(resumed: saved.resumed, format: saved.format)
         case .success(let saved):
             entry.state = .saved
             recordSaved(entry.provisional, resumed: saved.resumed)
@@ -109,6 +110,7 @@ extension GalleryDownloader {
     private func resolveNames() {
         phase = .resolvingNames
         resolvedNames = names.finalNames()
+        runNames = Set(finals.map { $0.lowercased() })
         // Queued streamed jobs whose name stays are ordinary jobs now; the others give their name up.
         var kept = queue
         kept.removeAll { queued in
@@ -128,10 +130,11 @@ extension GalleryDownloader {
 
     /// Once the names are final: a complete partial file whose name stayed is to be renamed to it.
     private func settle(_ index: Int) {
-        guard let entry = streamed[index], case .complete(let resumed) = entry.state, !isRenamed(index) else { return }
+        guard let entry = streamed[index], case .complete(let resumed, let format) = entry.state, !isRenamed(index) else { return }
         streamed[index]?.state = .saved
-        existing.insert(entry.provisional)
-        settling.append((entry.provisional, resumed))
+        let name = savedName(entry.provisional, format: format)
+        existing.insert(name)
+        settling.append((entry.provisional, name, resumed))
     }
 
     /// Renames the settled files to their names, a batch at a time on one worker (`File.move(_:)`): when the
@@ -142,7 +145,7 @@ extension GalleryDownloader {
         settling.removeFirst(batch.count)
         isRenamingSettled = true
         fileOperations += 1
-        let moves = batch.map { (from: directory + "/" + DownloadNames.partialName(of: $0.name), to: directory + "/" + $0.name) }
+        let moves = batch.map { (from: directory + "/" + DownloadNames.partialName(of: $0.partial), to: directory + "/" + $0.name) }
         File.move(moves) { [weak self] errors in
             guard let self else { return }
             // The next batch (if any) is under way before this one's results are told: a listener that cancels
@@ -198,10 +201,12 @@ extension GalleryDownloader {
             streamed[index]?.state = .settled
             // The provisional name's partial file belongs to another image now: it goes either way.
             partialSizes[DownloadNames.partialName(of: entry.provisional)] = nil
+            partialTags[DownloadNames.partialName(of: entry.provisional)] = nil
             switch entry.state {
-            case .complete(let resumed) where !existing.contains(final):
-                move(partialOf: entry.provisional, to: final) { [weak self] error in
-                    if let error { self?.recordFailure(final, error) } else { self?.recordSaved(final, resumed: resumed) }
+            case .complete(let resumed, let format) where !isPresent(final):
+                let name = savedName(final, format: format)
+                move(partialOf: entry.provisional, to: name) { [weak self] error in
+                    if let error { self?.recordFailure(name, error) } else { self?.recordSaved(name, resumed: resumed) }
                     whenSettled()
                 }
             case .complete:

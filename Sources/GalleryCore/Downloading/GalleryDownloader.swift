@@ -1,4 +1,5 @@
 import CGLib
+import Glibc
 import Collections
 import GObjectBindings
 
@@ -54,6 +55,13 @@ public final class GalleryDownloader {
     public internal(set) var progress = Progress()
     public private(set) var failures: [Failure] = []
     public private(set) var isCancelled = false
+    /// Why the run stopped by itself (the disk is nearly full), nil otherwise.
+    public private(set) var stopReason: String?
+    /// No file is started while the folder's disk has less than this free: the run stops with `stopReason`.
+    public var minimumFreeBytes = GalleryDownloader.defaultMinimumFreeBytes
+    /// 256 MiB: room for the files already running (each at most the pipeline's image limit) and for the rest
+    /// of the system, which a full disk would break.
+    public static let defaultMinimumFreeBytes = 256 * 1_048_576
     public var onProgress: (@MainActor () -> Void)?
     public var onEvent: (@MainActor (Event) -> Void)?
 
@@ -67,7 +75,12 @@ public final class GalleryDownloader {
     var completion: (@MainActor () -> Void)?
     /// What the folder held when it was listed, and what this run put there since.
     var existing: Set<String> = []
+    /// Every job's final name (lowercased), once known: a name is corrected to its bytes' format only when
+    /// that does not make it another job's (`correctsExtension`).
+    var runNames: Set<String> = []
     var partialSizes: [String: Int] = [:]
+    /// The validator stored with each partial file, for its resume's `If-Range`.
+    var partialTags: [String: String] = [:]
     var phase = Phase.listing
 
     // Streaming (see GalleryDownloader+Streaming.swift)
@@ -86,7 +99,7 @@ public final class GalleryDownloader {
     var fileOperations = 0
     /// Complete streamed files whose name stayed, waiting to be renamed to it, and whether a batch of them is
     /// being renamed now.
-    var settling = Deque<(name: String, resumed: Bool)>()
+    var settling = Deque<(partial: String, name: String, resumed: Bool)>()
     var isRenamingSettled = false
 
     enum Phase {
@@ -147,6 +160,7 @@ public final class GalleryDownloader {
         self.completion = completion
         feedEnded = true
         progress.total = jobs.count
+        runNames = Set(jobs.map { $0.name.lowercased() })
         listFolder { [weak self] in
             guard let self else { return }
             self.phase = .draining
@@ -165,10 +179,53 @@ public final class GalleryDownloader {
         finishIfDone()
     }
 
+    /// Stops like `cancel`, saying why.
+    func stop(because reason: String) {
+        stopReason = reason
+        cancel()
+    }
+
+    /// Free bytes for this user on the file system of `path` (statvfs); nil when it cannot be asked.
+    nonisolated static func freeBytes(_ path: String) -> Int? {
+        var info = statvfs()
+        guard statvfs(path, &info) == 0 else { return nil }
+        let (bytes, overflow) = Int(info.f_bavail).multipliedReportingOverflow(by: Int(info.f_frsize))
+        return overflow ? Int.max : bytes
+    }
+
     // MARK: The folder
 
-    /// Lists the folder once, before any job runs: what is there decides what is skipped and resumed.
+    /// Checks and lists the folder once, before any job runs: what is there decides what is skipped and
+    /// resumed. A folder others can write to is refused (they could plant files and links under the names
+    /// this run writes): every job fails with the reason.
     func listFolder(then: @escaping @MainActor () -> Void) {
+        let directory = directory
+        WorkerTask.run({ Self.folderRefusal(directory) }, completion: { [weak self] refusal in
+            guard let self, !self.isCancelled else { return }
+            guard let refusal else { return self.listEntries(then: then) }
+            self.listingFailure = refusal
+            then()
+            self.onProgress?()
+            self.finishIfDone()
+        })
+    }
+
+    /// Why files must not be saved into `path`, or nil: it can be changed by another user — writable by
+    /// everyone, by a group other than the user's own, or owned by someone else (root aside). A folder that
+    /// does not exist yet is not refused here.
+    public nonisolated static func folderRefusal(_ path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        let mode = info.st_mode
+        let othersWrite = mode & S_IWOTH != 0 || (mode & S_IWGRP != 0 && info.st_gid != getegid())
+            || (info.st_uid != geteuid() && info.st_uid != 0)
+        guard othersWrite else { return nil }
+        // TRANSLATORS: --download refuses a folder; {folder} is its path. "chmod go-w" is a command, not translated.
+        return tr("Other users can change {folder}: choose a folder only you can write to (or run chmod go-w on it)",
+                  ["folder": path])
+    }
+
+    private func listEntries(then: @escaping @MainActor () -> Void) {
         File(path: directory).listDirectory { [weak self] result in
             guard let self, !self.isCancelled else { return }
             switch result {
@@ -176,6 +233,13 @@ public final class GalleryDownloader {
                 let files = entries.filter(\.isRegularFile)
                 self.existing = Set(files.map(\.name))
                 self.partialSizes = Dictionary(files.map { ($0.name, $0.size) }, uniquingKeysWith: { first, _ in first })
+                self.partialTags = Dictionary(files.compactMap { file in file.resumeTag.map { (file.name, $0) } },
+                                              uniquingKeysWith: { first, _ in first })
+                // A link or anything else under a partial file's name is no partial file: it is removed (never
+                // followed) and the image downloaded whole.
+                for entry in entries where !entry.isRegularFile && entry.name.hasPrefix(".") && entry.name.hasSuffix(".part") {
+                    self.partialSizes[entry.name] = 0
+                }
             case .failure(let error) where error.matches(G_IO_ERROR_NOT_FOUND):
                 self.existing = []
                 self.partialSizes = [:]
@@ -199,7 +263,7 @@ public final class GalleryDownloader {
         for job in jobs {
             if let listingFailure {
                 recordFailure(job.name, listingFailure)
-            } else if existing.contains(job.name) {
+            } else if isPresent(job.name) {
                 progress.skipped += 1
             } else {
                 queue.append(Queued(job: job))
@@ -211,7 +275,14 @@ public final class GalleryDownloader {
     // MARK: Jobs
 
     func fillWindow() {
-        while !isCancelled, slots.count < window, let queued = queue.popFirst() {
+        while !isCancelled, slots.count < window, !queue.isEmpty {
+            // Checked before each file: a run stops before the disk fills, never with a file cut off by it (the
+            // running ones keep their partial files, for the next run to resume).
+            if let free = Self.freeBytes(directory), free < minimumFreeBytes {
+                return stop(because: tr("Stopped: the disk of {folder} has only {free} free (at least {needed} are kept free)",
+                                        ["folder": directory, "free": SizeText.format(free), "needed": SizeText.format(minimumFreeBytes)]))
+            }
+            let queued = queue.removeFirst()
             let job = queued.job
             guard URLText.origin(of: job.url) != nil else {
                 recordFailure(job.name, tr("Not an http(s) address: {address}", ["address": job.url]))
@@ -221,9 +292,12 @@ public final class GalleryDownloader {
             slot.defersRename = queued.streamedIndex != nil && phase != .draining
             slots.append(slot)
             if let index = queued.streamedIndex { streamed[index]?.state = .running }
+            let partialName = DownloadNames.partialName(of: job.name)
             let destination = FileDestination(directory: directory, name: job.name,
-                                              partialFileBytes: partialSizes[DownloadNames.partialName(of: job.name)],
-                                              renamesWhenComplete: !slot.defersRename)
+                                              partialFileBytes: partialSizes[partialName],
+                                              partialFileTag: partialTags[partialName],
+                                              renamesWhenComplete: !slot.defersRename,
+                                              correctsExtension: slot.defersRename || correctsExtension(job.name))
             var request = ImageRequest(url: job.url, size: .original, priority: .visible)
             request.isMedia = job.isMedia
             slot.task = pipeline.saveFile(request, to: destination,
@@ -256,13 +330,30 @@ public final class GalleryDownloader {
             streamedEnded(index, slot: slot, result)
         } else {
             switch result {
-            case .success(let saved): recordSaved(name, resumed: saved.resumed)
+            case .success(let saved): recordSaved(saved.name ?? name, resumed: saved.resumed)
             case .failure(let error) where error.isCancelled: onProgress?()
             case .failure(let error): recordFailure(name, error.message)
             }
         }
         fillWindow()
         finishIfDone()
+    }
+
+    // MARK: Names from the bytes
+
+    /// Whether `name`'s file may take the extension of its bytes' format: no other job has that name.
+    func correctsExtension(_ name: String) -> Bool {
+        !SavedExtension.candidates(for: name).dropFirst().contains { runNames.contains($0.lowercased()) }
+    }
+
+    /// The name a file saved under `name` has, its bytes being `format`.
+    func savedName(_ name: String, format: ImageFormat?) -> String {
+        correctsExtension(name) ? SavedExtension.name(name, for: format) : name
+    }
+
+    /// Whether the folder holds `name`'s image, under that name or the one its bytes gave it.
+    func isPresent(_ name: String) -> Bool {
+        existing.contains(name) || correctsExtension(name) && SavedExtension.candidates(for: name).contains(where: existing.contains)
     }
 
     func recordSaved(_ name: String, resumed: Bool) {

@@ -69,6 +69,8 @@ public final class GalleryFeed {
         next = first
         readAhead = ReadAhead(client: client)
         offline = OfflineCopy(snapshots: snapshots, firstRequest: first)
+        // Whether this gallery's media may be on private addresses is decided by where its endpoint is.
+        client.useEndpoint(source.endpoint.origin)
     }
 
     /// A feed let go without `cancel()` (its gallery replaced while the client lives on) stops its request or

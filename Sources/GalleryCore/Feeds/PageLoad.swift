@@ -32,6 +32,11 @@ final class PageLoad {
 
     private func send(_ request: PageRequest) {
         guard let feed else { return }
+        guard request.url.utf8.count <= PagingGuard.maxLinkBytes else {
+            // TRANSLATORS: {kilobytes} is a number.
+            let detail = tr("The next page’s address is longer than {kilobytes} KB.", ["kilobytes": PagingGuard.maxLinkBytes / 1024])
+            return feed.state = .failed(.malformedResponse(service: feed.serviceName, detail: detail))
+        }
         guard feed.paging.admit(request) else { return feed.state = .failed(.pagingLoop(service: feed.serviceName)) }
         feed.state = .loading(page: feed.pagesLoaded + 1)
         if let snapshot = feed.offline.copy { return replay(request, from: snapshot) }
@@ -79,7 +84,8 @@ final class PageLoad {
     /// Asks for the page `response` names while it is parsed (see `ReadAhead`); never from the saved copy.
     private func askAhead(after response: HTTPResponse, of request: PageRequest, in feed: GalleryFeed) {
         guard feed.readAhead.wantsGuess, feed.offline.copy == nil, feed.paging.mayAskAhead,
-              let guess = feed.source.nextRequestAhead(response, of: request), !feed.paging.wasRequested(guess)
+              let guess = feed.source.nextRequestAhead(response, of: request), !feed.paging.wasRequested(guess),
+              guess.url.utf8.count <= PagingGuard.maxLinkBytes
         else { return }
         feed.readAhead.ask(for: guess, with: feed.httpRequest(guess))
     }

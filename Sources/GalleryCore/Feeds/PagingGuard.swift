@@ -5,6 +5,9 @@ final class PagingGuard {
     /// Pages, lookups included, before the feed is considered endless: far past any real gallery (100,000
     /// items are 4,167 pages of 24), so only a feed that invents pages forever meets it.
     var maxRequests = 100_000
+    /// The longest page URL followed: a service's next links are a few hundred bytes; each URL is kept (in
+    /// `requestedKeys`) for the whole feed, so a feed of megabyte-long links would grow without bound.
+    static let maxLinkBytes = 8 * 1024
     /// The keys (`PageRequest.key`) of the requests sent: a URL, or a URL and a body.
     private var requestedKeys: Set<String> = []
     private var emptyRepliesInARow = 0

@@ -205,6 +205,16 @@ extension HTTPClient {
         }
     }
 
+    /// Puts a new session in place of the current one, which finishes what it has in flight and is kept
+    /// until the client goes; the disk cache moves over if attached.
+    func replaceSession() {
+        let movesCache = cache?.attached == true
+        if movesCache, let cache { session.removeCache(cache.soupCache) }
+        retiredSessions.append(session)
+        session = Self.makeSession(configuration)
+        if movesCache, let cache { session.addCache(cache.soupCache) }
+    }
+
     /// The same request, asking the cache for its copy however stale: libsoup then answers from disk
     /// without asking the server (unless the response said must-revalidate, or there is no copy).
     static func staleCopyRequest(_ request: HTTPRequest) -> HTTPRequest {

@@ -32,8 +32,17 @@ extension HTTPClient {
             guard let self else { return completion(.failure(.cancelled)) }
             self.whenCacheReady { [weak self] in
                 guard let self else { return completion(.failure(.cancelled)) }
-                self.send(message, of: request, cancellable: cancellable, watchdog: self.watchdog(cancelling: cancellable),
-                          retrying: nil, completion: completion)
+                self.whenPolicyDecided(for: request.url) { [weak self] in
+                    guard let self else { return completion(.failure(.cancelled)) }
+                    // Decided now, with the policy: a private host's stored copy is no answer for a public gallery.
+                    var request = request
+                    if request.usesDiskCache, !self.servesFromCache(request.url) {
+                        request.usesDiskCache = false
+                        message.bypassDiskCache()
+                    }
+                    self.send(message, of: request, cancellable: cancellable, watchdog: self.watchdog(cancelling: cancellable),
+                              retrying: nil, completion: completion)
+                }
             }
         }
     }
@@ -59,8 +68,17 @@ extension HTTPClient {
     private func send(_ message: Soup.Message, of request: HTTPRequest, cancellable: Cancellable,
                       watchdog: TransferWatchdog, retrying firstError: HTTPError?,
                       completion: @escaping @MainActor (Result<HTTPStreamingResponse, HTTPError>) -> Void) {
+        let guardrail = ConnectionGuard(message: message, cancellable: cancellable) { [weak self] host, address in
+            guard let self else { return nil }
+            let policy = self.addressPolicy(forConnectionTo: host)
+            if policy?.isPrivate(address) == true { self.hostsOnPrivateAddresses.insert(host.lowercased()) }
+            return policy
+        }
         // The throughput window opens when libsoup sends the request, not while it waits for a connection.
-        message.onStarting { watchdog.start() }
+        message.onStarting { scheme in
+            guardrail.check(scheme: scheme)
+            watchdog.start()
+        }
         session.send(message, cancellable: cancellable) { [weak self] result in
             guard let self else {
                 watchdog.stop()
@@ -68,7 +86,9 @@ extension HTTPClient {
             }
             switch result {
             case .failure(let error):
-                let mapped = self.httpError(error, watchdog: watchdog)
+                var mapped = self.httpError(error, watchdog: watchdog)
+                // Whatever the refused connection ended with (cancelled, or a closed socket), the refusal is why.
+                if let refusal = guardrail.refusal { mapped = .refused(refusal) }
                 watchdog.stop()
                 if let firstError {
                     // No stored copy, so the retry went to the network and failed too (timed out, too slow,
@@ -102,6 +122,40 @@ extension HTTPClient {
         let mapped = httpError(error)
         guard watchdog.fired, mapped == .cancelled else { return mapped }
         return .tooSlow(minimumBytesPerSecond: watchdog.minimumBytesPerSecond)
+    }
+}
+
+/// Refuses a message's connection to an address the client's `AddressPolicy` refuses (checked after name
+/// resolution, before each new connection: the first request's and every redirect's) and an https request
+/// redirected to http (checked before each connection and before each send, a kept-alive connection's too),
+/// by cancelling it; `refusal` says why.
+/// The message's handlers own the guard; it holds no reference to the message.
+@MainActor
+final class ConnectionGuard {
+    private let cancellable: Cancellable
+    private let startedSecure: Bool
+    private(set) var refusal: HTTPError.Refusal?
+
+    init(message: Soup.Message, cancellable: Cancellable,
+         policy: @escaping @MainActor (_ host: String, _ address: [UInt8]) -> AddressPolicy?) {
+        self.cancellable = cancellable
+        startedSecure = message.scheme == "https"
+        message.onConnecting { [self] address, scheme, host in
+            check(scheme: scheme)
+            if refusal == nil, policy(host, address)?.refuses(address) == true {
+                refuse(.privateAddress(AddressPolicy.text(address)))
+            }
+            return refusal != nil
+        }
+    }
+
+    func check(scheme: String) {
+        if startedSecure, scheme != "https" { refuse(.insecureRedirect) }
+    }
+
+    private func refuse(_ reason: HTTPError.Refusal) {
+        if refusal == nil { refusal = reason }
+        cancellable.cancel()
     }
 }
 

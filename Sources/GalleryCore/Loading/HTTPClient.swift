@@ -22,16 +22,19 @@ public final class HTTPClient {
         /// one window.
         public var minimumBytesPerSecond: Int
         public var throughputWindowSeconds: Int
+        /// Tests only: a PEM file of the certificate authorities trusted instead of the system's.
+        public var trustedCertificatesFile: String?
 
         public init(userAgent: String = HTTPClient.defaultUserAgent, maxConnectionsPerHost: Int = 6,
                     maxConnections: Int = 24, ioTimeoutSeconds: Int = 15, minimumBytesPerSecond: Int = 2048,
-                    throughputWindowSeconds: Int = 20) {
+                    throughputWindowSeconds: Int = 20, trustedCertificatesFile: String? = nil) {
             self.userAgent = userAgent
             self.maxConnectionsPerHost = maxConnectionsPerHost
             self.maxConnections = maxConnections
             self.ioTimeoutSeconds = ioTimeoutSeconds
             self.minimumBytesPerSecond = minimumBytesPerSecond
             self.throughputWindowSeconds = throughputWindowSeconds
+            self.trustedCertificatesFile = trustedCertificatesFile
         }
     }
 
@@ -50,6 +53,21 @@ public final class HTTPClient {
     public var onRequestStarted: (@MainActor (String) -> Void)?
     /// `fetch` calls whose completion has not run yet: what callers still wait for (tests, diagnostics).
     public private(set) var fetchesInFlight = 0
+    /// Which addresses requests may connect to: everything until a gallery's endpoint decides (`useEndpoint`).
+    public internal(set) var addressPolicy = AddressPolicy(allowsPrivateAddresses: true)
+    /// Addresses `useEndpoint` counts as public (their bytes): tests serve a "public" gallery on 127.0.0.1.
+    public var addressesTreatedAsPublic: Set<[UInt8]> = []
+    /// Requests go through a proxy (see `AddressPolicy.systemUsesProxy`): addresses are not checked then.
+    /// nil until GIO's proxy resolver answered (addresses are checked meanwhile).
+    public internal(set) var usesProxy: Bool?
+    /// The origin of the gallery whose endpoint decides `addressPolicy`.
+    public internal(set) var endpointOrigin: String?
+    /// Hosts this client connected to on a private address: no answer for them comes from the disk cache
+    /// while the policy refuses private addresses (`servesFromCache`).
+    var hostsOnPrivateAddresses: Set<String> = []
+    /// Requests that wait for `useEndpoint`'s decision; nil when there is none pending.
+    var waitingForPolicy: [@MainActor () -> Void]?
+    var policyDecisions = 0
     let readChunkBytes = 64 * 1024
 
     /// With a `cache`, requests wait until its index is read, then go through it (see `HTTPCache`).
@@ -59,7 +77,9 @@ public final class HTTPClient {
         self.cache = cache
         attachCacheWhenReady()
         // Loaded off the main loop now, so that the first request does not wait for it (see `open`).
-        Soup.NetworkSetup.whenLoaded {}
+        Soup.NetworkSetup.whenLoaded { [weak self] in
+            AddressPolicy.systemUsesProxy { [weak self] in self?.usesProxy = $0 }
+        }
     }
 
     static func makeSession(_ configuration: Configuration) -> Soup.Session {
@@ -67,7 +87,8 @@ public final class HTTPClient {
             userAgent: configuration.userAgent,
             maxConnectionsPerHost: Int32(configuration.maxConnectionsPerHost),
             maxConnections: Int32(configuration.maxConnections),
-            ioTimeoutSeconds: UInt32(configuration.ioTimeoutSeconds)))
+            ioTimeoutSeconds: UInt32(configuration.ioTimeoutSeconds),
+            trustedCertificatesFile: configuration.trustedCertificatesFile))
     }
 
     /// Fetches `request` into memory. `validate` sees the status and headers before any of the body is read

@@ -72,7 +72,16 @@ public enum HTTPError: Error, Equatable, Sendable {
     case connectionClosedEarly
     case certificate(String)
     case network(String)
+    /// Not sent, by the client's own rules (`AddressPolicy`, no https → http).
+    case refused(Refusal)
     case cancelled
+
+    public enum Refusal: Equatable, Sendable {
+        /// The connection would have gone to this address on the user's own network or machine.
+        case privateAddress(String)
+        /// An https request was redirected to http.
+        case insecureRedirect
+    }
 
     public var message: String {
         switch self {
@@ -88,6 +97,10 @@ public enum HTTPError: Error, Equatable, Sendable {
         // TRANSLATORS: {reason} is the TLS library's explanation.
         case .certificate(let detail): tr("Certificate not trusted: {reason}", ["reason": detail])
         case .network(let detail): detail
+        // TRANSLATORS: {address} is an IP address such as 192.168.1.1.
+        case .refused(.privateAddress(let address)): tr("Refused: {address} is on a private network, and this gallery is not",
+                                                        ["address": address])
+        case .refused(.insecureRedirect): tr("Refused: a secure (https) address redirected to an insecure (http) one")
         case .cancelled: tr("Cancelled")
         }
     }

@@ -129,14 +129,22 @@ public struct FileDestination: Hashable, Sendable {
     public var name: String
     /// The size of a partial file an earlier attempt left, to be resumed; nil when there is none.
     public var partialFileBytes: Int?
+    /// The validator (ETag or Last-Modified) stored with that partial file, sent as `If-Range` by its resume.
+    public var partialFileTag: String?
     /// False: the save ends with the complete partial file, which the caller renames once it knows the name
     /// for good (`--download` while the gallery's pages are still being read).
     public var renamesWhenComplete: Bool
+    /// The saved name's extension is the one of the format the bytes are (`SavedExtension`); false: `name`
+    /// whatever they are.
+    public var correctsExtension: Bool
 
-    public init(directory: String, name: String, partialFileBytes: Int? = nil, renamesWhenComplete: Bool = true) {
+    public init(directory: String, name: String, partialFileBytes: Int? = nil, partialFileTag: String? = nil,
+                renamesWhenComplete: Bool = true, correctsExtension: Bool = false) {
+        self.correctsExtension = correctsExtension
         self.directory = directory
         self.name = name
         self.partialFileBytes = partialFileBytes
+        self.partialFileTag = partialFileTag
         self.renamesWhenComplete = renamesWhenComplete
     }
 
@@ -149,4 +157,9 @@ public struct SavedFile: Equatable, Sendable {
     public var resumed: Bool
     /// Written from bytes a caller held (`ImageOriginal`), without a request.
     public var fromHeldOriginal: Bool
+    /// The name the file has (or, when the caller renames it, is to have): the destination's, or with the
+    /// extension of the format its bytes are when the destination `correctsExtension`.
+    public var name: String? = nil
+    /// The image format its first bytes show, when the destination `correctsExtension`.
+    public var format: ImageFormat? = nil
 }

@@ -37,6 +37,8 @@ public final class ServerSoftwareLookup {
     public func sourceKind(forServer server: String, askingAt origin: String? = nil,
                            completion: @escaping Completion) -> Cancellable {
         let endpoint = Endpoint(canonical: "https://" + server, override: origin)
+        // The server the user named is the gallery's endpoint from now on (see `AddressPolicy`).
+        client.useEndpoint(endpoint.origin)
         let job = Job(server: server, completion: completion)
         job.deadline = MainLoopSource.after(milliseconds: UInt32(max(1, limits.deadlineMilliseconds))) { [weak job] in
             guard let job else { return }
