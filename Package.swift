@@ -16,6 +16,8 @@ import PackageDescription
 //   DemoImageGenerator     -> `gallery-demo-images` (renders the demo gallery's images at build time)
 //   GalleryBenchmarks      -> `gallery-benchmarks` (Tests/Benchmarks; `make bench`, never shipped)
 //   SoupFloor              -> `gallery-soup-floor`: a bare libsoup 2.4 client the download benchmark times
+//   CDecoderSandbox        sockets with fds attached, memfd seals, posix_spawn, rlimits, seccomp (libseccomp)
+//   GalleryDecoder         -> `gallery-decoder`: the sandboxed helper that decodes network images for the app
 // SwiftPM still hands every target the module maps of the C modules below it, so `import CGtk` would compile in
 // GalleryUI all the same: Tests/GalleryUITests/LayerTests.swift fails on it.
 let package = Package(
@@ -26,6 +28,7 @@ let package = Package(
         .executable(name: "gallery-demo-images", targets: ["DemoImageGenerator"]),
         .executable(name: "gallery-benchmarks", targets: ["GalleryBenchmarks"]),
         .executable(name: "gallery-soup-floor", targets: ["SoupFloor"]),
+        .executable(name: "gallery-decoder", targets: ["GalleryDecoder"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -39,7 +42,10 @@ let package = Package(
         .systemLibrary(name: "CGtk", pkgConfig: "gtk+-3.0", providers: [.apt(["libgtk-3-dev"])]),
         .systemLibrary(name: "CSoup", pkgConfig: "libsoup-2.4", providers: [.apt(["libsoup2.4-dev"])]),
 
-        .target(name: "GObjectBindings", dependencies: ["CGLib", "CSoup"]),
+        // Sockets with descriptors attached, posix_spawn, memfd seals, rlimits and the seccomp filter of the
+        // decoder helper (libseccomp).
+        .target(name: "CDecoderSandbox", linkerSettings: [.linkedLibrary("seccomp")]),
+        .target(name: "GObjectBindings", dependencies: ["CGLib", "CSoup", "CDecoderSandbox"]),
         .target(name: "GtkBindings", dependencies: ["GObjectBindings", "CGLib", "CGtk"]),
         .target(
             name: "GalleryCore",
@@ -61,6 +67,8 @@ let package = Package(
                 "GalleryUI", "GalleryCore", "GalleryDemoServer", "GtkBindings", "GObjectBindings",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+        // -> `gallery-decoder`: decodes the network's images for the app, in a process of its own (no GTK).
+        .executableTarget(name: "GalleryDecoder", dependencies: ["GObjectBindings", "CDecoderSandbox", "CGLib"]),
         .executableTarget(
             name: "DemoServerCommand",
             dependencies: [

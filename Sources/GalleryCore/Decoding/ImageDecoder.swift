@@ -1,5 +1,8 @@
 import Collections
 import GObjectBindings
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Turns downloaded bytes into a pixbuf no larger than needed, on GTask worker threads, so decoding a 4000 px
 /// photo never stalls the main loop — and refuses what would cost too much before any decoder sees it.
@@ -17,9 +20,23 @@ public final class ImageDecoder {
     /// Estimated bytes of the decodes running now.
     public private(set) var bytesInUse = 0
     private var waiting = CancellableQueue<Pending> { $0.cancellable.isCancelled }
+    /// The helper processes that decode (see `DecoderPool`).
+    let pool: DecoderPool
 
-    public init(limits: ImageDecodeLimits = .init()) {
+    public init(limits: ImageDecodeLimits = .init(), sandbox: DecoderSandbox = .init()) {
         self.limits = limits
+        pool = DecoderPool(sandbox: sandbox)
+        pool.onAvailable = { [weak self] in self?.startWaiting() }
+    }
+
+    isolated deinit { pool.stopIdle() }
+
+    /// The pids of the helpers decoding or idle now (tests stop one to see the app survive it).
+    public var helperProcessIDs: [Int32] { pool.processIDs }
+
+    /// What the last helper to start said it runs under, and whether bubblewrap is in use.
+    public var protections: (DecodeReply.Protections, namespaces: Bool)? {
+        pool.protections.map { ($0, pool.namespaces) }
     }
 
     private static var loadersRequested = false
@@ -101,7 +118,8 @@ public final class ImageDecoder {
     /// one is queued and when one ends: cancelled ones leave the queue then, wherever they are in it.
     private func startWaiting() {
         for cancelled in waiting.removeCancelled() { cancelled.completion(.failure(.http(.cancelled))) }
-        while let next = waiting.first, bytesInUse == 0 || bytesInUse + next.cost <= limits.concurrentDecodeBytes {
+        while let next = waiting.first, bytesInUse == 0 || bytesInUse + next.cost <= limits.concurrentDecodeBytes,
+              next.keepsAnimation || pool.canStart {
             run(waiting.removeFirst())
         }
     }
@@ -111,21 +129,48 @@ public final class ImageDecoder {
         let header = pending.header
         let isVector = header.format == .svg
         let bytes = pending.bytes
-        let cancellable = pending.cancellable
         let maxPixelSize = isVector ? pending.maxPixelSize ?? ImageDecodeLimits.vectorPixelSize : pending.maxPixelSize
-        let maxPixels = limits.maxPixels
         let firstFrame = pending.firstFrameOnly ? pending.layout : nil
-        let keepsAnimation = pending.keepsAnimation
-        WorkerTask.run(cancellable: cancellable, {
-            let source = firstFrame.map { layout in
-                Bytes(bytes.withUnsafeBytes { layout.firstFrameFile(of: $0, format: header.format) })
-            } ?? bytes
-            return PixbufDecoding.decodeKeepingAnimation(
-                source, loaderType: header.format.loaderName, maxPixelSize: maxPixelSize,
-                expectedSize: header.format.reportsDeclaredSize ? (header.width, header.height) : nil,
-                maxPixels: isVector ? nil : maxPixels, keepsAnimation: keepsAnimation, cancellable: cancellable)
+        let expected = header.format.reportsDeclaredSize ? DecodeRequest.Size(width: header.width, height: header.height) : nil
+        let request = DecodeRequest(loaderType: header.format.loaderName, maxPixelSize: maxPixelSize, expectedSize: expected,
+                                    maxPixels: isVector ? nil : limits.maxPixels, byteCount: 0)
+        if pending.keepsAnimation { return runInProcess(pending, request) }
+        pool.decode(request, bytes: {
+            firstFrame.map { layout in Bytes(bytes.withUnsafeBytes { layout.firstFrameFile(of: $0, format: header.format) }) } ?? bytes
         }, completion: { [weak self] result in
-            self?.bytesInUse -= pending.cost
+            self?.finish(pending, result.map { ($0, nil) }.mapError { $0.loadError(format: header.format) })
+        })
+    }
+
+    /// An animation to play: decoded here, frames and all, until the helper hands out frames.
+    private func runInProcess(_ pending: Pending, _ request: DecodeRequest) {
+        let bytes = pending.bytes
+        let cancellable = pending.cancellable
+        let format = pending.header.format
+        WorkerTask.run(cancellable: cancellable, {
+            PixbufDecoding.decodeKeepingAnimation(
+                bytes, loaderType: request.loaderType, maxPixelSize: request.maxPixelSize,
+                expectedSize: request.expectedSize.map { ($0.width, $0.height) }, maxPixels: request.maxPixels,
+                keepsAnimation: true, cancellable: cancellable)
+        }, completion: { [weak self] result in
+            self?.finish(pending, result.mapError { error in
+                switch error {
+                case .refused(let width, let height): .tooLarge(width: width, height: height, frames: 1)
+                case .failed(let error) where error.isCancelled: .http(.cancelled)
+                case .noLoader: .unsupportedFormat(format.displayName)
+                case .failed(let error): .decode(error.message)
+                }
+            })
+        })
+    }
+
+    private func finish(_ pending: Pending,
+                        _ result: Result<(image: DecodedPixbuf, animation: PixbufAnimation?), ImageLoadError>) {
+        bytesInUse -= pending.cost
+        let header = pending.header
+        if pending.cancellable.isCancelled {
+            pending.completion(.failure(.http(.cancelled)))
+        } else {
             pending.completion(result.map { decoded in
                 var image = decoded.image
                 image.frameCount = header.frames
@@ -134,16 +179,26 @@ public final class ImageDecoder {
                     ImageAnimation(frames: frames, frameCount: header.frames, layout: layout)
                 }
                 return Output(image: image, animation: animation)
-            }.mapError { error in
-                switch error {
-                case .refused(let width, let height): .tooLarge(width: width, height: height, frames: 1)
-                case .failed(let error) where error.isCancelled: .http(.cancelled)
-                case .noLoader: .unsupportedFormat(header.format.displayName)
-                case .failed(let error): .decode(error.message)
-                }
             })
-            self?.startWaiting()
-        })
+        }
+        startWaiting()
+    }
+}
+
+extension DecoderFailure {
+    /// The failure as the row shows it: a person's reason for what stopped the helper.
+    func loadError(format: ImageFormat) -> ImageLoadError {
+        switch self {
+        case .refused(let width, let height): .tooLarge(width: width, height: height, frames: 1)
+        case .noLoader: .unsupportedFormat(format.displayName)
+        case .failed(let message): .decode(message)
+        case .outOfMemory: .unsafe(reason: tr("it needs more memory than allowed"))
+        case .timedOut, .died(signal: SIGXCPU): .unsafe(reason: tr("it takes longer to decode than allowed"))
+        case .died(signal: SIGKILL): .unsafe(reason: tr("its decoder was stopped"))
+        case .died(signal: 0): .unsafe(reason: tr("its decoder ended without an answer"))
+        case .died: .unsafe(reason: tr("it crashed its decoder, or needs more memory than allowed"))
+        case .protocolViolation: .unsafe(reason: tr("its decoder answered out of bounds"))
+        }
     }
 }
 
