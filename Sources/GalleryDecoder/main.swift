@@ -37,6 +37,7 @@ let formats = (option("--formats") ?? "png,jpeg,gif,webp,avif,bmp,svg").split(se
 _ = PixbufDecoding.loadLoaders(formats)
 _ = PixbufDecoding.decode(Bytes("<svg xmlns='http://www.w3.org/2000/svg' width='8' height='8'><text y='8'>a</text></svg>"),
                           loaderType: "svg", maxPixelSize: 8, cancellable: nil)
+EmbeddedImages.install(formats: formats)
 if gv_install_seccomp() == 0 { protections.insert(.seccomp) }
 
 func send(_ reply: DecodeReply, fd: Int32 = -1) {
@@ -81,10 +82,30 @@ func gv_write_all_fd(_ fd: Int32, _ pixels: UnsafePointer<UInt8>, _ length: Int)
     return 0
 }
 
+/// The images that pass every limit when none is asked for.
+let defaultMaxPixels = 100_000_000
+
 func answer(_ request: DecodeRequest, _ bytes: Bytes) {
     let expected = request.expectedSize.map { (width: $0.width, height: $0.height) }
-    switch PixbufDecoding.decode(bytes, loaderType: request.loaderType, maxPixelSize: request.maxPixelSize,
-                                 expectedSize: expected, maxPixels: request.maxPixels, cancellable: nil) {
+    // A vector image's own size costs nothing (it is rendered at the size asked for); what it embeds does.
+    let isVector = request.loaderType == "svg"
+    EmbeddedImages.begin(format: request.loaderType, maxPixels: request.maxPixels ?? defaultMaxPixels)
+    let decoded = PixbufDecoding.decode(bytes, loaderType: request.loaderType, maxPixelSize: request.maxPixelSize,
+                                        expectedSize: expected, maxPixels: isVector ? nil : request.maxPixels,
+                                        cancellable: nil)
+    switch EmbeddedImages.refusal {
+    case .tooLarge(let width, let height):
+        return answer(.failure(.refused(width: width, height: height)))
+    case .format(let name):
+        var reply = DecodeReply(status: .failed)
+        reply.message = "it embeds an image in a format the app does not decode (\(name))"
+        return send(reply)
+    case nil: answer(decoded)
+    }
+}
+
+func answer(_ decoded: Result<DecodedPixbuf, PixbufDecodingError>) {
+    switch decoded {
     case .success(let decoded):
         guard let (reply, fd) = pixelReply(decoded) else { return send(DecodeReply(status: .outOfMemory)) }
         send(reply, fd: fd)

@@ -31,9 +31,8 @@ final class DecoderPool {
     /// What the last helper to greet said it runs under.
     private(set) var protections: DecodeReply.Protections?
 
-    /// At most this many helper starts within `startWindow` microseconds.
-    static let maxStarts = 16
-    static let startWindow = 10_000_000
+    /// Every helper start so far (monotonic µs), for tests of the rate bound.
+    private(set) var startLog: [Int] = []
 
     init(sandbox: DecoderSandbox, size: Int = DecoderPool.defaultSize) {
         self.sandbox = sandbox
@@ -48,8 +47,8 @@ final class DecoderPool {
 
     private var mayStartHelper: Bool {
         let now = MonotonicClock.microseconds
-        while let first = starts.first, now - first > Self.startWindow { starts.removeFirst() }
-        return starts.count < Self.maxStarts
+        while let first = starts.first, now - first > sandbox.startWindowMicroseconds { starts.removeFirst() }
+        return starts.count < sandbox.maxStartsPerWindow
     }
 
     /// One helper that decodes, and whether it has greeted (its first use waits for that, on the worker).
@@ -114,6 +113,7 @@ final class DecoderPool {
         }
         guard let command = sandbox.command(namespaces: namespaces) else { return .failure(.noLoader) }
         starts.append(MonotonicClock.microseconds)
+        startLog.append(MonotonicClock.microseconds)
         switch DecoderProcess.spawn(command) {
         case .success(let process): return .success(Helper(process: process, namespaces: namespaces))
         case .failure(let error): return .failure(.failed(error.message))
@@ -137,7 +137,7 @@ final class DecoderPool {
     /// Calls `onAvailable` once the oldest start leaves the rate window.
     private func scheduleReopening() {
         guard reopening == nil, let first = starts.first else { return }
-        let wait = max(1, (first + Self.startWindow - MonotonicClock.microseconds) / 1000 + 1)
+        let wait = max(1, (first + sandbox.startWindowMicroseconds - MonotonicClock.microseconds) / 1000 + 1)
         reopening = MainLoopSource.after(milliseconds: UInt32(wait)) { [weak self] in
             self?.reopening = nil
             self?.onAvailable?()

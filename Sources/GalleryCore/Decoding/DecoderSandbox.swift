@@ -18,6 +18,10 @@ public struct DecoderSandbox: Sendable {
     public var cpuLimit = 120
     /// Wall time one image may take before its helper is killed.
     public var decodeTimeoutMilliseconds: Int32 = 60_000
+    /// At most this many helper starts within `startWindowMicroseconds`; decodes wait for the window to move
+    /// on, so that images which each crash their decoder cannot fork without end.
+    public var maxStartsPerWindow = 16
+    public var startWindowMicroseconds = 10_000_000
 
     public init(helperPath: String? = DecoderSandbox.findHelper(),
                 bubblewrapPath: String? = DecoderSandbox.findBubblewrap(),

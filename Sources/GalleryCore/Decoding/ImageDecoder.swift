@@ -33,6 +33,8 @@ public final class ImageDecoder {
 
     /// The pids of the helpers decoding or idle now (tests stop one to see the app survive it).
     public var helperProcessIDs: [Int32] { pool.processIDs }
+    /// When each helper was started (monotonic µs).
+    public var helperStarts: [Int] { pool.startLog }
 
     /// What the last helper to start said it runs under, and whether bubblewrap is in use.
     public var protections: (DecodeReply.Protections, namespaces: Bool)? {
@@ -133,7 +135,7 @@ public final class ImageDecoder {
         let firstFrame = pending.firstFrameOnly ? pending.layout : nil
         let expected = header.format.reportsDeclaredSize ? DecodeRequest.Size(width: header.width, height: header.height) : nil
         let request = DecodeRequest(loaderType: header.format.loaderName, maxPixelSize: maxPixelSize, expectedSize: expected,
-                                    maxPixels: isVector ? nil : limits.maxPixels, byteCount: 0)
+                                    maxPixels: limits.maxPixels, byteCount: 0)
         if pending.keepsAnimation { return runInProcess(pending, request) }
         pool.decode(request, bytes: {
             firstFrame.map { layout in Bytes(bytes.withUnsafeBytes { layout.firstFrameFile(of: $0, format: header.format) }) } ?? bytes
