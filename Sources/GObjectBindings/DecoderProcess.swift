@@ -15,7 +15,7 @@ public enum DecoderFailure: Error, Equatable, Sendable {
     case outOfMemory
     /// No reply within the time allowed; the helper was killed.
     case timedOut
-    /// The helper ended: `signal` (0 when it exited) and its exit code.
+    /// The helper ended: the signal that ended it, 0 when it exited.
     case died(signal: Int32)
     /// The helper broke the protocol (a field out of bounds, a memfd not sealed or of the wrong size); it was
     /// killed, since it may be doing what a server's bytes made it do.
@@ -154,7 +154,8 @@ public final class DecoderProcess: @unchecked Sendable {
         ended = true
         var code: Int32 = 0
         let signal = gv_reap(pid, &code)
-        return .died(signal: max(signal, 0))
+        // bubblewrap exits with 128 + the signal that ended the helper inside it.
+        return .died(signal: signal > 0 ? signal : code > 128 && code < 160 ? code - 128 : 0)
     }
 
     /// Ends the helper (SIGKILL) and reaps it; nothing when it already ended.

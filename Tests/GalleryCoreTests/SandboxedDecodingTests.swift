@@ -64,7 +64,9 @@ final class SandboxedDecodingTests: GLibTestCase {
             var result: Result<ImageDecoder.Output, ImageLoadError>?
             decoder.decode(Self.slowSVG, maxPixelSize: nil, cancellable: Cancellable()) { result = $0 }
             iterateMainLoop(until: { !decoder.helperProcessIDs.isEmpty }, timeout: 120)
-            let killed = try XCTUnwrap(decoder.helperProcessIDs.first)
+            let started = try XCTUnwrap(decoder.helperProcessIDs.first)
+            // The helper itself, inside bubblewrap where it runs: the last of the started process's descendants.
+            let killed = Self.descendants(of: started).last ?? started
             XCTAssertNil(result, "the blurred 4096 px rendering is still running")
             kill(killed, SIGKILL)
             iterateMainLoop(until: { result != nil }, timeout: 120)
@@ -72,7 +74,7 @@ final class SandboxedDecodingTests: GLibTestCase {
             let image = try XCTUnwrap(result).get().image
             XCTAssertEqual(max(image.pixbuf.width, image.pixbuf.height), ImageDecodeLimits.vectorPixelSize)
             XCTAssertEqual(decoder.helperStarts.count, 2)
-            XCTAssertFalse(decoder.helperProcessIDs.contains(killed))
+            XCTAssertFalse(decoder.helperProcessIDs.contains(started))
             XCTAssertNoThrow(try XCTUnwrap(Self.decode(Self.png, with: decoder)).get())
         }
     }
@@ -147,24 +149,28 @@ final class SandboxedDecodingTests: GLibTestCase {
                     let failure = loadImage(server.imageURL(bomb), with: pipeline, maxPixelSize: size).failureValue()
                     XCTAssertEqual(failure, .tooLarge(width: 30000, height: 30000, frames: 1), "\(bomb)")
                 }
-                // The ICO loader never runs: the picture is its blue background where the grey icon would be.
-                let ico = try XCTUnwrap(loadImage(server.imageURL(.svgICO), with: pipeline, maxPixelSize: size)).get()
-                let centre = ico.pixbuf.withUnsafePixels { pixels, stride, channels in
-                    (0..<3).map { pixels[ico.pixbuf.height / 2 * stride + ico.pixbuf.width / 2 * channels + $0] }
-                }
-                XCTAssertEqual(centre, [70, 130, 180], "steelblue, not the icon's grey")
+                XCTAssertNoThrow(try XCTUnwrap(loadImage(server.imageURL(.svgICO), with: pipeline, maxPixelSize: size)).get())
                 // External references are never fetched: the picture renders without them.
                 XCTAssertNoThrow(try XCTUnwrap(loadImage(server.imageURL(.svgExternal), with: pipeline, maxPixelSize: size)).get())
             }
             XCTAssertFalse(server.requestLog.contains { $0.contains("svg-reference") }, "\(server.requestLog)")
-            // Whatever the loaders allocated, the helpers stayed small.
-            for pid in pipeline.decoder.helperProcessIDs {
+            // Whatever the loaders allocated, the helpers stayed small; no ICO loader was ever loaded (its
+            // format is off, and the system-call filter would stop the module's open).
+            for pid in pipeline.decoder.helperProcessIDs.flatMap({ [$0] + Self.descendants(of: $0) }) {
+                let maps = try XCTUnwrap(File.smallText(atPath: "/proc/\(pid)/maps"))
+                XCTAssertFalse(maps.contains("libpixbufloader-ico"), "helper \(pid)")
                 let status = try XCTUnwrap(File.smallText(atPath: "/proc/\(pid)/status"))
                 let peak = try XCTUnwrap(status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") })
                 let kibibytes = try XCTUnwrap(Int(peak.split(separator: " ")[1]))
                 XCTAssertLessThan(kibibytes, 400 * 1024, "helper \(pid)")
             }
         }
+    }
+
+    /// Every process under `pid` (bubblewrap's, then the helper), children before grandchildren.
+    private static func descendants(of pid: Int32) -> [Int32] {
+        let children = (File.smallText(atPath: "/proc/\(pid)/task/\(pid)/children") ?? "").split(separator: " ").compactMap { Int32($0) }
+        return children + children.flatMap { descendants(of: $0) }
     }
 
     func testTheProtocolRefusesEveryFieldOutOfBounds() {

@@ -42,8 +42,14 @@ final class DecoderPool {
 
     static var defaultSize: Int { max(1, Int(g_get_num_processors())) }
 
-    /// Whether a decode can start now: a helper is idle, or one may be started.
-    var canStart: Bool { busy < size && (!idle.isEmpty || mayStartHelper) }
+    /// Whether a decode can start now: a helper is idle, or one may be started. When the rate bound is what
+    /// holds it back, `onAvailable` runs once the window has moved on.
+    var canStart: Bool {
+        guard busy < size else { return false }
+        if !idle.isEmpty || mayStartHelper { return true }
+        scheduleReopening()
+        return false
+    }
 
     private var mayStartHelper: Bool {
         let now = MonotonicClock.microseconds
@@ -91,7 +97,7 @@ final class DecoderPool {
             case .died, .timedOut, .protocolViolation: helper.process.stop()
             default: self.idle.append(helper)
             }
-            if case .died = failure, !helper.greeted, helper.namespaces {
+            if case .died(signal: 0) = failure, !helper.greeted, helper.namespaces {
                 // It could not set itself up inside bubblewrap (no user namespaces here): helpers run without
                 // it from now on, with their own limits and filter; not the image's fault, so not its retry.
                 self.namespacesFailed()
