@@ -14,6 +14,10 @@ let options = Options.parseOrExit()
 // --list and --download run without a window and without the session bus.
 // The commands are kept alive by name while they run: their main-loop callbacks hold them weakly.
 let status = MainActor.assumeIsolated {
+    if options.version {
+        print("gallery-viewer \(AppVersion.string)\n\(DecoderSandbox().protectionSummary())")
+        return Int32(0)
+    }
     if options.list { return ListCommand(options: options).run() }
     if options.download != nil {
         let command = DownloadCommand(options: options)

@@ -110,3 +110,36 @@ enum MemoryInfo {
         return nil
     }
 }
+
+extension DecoderSandbox {
+    /// What a helper runs under here, found by starting one and reading its greeting (blocking: for
+    /// `--version`). Nil when no helper could start.
+    public func probe() -> (protections: DecodeReply.Protections, namespaces: Bool)? {
+        for namespaces in [true, false] where namespaces == false || bubblewrapPath != nil {
+            guard let command = command(namespaces: namespaces),
+                  case .success(let process) = DecoderProcess.spawn(command) else { continue }
+            defer { process.stop() }
+            if case .success(let protections) = process.awaitReady(timeoutMilliseconds: decodeTimeoutMilliseconds) {
+                return (protections, namespaces)
+            }
+        }
+        return nil
+    }
+
+    /// `probe`'s answer as a person reads it, one line.
+    public func protectionSummary() -> String {
+        guard let (protections, namespaces) = probe() else {
+            return tr("Image decoding: no decoder helper could start (images will not be shown)")
+        }
+        var active = [tr("separate processes")]
+        if namespaces { active.append(tr("bubblewrap namespaces")) }
+        if protections.contains(.seccomp) { active.append(tr("seccomp filter")) }
+        if protections.contains(.memoryLimit) {
+            active.append(tr("memory limit {size}", ["size": SizeText.format(memoryLimit)]))
+        }
+        if protections.contains(.cpuLimit) { active.append(tr("CPU limit {seconds} s", ["seconds": cpuLimit])) }
+        var line = tr("Image decoding: {protections}", ["protections": active.joined(separator: ", ")])
+        if !namespaces { line += "\n" + tr("The namespace sandbox is off: bubblewrap is missing or cannot create namespaces here.") }
+        return line
+    }
+}
