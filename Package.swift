@@ -122,7 +122,7 @@ if Context.environment["GALLERY_FUZZ"] == "1" {
         .target(name: "FuzzSupport", dependencies: ["GalleryCore", "CLibFuzzer"], path: "Tests/Fuzz/FuzzSupport"),
     ]
     for name in ["FuzzMediaRSS", "FuzzMastodonJSON", "FuzzLinkHeader", "FuzzCommonsJSON", "FuzzImageHeader",
-                 "FuzzBlueskyJSON", "FuzzMisskeyJSON", "FuzzProfileLink"] {
+                 "FuzzBlueskyJSON", "FuzzMisskeyJSON", "FuzzProfileLink", "FuzzDecoderProtocol"] {
         package.targets.append(.executableTarget(name: name, dependencies: ["GalleryCore", "GObjectBindings", "FuzzSupport"],
                                                  path: "Tests/Fuzz/\(name)"))
     }

@@ -234,12 +234,3 @@ int gv_reap(pid_t pid, int *exit_code) {
     *exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     return WIFSIGNALED(status) ? WTERMSIG(status) : 0;
 }
-
-int gv_reap_nohang(pid_t pid, int *exit_code) {
-    int status = 0;
-    pid_t done = waitpid(pid, &status, WNOHANG);
-    if (done == 0) return -2;
-    if (done < 0) return -1;
-    *exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return WIFSIGNALED(status) ? WTERMSIG(status) : 0;
-}

@@ -166,15 +166,6 @@ public final class DecoderProcess: @unchecked Sendable {
         var code: Int32 = 0
         _ = gv_reap(pid, &code)
     }
-
-    /// Whether the helper still runs (without waiting).
-    public var isRunning: Bool {
-        guard !ended else { return false }
-        var code: Int32 = 0
-        if gv_reap_nohang(pid, &code) == -2 { return true }
-        ended = true
-        return false
-    }
 }
 
 /// The pixbuf's destroy notify: `data` is the mapping's length.

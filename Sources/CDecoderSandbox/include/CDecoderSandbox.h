@@ -42,9 +42,7 @@ int gv_die_with_parent(void);
 /* Installs the helper's system-call allowlist; anything else fails with EPERM. */
 int gv_install_seccomp(void);
 
-/* Waits for `pid`; returns the signal that ended it (0 when it exited), or -1. *status gets the exit code. */
+/* Waits for `pid`; returns the signal that ended it (0 when it exited), or -1. *exit_code gets its exit code. */
 int gv_reap(pid_t pid, int *exit_code);
-/* Same without waiting: -2 when it still runs. */
-int gv_reap_nohang(pid_t pid, int *exit_code);
 
 #endif

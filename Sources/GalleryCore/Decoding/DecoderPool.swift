@@ -117,7 +117,9 @@ final class DecoderPool {
             scheduleReopening()
             return .failure(.died(signal: 0))
         }
-        guard let command = sandbox.command(namespaces: namespaces) else { return .failure(.noLoader) }
+        guard let command = sandbox.command(namespaces: namespaces) else {
+            return .failure(.failed(tr("the image decoder (gallery-decoder) is not installed")))
+        }
         starts.append(MonotonicClock.microseconds)
         startLog.append(MonotonicClock.microseconds)
         switch DecoderProcess.spawn(command) {

@@ -50,7 +50,7 @@ public struct DecoderSandbox: Sendable {
         }
         // What the dynamic linker and fontconfig read; the helper itself, and the Swift runtime of a debug
         // build (a release build links it statically).
-        for path in ["/etc/ld.so.cache", "/etc/fonts", "/var/cache/fontconfig", helperPath] + Self.runtimeDirectories() {
+        for path in ["/etc/ld.so.cache", "/etc/fonts", "/var/cache/fontconfig", helperPath] + Self.runtimeDirectories {
             arguments += ["--ro-bind-try", path, path]
         }
         return arguments + ["--"] + helper
@@ -85,8 +85,10 @@ public struct DecoderSandbox: Sendable {
     }
 
     /// Directories of the shared libraries outside /usr this process runs on (the Swift runtime of a debug
-    /// build), which the helper, built the same way, needs too.
-    static func runtimeDirectories() -> [String] {
+    /// build), which the helper, built the same way, needs too. Read once: the maps of a running app are long.
+    static let runtimeDirectories = readRuntimeDirectories()
+
+    private static func readRuntimeDirectories() -> [String] {
         guard let maps = File.smallText(atPath: "/proc/self/maps") else { return [] }
         var directories: Set<String> = []
         for line in maps.split(separator: "\n") {
