@@ -1,5 +1,6 @@
 import CDecoderSandbox
 import CGLib
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -24,11 +25,12 @@ public enum DecoderFailure: Error, Equatable, Sendable {
 
 /// One running decoder helper and its end of the socket. Made on the main thread (the helper's parent death
 /// signal follows the thread that started it, and the main thread lives as long as the app); used by one
-/// worker thread at a time, which blocks on its replies.
-public final class DecoderProcess: @unchecked Sendable {
+/// worker thread at a time (the pool's lock), which blocks on its replies; `stop` may come from anywhere.
+public final class DecoderProcess: Sendable {
     public let pid: pid_t
     private let socket: Int32
-    private var ended = false
+    /// Set by whoever reaps the helper first: a worker that saw it die, or the main loop dropping it.
+    private let ended = Atomic(false)
 
     private init(pid: pid_t, socket: Int32) {
         self.pid = pid
@@ -150,8 +152,9 @@ public final class DecoderProcess: @unchecked Sendable {
 
     /// Waits for a helper that closed its socket to end, and says how.
     private func reap() -> DecoderFailure {
-        guard !ended else { return .died(signal: 0) }
-        ended = true
+        guard ended.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else {
+            return .died(signal: 0)
+        }
         var code: Int32 = 0
         let signal = gv_reap(pid, &code)
         // bubblewrap exits with 128 + the signal that ended the helper inside it.
@@ -160,8 +163,7 @@ public final class DecoderProcess: @unchecked Sendable {
 
     /// Ends the helper (SIGKILL) and reaps it; nothing when it already ended.
     public func stop() {
-        guard !ended else { return }
-        ended = true
+        guard ended.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }
         Glibc.kill(pid, SIGKILL)
         var code: Int32 = 0
         _ = gv_reap(pid, &code)

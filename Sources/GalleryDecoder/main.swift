@@ -24,6 +24,8 @@ var underAddressSanitizer: Bool { dlsym(nil, "__asan_init") != nil }
 
 var protections = DecodeReply.Protections()
 _ = gv_die_with_parent()
+// Background work, like the app's GTask workers: the app's main loop must keep its core for input and frames.
+_ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
 let memoryLimit = option("--memory-limit").flatMap { UInt64($0) } ?? 0
 let cpuLimit = option("--cpu-limit").flatMap { UInt($0) } ?? 0
 if gv_limit_resources(underAddressSanitizer ? 0 : memoryLimit, cpuLimit) == 0 {

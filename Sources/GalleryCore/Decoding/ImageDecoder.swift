@@ -31,6 +31,9 @@ public final class ImageDecoder {
 
     isolated deinit { pool.stopIdle() }
 
+    /// Starts the decoder helpers ahead of the first image (the window's pipeline does at start).
+    public func startHelpers() { pool.warmUp() }
+
     /// The pids of the helpers decoding or idle now (tests stop one to see the app survive it).
     public var helperProcessIDs: [Int32] { pool.processIDs }
     /// When each helper was started (monotonic µs).
