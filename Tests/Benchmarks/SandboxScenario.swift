@@ -57,45 +57,18 @@ enum SandboxScenario {
     }
 
     private static func thumbnails(_ items: ArraySlice<DemoItem>, sandboxed: Bool) throws(BenchmarkError) -> Double {
-        let server = try DemoServerProcess()
-        let client = HTTPClient()
         let decoder = ImageDecoder()
         // As the window's pipeline does when it is made: the helpers start while the first fetches run.
         if sandboxed { decoder.startHelpers() }
-        let done = Box(0), failed = Box(0)
-        let start = Loop.now()
-        for item in items {
-            let request = HTTPRequest(url: server.baseURL + item.imagePath(thumbnailLongSide: 150), headers: ["Accept": "image/*"],
-                                      maxBodyBytes: ImagePipeline.Limits().maxImageBytes)
-            client.fetch(request, cancellable: Cancellable()) { result in
-                guard case .success(let response) = result else {
-                    (done.value, failed.value) = (done.value + 1, failed.value + 1)
-                    return
-                }
-                let finish: @MainActor (Bool) -> Void = { ok in
-                    done.value += 1
-                    if !ok { failed.value += 1 }
-                }
-                if sandboxed {
-                    decoder.decode(response.body, maxPixelSize: 96, cancellable: Cancellable()) {
-                        if case .failure = $0 { finish(false) } else { finish(true) }
-                    }
-                } else {
-                    let bytes = response.body
-                    WorkerTask.run({ () -> Bool in
-                        guard case .success(let header) = bytes.withUnsafeBytes({ ImageHeader.probe($0) }) else { return false }
-                        let decoded = PixbufDecoding.decode(bytes, loaderType: header.format.loaderName, maxPixelSize: 96,
-                                                            expectedSize: (header.width, header.height), cancellable: nil)
-                        if case .success = decoded { return true } else { return false }
-                    }, completion: finish)
-                }
-            }
+        return try timeThumbnailDecodes(items, "the \(sandboxed ? "helpers'" : "in-process") thumbnails") { bytes, finish in
+            guard !sandboxed else { return decoder.decode(bytes, maxPixelSize: 96, cancellable: Cancellable()) { finish($0.succeeded) } }
+            WorkerTask.run({ () -> Bool in
+                guard case .success(let header) = bytes.withUnsafeBytes({ ImageHeader.probe($0) }) else { return false }
+                let decoded = PixbufDecoding.decode(bytes, loaderType: header.format.loaderName, maxPixelSize: 96,
+                                                    expectedSize: (header.width, header.height), cancellable: nil)
+                if case .success = decoded { return true } else { return false }
+            }, completion: finish)
         }
-        try Loop.run(until: { done.value == items.count }, timeout: 120, "\(items.count) thumbnails")
-        let milliseconds = Loop.milliseconds(since: start)
-        _ = try server.stop()
-        guard failed.value == 0 else { throw BenchmarkError(description: "\(failed.value) of the thumbnails failed") }
-        return milliseconds
     }
 
     /// The hostile images through a pipeline, thumbnails and large view, sampling the memory of this process
@@ -144,4 +117,39 @@ enum SandboxScenario {
         let children = tasks.split(separator: " ").compactMap { Int32($0) }
         return children + children.flatMap { descendants(of: $0) }
     }
+}
+
+/// Fetches each item's 150 px thumbnail (the one a 96 px row shows) with a bare HTTPClient from a demo server of
+/// its own, every request at once, and hands each body to `decode`, which reports whether it decoded; returns
+/// the wall time. Throws when any fetch or decode failed.
+@MainActor
+func timeThumbnailDecodes(_ items: ArraySlice<DemoItem>, _ what: String,
+                          decode: @escaping @MainActor (Bytes, @escaping @MainActor (Bool) -> Void) -> Void)
+    throws(BenchmarkError) -> Double {
+    let server = try DemoServerProcess()
+    let client = HTTPClient()
+    let done = Box(0), failed = Box(0)
+    let finish: @MainActor (Bool) -> Void = { decoded in
+        done.value += 1
+        if !decoded { failed.value += 1 }
+    }
+    let start = Loop.now()
+    for item in items {
+        let request = HTTPRequest(url: server.baseURL + item.imagePath(thumbnailLongSide: 150), headers: ["Accept": "image/*"],
+                                  maxBodyBytes: ImagePipeline.Limits().maxImageBytes)
+        client.fetch(request, cancellable: Cancellable()) { result in
+            guard case .success(let response) = result else { return finish(false) }
+            decode(response.body, finish)
+        }
+    }
+    try Loop.run(until: { done.value == items.count }, timeout: 120, "\(what): \(items.count)")
+    let milliseconds = Loop.milliseconds(since: start)
+    _ = try server.stop()
+    guard failed.value == 0 else { throw BenchmarkError(description: "\(what): \(failed.value) loads failed") }
+    return milliseconds
+}
+
+extension Result {
+    /// Whether it is a success, for completions that only count.
+    var succeeded: Bool { if case .success = self { true } else { false } }
 }
