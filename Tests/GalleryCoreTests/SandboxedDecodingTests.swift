@@ -130,7 +130,9 @@ final class SandboxedDecodingTests: GLibTestCase {
             iterateMainLoop(until: { results.count == 6 }, timeout: 120)
             XCTAssertEqual(results.compactMap(\.failureValue).count, 6, "every image is its own error")
             let starts = decoder.helperStarts
-            XCTAssertGreaterThanOrEqual(starts.count, 6)
+            // More than one window's worth: held back, the decodes went on once the window moved (a helper takes
+            // two requests, so one death may fail two images).
+            XCTAssertGreaterThan(starts.count, sandbox.maxStartsPerWindow)
             XCTAssertLessThanOrEqual(starts.count, 12, "one retry per image at most")
             for (index, start) in starts.enumerated() {
                 let inWindow = starts[index...].prefix { $0 - start <= sandbox.startWindowMicroseconds }
