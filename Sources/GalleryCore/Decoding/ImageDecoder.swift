@@ -4,15 +4,18 @@ import GObjectBindings
 import Glibc
 #endif
 
-/// Turns downloaded bytes into a pixbuf no larger than needed, on GTask worker threads, so decoding a 4000 px
-/// photo never stalls the main loop — and refuses what would cost too much before any decoder sees it.
+/// Turns downloaded bytes into a pixbuf no larger than needed, in `gallery-decoder` helper processes, so decoding
+/// a 4000 px photo never stalls the main loop and what a server's bytes make a loader do never reaches the app —
+/// and refuses what would cost too much before any decoder sees it.
 ///
-/// Each image goes through three steps, two on worker threads and a decision on the main loop between them:
-/// 1. its header is read (`ImageHeader.probe`): the format from the bytes, the declared size, frames;
+/// Each image goes through three steps, off the main loop but for a decision between them:
+/// 1. its header is read on a GTask worker (`ImageHeader.probe`): the format from the bytes, the declared size,
+///    frames;
 /// 2. an image over `ImageDecodeLimits` is refused as `.tooLarge`; the others wait until the memory their
-///    decode needs (estimated from the header) fits beside the decodes already running;
-/// 3. it is decoded by the loader of the format that was probed (never one gdk-pixbuf picks by sniffing), which
-///    must report the same size in `size-prepared` or is stopped there (`ImageFormat.reportsDeclaredSize`).
+///    decode needs (estimated from the header) fits beside the decodes already running, and a helper is free;
+/// 3. a helper (`DecoderPool`) decodes it with the loader of the format that was probed (never one gdk-pixbuf
+///    picks by sniffing), which must report the same size in `size-prepared` or is stopped there
+///    (`ImageFormat.reportsDeclaredSize`). An animation to play is still decoded here, on a worker.
 /// Results are delivered on the main loop.
 @MainActor
 public final class ImageDecoder {
