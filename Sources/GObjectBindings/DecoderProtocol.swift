@@ -60,7 +60,9 @@ public struct DecodeRequest: Equatable, Sendable {
         var reader = HeaderReader(header)
         guard reader.u32() == DecoderProtocol.requestMagic else { return nil }
         let name = reader.bytes(DecoderProtocol.loaderNameLength).prefix { $0 != 0 }
-        guard !name.isEmpty, name.allSatisfy({ (0x61...0x7a).contains($0) || (0x30...0x39).contains($0) }) else { return nil }
+        // At most 15 characters: the name is NUL-terminated within its field, as `encoded()` writes it.
+        guard !name.isEmpty, name.count < DecoderProtocol.loaderNameLength,
+              name.allSatisfy({ (0x61...0x7a).contains($0) || (0x30...0x39).contains($0) }) else { return nil }
         loaderType = String(decoding: name, as: UTF8.self)
         let bound = Int(reader.u32()), width = Int(reader.u32()), height = Int(reader.u32())
         let pixels = reader.u64(), count = reader.u64()

@@ -183,6 +183,9 @@ final class SandboxedDecodingTests: GLibTestCase {
         bad[4] = UInt8(ascii: "/")
         XCTAssertNil(DecodeRequest(decoding: bad), "a loader name that is not a plain word")
         XCTAssertNil(DecodeRequest(decoding: Array(request.encoded().dropLast())))
+        var unterminated = request.encoded()
+        unterminated.replaceSubrange(4..<20, with: [UInt8](repeating: UInt8(ascii: "e"), count: 16))
+        XCTAssertNil(DecodeRequest(decoding: unterminated), "a name that fills its field (found by make fuzz)")
 
         var reply = DecodeReply(status: .decoded)
         (reply.width, reply.height, reply.rowStride, reply.hasAlpha, reply.pixelBytes) = (10, 20, 40, true, 800)
