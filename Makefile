@@ -15,6 +15,10 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 BINDIR  ?= $(PREFIX)/bin
 DATADIR ?= $(PREFIX)/share
+# gallery-decoder, the app's image-decoding helper; the app looks for it in ../libexec/gallery-viewer beside its
+# own directory (or beside itself in a build directory).
+HELPER_DIR := $(PREFIX)/libexec/gallery-viewer
+HELPERS    := gallery-decoder
 
 # The toolchain lives in /opt/swift on our machines; use it even when it is not on PATH (e.g. under sudo).
 SWIFT_FOUND := $(or $(shell command -v swift 2>/dev/null),$(wildcard /opt/swift/usr/bin/swift),swift)
@@ -130,7 +134,7 @@ build-tests: deps
 
 # Only the shipped executables: a plain `swift build` would also build the test helpers, which need XCTest.
 release: deps
-	$(foreach product,$(PROGRAMS) gallery-demo-images,$(BUILD_AS) $(SWIFTPM) $(RELEASE_FLAGS) --product $(product) &&) true
+	$(foreach product,$(PROGRAMS) $(HELPERS) gallery-demo-images,$(BUILD_AS) $(SWIFTPM) $(RELEASE_FLAGS) --product $(product) &&) true
 
 # Renders the demo gallery with the generator in $(1) (debug for run/test, release for install, so that an
 # install from a fresh clone needs no debug build). Re-renders when there is no stamp, when that generator is
@@ -254,6 +258,8 @@ install: release demo-data-release install-translated
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) \
 	  $(DESTDIR)$(ICONS_DIR)/scalable/apps $(DESTDIR)$(ICONS_DIR)/symbolic/apps $(DESTDIR)$(PKG_DATA_DIR)/demo
 	$(INSTALL_PROG) $(addprefix $(RELEASE_BIN)/,$(PROGRAMS)) $(DESTDIR)$(BINDIR)/
+	$(INSTALL) -d $(DESTDIR)$(HELPER_DIR)
+	$(INSTALL_PROG) $(addprefix $(RELEASE_BIN)/,$(HELPERS)) $(DESTDIR)$(HELPER_DIR)/
 	$(INSTALL_DATA) resources/$(APP_ID).svg $(DESTDIR)$(ICONS_DIR)/scalable/apps/
 	$(INSTALL_DATA) resources/$(APP_ID)-symbolic.svg $(DESTDIR)$(ICONS_DIR)/symbolic/apps/
 	$(if $(wildcard resources/*.css),$(INSTALL_DATA) $(wildcard resources/*.css) $(DESTDIR)$(PKG_DATA_DIR)/)
@@ -285,6 +291,7 @@ endif
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(PROGRAMS))
+	rm -rf $(DESTDIR)$(HELPER_DIR)
 	rm -f $(foreach lang,$(LINGUAS),$(DESTDIR)$(LOCALE_DIR)/$(lang)/LC_MESSAGES/$(GETTEXT_DOMAIN).mo)
 	rm -f $(DESTDIR)$(APPS_DIR)/$(APP_ID).desktop $(DESTDIR)$(METAINFO_DIR)/$(APP_ID).metainfo.xml
 	rm -f $(DESTDIR)$(ICONS_DIR)/scalable/apps/$(APP_ID).svg $(DESTDIR)$(ICONS_DIR)/symbolic/apps/$(APP_ID)-symbolic.svg

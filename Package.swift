@@ -19,6 +19,8 @@ import PackageDescription
 //   DemoImageGenerator     -> `gallery-demo-images` (renders the demo gallery's images, encodes its videos)
 //   GalleryBenchmarks      -> `gallery-benchmarks` (Tests/Benchmarks; `make bench`, never shipped)
 //   SoupFloor              -> `gallery-soup-floor`: a bare libsoup 2.4 client the download benchmark times
+//   CDecoderSandbox        sockets with fds attached, memfd seals, posix_spawn, rlimits, seccomp (libseccomp)
+//   GalleryDecoder         -> `gallery-decoder`: the sandboxed helper that decodes network images for the app
 // SwiftPM still hands every target the module maps of the C modules below it, so `import CGtk` would compile in
 // GalleryUI all the same: Tests/GalleryUITests/LayerTests.swift fails on it.
 let package = Package(
@@ -29,6 +31,7 @@ let package = Package(
         .executable(name: "gallery-demo-images", targets: ["DemoImageGenerator"]),
         .executable(name: "gallery-benchmarks", targets: ["GalleryBenchmarks"]),
         .executable(name: "gallery-soup-floor", targets: ["SoupFloor"]),
+        .executable(name: "gallery-decoder", targets: ["GalleryDecoder"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -44,8 +47,11 @@ let package = Package(
 
         .systemLibrary(name: "CGStreamer", pkgConfig: "gstreamer-app-1.0",
                        providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]),
+        // Sockets with descriptors attached, posix_spawn, memfd seals, rlimits and the seccomp filter of the
+        // decoder helper (libseccomp).
+        .target(name: "CDecoderSandbox", linkerSettings: [.linkedLibrary("seccomp")]),
 
-        .target(name: "GObjectBindings", dependencies: ["CGLib", "CSoup"]),
+        .target(name: "GObjectBindings", dependencies: ["CGLib", "CSoup", "CDecoderSandbox"]),
         .target(name: "GStreamerBindings", dependencies: ["GObjectBindings", "CGLib", "CGStreamer"]),
         .target(name: "GtkBindings", dependencies: ["GObjectBindings", "GStreamerBindings", "CGLib", "CGtk"]),
         .target(
@@ -68,6 +74,8 @@ let package = Package(
                 "GalleryUI", "GalleryCore", "GalleryDemoServer", "GtkBindings", "GObjectBindings",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+        // -> `gallery-decoder`: decodes the network's images for the app, in a process of its own (no GTK).
+        .executableTarget(name: "GalleryDecoder", dependencies: ["GObjectBindings", "CDecoderSandbox", "CGLib"]),
         .executableTarget(
             name: "DemoServerCommand",
             dependencies: [
@@ -121,7 +129,7 @@ if Context.environment["GALLERY_FUZZ"] == "1" {
         .target(name: "FuzzSupport", dependencies: ["GalleryCore", "CLibFuzzer"], path: "Tests/Fuzz/FuzzSupport"),
     ]
     for name in ["FuzzMediaRSS", "FuzzMastodonJSON", "FuzzLinkHeader", "FuzzCommonsJSON", "FuzzImageHeader",
-                 "FuzzBlueskyJSON", "FuzzMisskeyJSON", "FuzzProfileLink"] {
+                 "FuzzBlueskyJSON", "FuzzMisskeyJSON", "FuzzProfileLink", "FuzzDecoderProtocol"] {
         package.targets.append(.executableTarget(name: name, dependencies: ["GalleryCore", "GObjectBindings", "FuzzSupport"],
                                                  path: "Tests/Fuzz/\(name)"))
     }

@@ -28,6 +28,14 @@ public enum HostileImage: String, CaseIterable, Sendable {
     case bmpBomb = "bmp-bomb"
     case webpFramesBomb = "webp-frames-bomb"
     case avifBomb = "avif-bomb"
+    /// A 400 × 300 SVG wrapping a `data:` PNG that declares 30000 × 30000.
+    case svgDataBomb = "svg-data-bomb"
+    /// An SVG embedding an SVG embedding that PNG.
+    case svgNestedBomb = "svg-nested-bomb"
+    /// An SVG referring to an image on this server (`http:`) and to `file:///etc/passwd`.
+    case svgExternal = "svg-external"
+    /// An ICO inside an SVG.
+    case svgICO = "svg-ico"
     /// 500 MB declared and generated (never held), as image/jpeg.
     case hugeBody = "huge-body"
     /// 500 MB generated without a Content-Length (chunked).
@@ -49,7 +57,8 @@ public enum HostileImage: String, CaseIterable, Sendable {
 
     /// The decompression bombs, whose full image is the same URL (the large view must refuse it too).
     public var isBomb: Bool {
-        [.pngBomb, .jpegBomb, .gifBomb, .gifFramesBomb, .bmpBomb, .webpFramesBomb, .avifBomb].contains(self)
+        [.pngBomb, .jpegBomb, .gifBomb, .gifFramesBomb, .bmpBomb, .webpFramesBomb, .avifBomb, .svgDataBomb, .svgNestedBomb]
+            .contains(self)
     }
 }
 

@@ -18,6 +18,7 @@ public final class HostileServer {
     /// first (once per process), so no response waits for them.
     public func start(port: UInt16 = 0) throws(GLibError) {
         HostileImages.prepare()
+        HostileSVG.prepare()
         HostileFeeds.prepare()
         HostileSocial.prepare()
         try http.start(port: port) { [weak self] message in self?.handle(message) }
@@ -58,7 +59,7 @@ public final class HostileServer {
             }
             return imageResponse(image)
         }
-        if path.hasPrefix("/media/") { return ServerResponse(contentType: "image/png", body: HostileImages.small) }
+        if path.hasPrefix("/media/") || path == HostileSVG.referencePath { return ServerResponse(contentType: "image/png", body: HostileImages.small) }
         if path.hasPrefix("/xrpc/") {
             return HostileSocial.xrpc(method: String(path.dropFirst("/xrpc/".count)), query: query, baseURL: baseURL)
         }
@@ -93,7 +94,7 @@ public final class HostileServer {
     }
 
     private func imageResponse(_ image: HostileImage) -> ServerResponse {
-        let png = "image/png"
+        let png = "image/png", svg = "image/svg+xml"
         switch image {
         case .notFound: return .html(status: 404, title: "Not Found", message: "Missing on purpose.")
         case .serverError: return .html(status: 500, title: "Internal Server Error", message: "Failing on purpose.")
@@ -117,6 +118,10 @@ public final class HostileServer {
         case .bmpBomb: return ServerResponse(contentType: "image/bmp", body: HostileImages.bmpBomb)
         case .webpFramesBomb: return ServerResponse(contentType: "image/webp", body: HostileImages.webpFramesBomb)
         case .avifBomb: return ServerResponse(contentType: "image/avif", body: HostileImages.avifBomb)
+        case .svgDataBomb: return ServerResponse(contentType: svg, body: HostileSVG.dataBomb)
+        case .svgNestedBomb: return ServerResponse(contentType: svg, body: HostileSVG.nestedBomb)
+        case .svgExternal: return ServerResponse(contentType: svg, body: HostileSVG.external(baseURL: baseURL))
+        case .svgICO: return ServerResponse(contentType: svg, body: HostileSVG.ico)
         case .hugeBody: return .streamed(Self.zeros(total: 500 * 1_048_576, declared: true), contentType: "image/jpeg")
         case .hugeChunkedBody: return .streamed(Self.zeros(total: 500 * 1_048_576, declared: false), contentType: "image/jpeg")
         case .gzipBomb:

@@ -33,6 +33,9 @@ struct Options: ParsableCommand {
         valueName: "URL"))
     var endpoint: String?
 
+    @Flag(help: "Print the version and which protections image decoding runs under here, and exit.")
+    var version = false
+
     @Flag(help: "Print the gallery (all pages) instead of opening a window.")
     var list = false
 

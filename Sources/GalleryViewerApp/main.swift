@@ -16,6 +16,10 @@ let options = Options.parseOrExit()
 // Without a window no frame waits for the main thread; the workers' jobs are the command's own.
 if options.list || options.download != nil { WorkerTask.keepWorkersAtNormalPriority() }
 let status = MainActor.assumeIsolated {
+    if options.version {
+        print("gallery-viewer \(AppVersion.string)\n\(DecoderSandbox().protectionSummary())")
+        return Int32(0)
+    }
     if options.list { return ListCommand(options: options).run() }
     if options.download != nil {
         let command = DownloadCommand(options: options)

@@ -28,6 +28,14 @@ start=$(date +%s)
 if ! $SWIFT build --product GalleryViewerPackageTests --scratch-path "$BUILD_DIR" --sanitize=address $SWIFT_FLAGS; then
   echo "test-asan: the AddressSanitizer build failed"; exit 1
 fi
+# The decoder helper the tests start: the plain debug build's (under AddressSanitizer its seccomp filter would
+# stop the sanitizer's own report files and leak checker; the helper's safety is its sandbox, not ASan).
+# shellcheck disable=SC2086
+if ! $SWIFT build --product gallery-decoder --scratch-path "${DEBUG_BUILD_DIR:-.build}" $SWIFT_FLAGS; then
+  echo "test-asan: the decoder helper's build failed"; exit 1
+fi
+export GALLERY_DECODER
+GALLERY_DECODER=$(cd "${DEBUG_BUILD_DIR:-.build}/debug" && pwd)/gallery-decoder
 built=$(date +%s)
 echo "test-asan: built in $((built - start)) s ($BUILD_DIR)"
 

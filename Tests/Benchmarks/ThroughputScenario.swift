@@ -88,31 +88,9 @@ enum ThroughputScenario {
     /// The same thumbnails fetched and decoded with nothing between the client and the decoder; returns the
     /// wall time.
     private static func floor(_ items: ArraySlice<DemoItem>) throws(BenchmarkError) -> Double {
-        let server = try DemoServerProcess()
-        let client = HTTPClient()
         let decoder = ImageDecoder()
-        let done = Box(0)
-        let failed = Box(0)
-        let start = Loop.now()
-        for item in items {
-            let request = HTTPRequest(url: server.baseURL + item.imagePath(thumbnailLongSide: 150), headers: ["Accept": "image/*"],
-                                      maxBodyBytes: ImagePipeline.Limits().maxImageBytes)
-            client.fetch(request, cancellable: Cancellable()) { result in
-                guard case .success(let response) = result else {
-                    done.value += 1
-                    failed.value += 1
-                    return
-                }
-                decoder.decode(response.body, maxPixelSize: 96, cancellable: Cancellable()) { decoded in
-                    if case .failure = decoded { failed.value += 1 }
-                    done.value += 1
-                }
-            }
+        return try timeThumbnailDecodes(items, "the floor's thumbnails") { bytes, finish in
+            decoder.decode(bytes, maxPixelSize: 96, cancellable: Cancellable()) { finish($0.succeeded) }
         }
-        try Loop.run(until: { done.value == items.count }, timeout: 120, "the floor's \(items.count) thumbnails")
-        let milliseconds = Loop.milliseconds(since: start)
-        _ = try server.stop()
-        guard failed.value == 0 else { throw BenchmarkError(description: "the floor failed \(failed.value) loads") }
-        return milliseconds
     }
 }

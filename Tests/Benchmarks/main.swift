@@ -22,6 +22,7 @@ import GObjectBindings
 //   hostile     the hostile server's gallery and feeds: peak memory, worst gap, every row and feed ending
 //   relaunch    the disk cache: a relaunch's first screen with the server up and gone, requests, the index
 //   fullcache   a full 256 MB cache: the index file's size, writing it at quit, reading it at start
+//   sandbox     360 thumbnails decoded by the gallery-decoder helpers against in-process; the hostile SVGs' peak
 //   serve       (internal) the demo server child process
 // As the app does first thing: the benchmarks measure its process (see WorkerTask.returnLargeBlocksWhenFreed).
 WorkerTask.returnLargeBlocksWhenFreed()
@@ -57,6 +58,7 @@ enum Bench {
         ("relaunch", CacheScenario.runRelaunch),
         ("fullcache", CacheScenario.runFullCache),
         ("zoom", ZoomScenario.run),
+        ("sandbox", SandboxScenario.run),
     ]
 
     static func run(_ name: String) -> Int32 {

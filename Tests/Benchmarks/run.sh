@@ -19,14 +19,14 @@ cd "$root"
 scenarios=("$@")
 # A run of every scenario writes its goals to docs/PERFORMANCE.md; PERFORMANCE_DOC=PATH writes any run's there.
 [ ${#scenarios[@]} -gt 0 ] || export PERFORMANCE_DOC=${PERFORMANCE_DOC:-$root/docs/PERFORMANCE.md}
-[ ${#scenarios[@]} -gt 0 ] || scenarios=(mainloop thumbnails throughput memory scroll zoom hostile relaunch fullcache end10k end100k jump gridend10k gridend100k gridjump baselines download)
+[ ${#scenarios[@]} -gt 0 ] || scenarios=(mainloop thumbnails throughput memory scroll zoom hostile relaunch fullcache end10k end100k jump gridend10k gridend100k gridjump baselines download sandbox)
 
 if [ -z "${GALLERY_BENCH_INSIDE:-}" ]; then
   swift=${SWIFT:-$(command -v swift || echo /opt/swift/usr/bin/swift)}
   build_dir=${BUILD_DIR:-.build}
   case "$build_dir" in /*) ;; *) build_dir=$root/$build_dir ;; esac
   # The same flags as the Makefile's release build, so the shared modules are built once for both.
-  for product in gallery-benchmarks gallery-soup-floor; do
+  for product in gallery-benchmarks gallery-soup-floor gallery-decoder; do
     # shellcheck disable=SC2086
     "$swift" build --scratch-path "$build_dir" ${SWIFT_FLAGS:-} -c release --static-swift-stdlib \
       --product "$product" || exit 1

@@ -5,7 +5,7 @@
 #   FUZZ_SECONDS=N   seconds per target (default 60: seven targets, seven minutes)
 #
 # Targets: FuzzMediaRSS, FuzzMastodonJSON, FuzzLinkHeader, FuzzCommonsJSON, FuzzImageHeader, FuzzBlueskyJSON,
-# FuzzMisskeyJSON (Tests/Fuzz/*).
+# FuzzMisskeyJSON, FuzzProfileLink, FuzzDecoderProtocol (Tests/Fuzz/*).
 # They exist in Package.swift only when GALLERY_FUZZ=1, and are built here into a scratch directory of their own
 # (.build-fuzz) with -sanitize=fuzzer,address, so the normal build never sees them. Each starts from a corpus
 # seeded with the test fixtures (data/fixtures) and kept in .build-fuzz/corpus/TARGET, so later runs go on where
@@ -19,7 +19,7 @@ seconds=${FUZZ_SECONDS:-60}
 scratch=${FUZZ_BUILD_DIR:-$root/.build-fuzz}
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(FuzzMediaRSS FuzzMastodonJSON FuzzLinkHeader FuzzCommonsJSON FuzzImageHeader \
-                                     FuzzBlueskyJSON FuzzMisskeyJSON FuzzProfileLink)
+                                     FuzzBlueskyJSON FuzzMisskeyJSON FuzzProfileLink FuzzDecoderProtocol)
 
 seeds() {
   case "$1" in
@@ -31,6 +31,7 @@ seeds() {
     FuzzImageHeader) ls data/fixtures/images/* ;;
     FuzzLinkHeader) ;;
     FuzzProfileLink) ;;
+    FuzzDecoderProtocol) ;;
   esac
 }
 
@@ -52,6 +53,11 @@ for target in "${targets[@]}"; do
     printf 'at://did:plc:ewvi7nxzyoun6zhxrhs64oiz/app.bsky.feed.post/3k' > "$corpus/at"
     printf '{"links":[{"rel":"http://nodeinfo.diaspora.software/ns/schema/2.1","href":"/nodeinfo/2.1"}]}' > "$corpus/discovery"
     printf '{"version":"2.1","software":{"name":"mastodon","version":"4"}}' > "$corpus/document"
+  fi
+  if [ "$target" = FuzzDecoderProtocol ] && [ -z "$(ls -A "$corpus")" ]; then
+    # A decoded 10 x 20 RGBA reply, then a PNG request bounded to 96 px.
+    printf 'AGVD\0\0\0\0\n\0\0\0\24\0\0\0(\0\0\0\4\0\0\0\n\0\0\0\24\0\0\0\40\3\0\0\0\0\0\0\1\0\0\0\0\0\0\0' > "$corpus/reply"
+    printf 'RGVDpng\0\0\0\0\0\0\0\0\0\0\0\0\0`\0\0\0\0\0\0\0\0\0\0\0\0\341\365\5\0\0\0\0\5\0\0\0\0\0\0\0' >> "$corpus/reply"
   fi
   echo "fuzz: $target for $seconds s ($(ls "$corpus" | wc -l) inputs in the corpus)"
   # -rss_limit_mb: a parser that balloons on one input is a finding too.

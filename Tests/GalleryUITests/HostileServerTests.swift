@@ -42,6 +42,12 @@ final class HostileServerTests: GLibTestCase {
         "Hostile: bmp-bomb": "Image too large (30000 × 30000)",
         "Hostile: webp-frames-bomb": "loaded",
         "Hostile: avif-bomb": "Image too large (16000 × 16000)",
+        // The size of what they embed, refused in the decoder helper.
+        "Hostile: svg-data-bomb": "Image too large (30000 × 30000)",
+        "Hostile: svg-nested-bomb": "Image too large (30000 × 30000)",
+        // Drawn without what they refer to, or the ICO its loader would decode (off in the helper).
+        "Hostile: svg-external": "loaded",
+        "Hostile: svg-ico": "loaded",
         "Hostile: huge-body": "Too large (over 50 MB)",
         "Hostile: huge-chunked-body": "Too large (over 50 MB)",
         "Hostile: gzip-bomb": "Too large (over 50 MB)",

@@ -35,6 +35,7 @@ pass "make install ($(( $(date +%s) - start )) s, release build included)"
 expect=(
   "$dest$prefix/bin/gallery-viewer"
   "$dest$prefix/bin/gallery-demo-server"
+  "$dest$prefix/libexec/gallery-viewer/gallery-decoder"
   "$share/applications/$APP_ID.desktop"
   "$share/metainfo/$APP_ID.metainfo.xml"
   "$share/icons/hicolor/scalable/apps/$APP_ID.svg"
@@ -63,8 +64,9 @@ else
 fi
 
 # Static Swift stdlib: no libswift*, Foundation, libdispatch, BlocksRuntime or XCTest at run time.
-for p in gallery-viewer gallery-demo-server; do
+for p in gallery-viewer gallery-demo-server libexec/gallery-viewer/gallery-decoder; do
   bin=$dest$prefix/bin/$p
+  [ "${p#libexec/}" != "$p" ] && bin=$dest$prefix/$p
   libs=$(ldd "$bin" 2>&1)
   if grep -qiE 'libswift|libFoundation|libdispatch|libBlocksRuntime|libXCTest|_InternalSwift' <<<"$libs"; then
     fail "$p links the Swift runtime dynamically:"; grep -iE 'swift|Foundation|dispatch|Blocks|XCTest' <<<"$libs" | indent
@@ -73,6 +75,8 @@ for p in gallery-viewer gallery-demo-server; do
   else
     pass "$p: no Swift runtime libraries in ldd ($(wc -l <<<"$libs") libraries, all system ones)"
   fi
+  # The helper speaks only to the app: it is run through `gallery-viewer --version` below.
+  [ "$bin" = "${bin%gallery-decoder}" ] || continue
   # Runs with the toolchain out of reach: bare environment, no /opt/swift on PATH or in LD_LIBRARY_PATH.
   if out=$(env -i PATH=/usr/bin:/bin HOME="$dest" timeout --kill-after=10 120 "$bin" --help 2>&1); then
     pass "$p --help runs without the toolchain"
@@ -80,6 +84,14 @@ for p in gallery-viewer gallery-demo-server; do
     fail "$p --help failed without the toolchain:"; printf '%s\n' "$out" | head -n 10 | indent
   fi
 done
+
+# The installed app finds its installed decoder helper, which starts and greets with its protections on.
+if out=$(env -i PATH=/usr/bin:/bin HOME="$dest" timeout --kill-after=10 120 "$dest$prefix/bin/gallery-viewer" --version 2>&1) \
+    && grep -q 'separate processes, .*seccomp filter' <<<"$out"; then
+  pass "gallery-viewer --version: $(grep 'Image decoding' <<<"$out")"
+else
+  fail "gallery-viewer --version does not report a working decoder helper:"; printf '%s\n' "$out" | head -n 5 | indent
+fi
 
 # The hostile test server (decompression bombs, gzip bombs, broken feeds) is for the tests, the benchmarks and
 # `gallery-demo-server --hostile` only: the installed app must not carry it. gallery-demo-server must (it is the

@@ -1,15 +1,21 @@
 import Collections
 import GObjectBindings
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// Turns downloaded bytes into a pixbuf no larger than needed, on GTask worker threads, so decoding a 4000 px
-/// photo never stalls the main loop — and refuses what would cost too much before any decoder sees it.
+/// Turns downloaded bytes into a pixbuf no larger than needed, in `gallery-decoder` helper processes, so decoding
+/// a 4000 px photo never stalls the main loop and what a server's bytes make a loader do never reaches the app —
+/// and refuses what would cost too much before any decoder sees it.
 ///
-/// Each image goes through three steps, two on worker threads and a decision on the main loop between them:
-/// 1. its header is read (`ImageHeader.probe`): the format from the bytes, the declared size, frames;
+/// Each image goes through three steps, off the main loop but for a decision between them:
+/// 1. its header is read on a GTask worker (`ImageHeader.probe`): the format from the bytes, the declared size,
+///    frames;
 /// 2. an image over `ImageDecodeLimits` is refused as `.tooLarge`; the others wait until the memory their
-///    decode needs (estimated from the header) fits beside the decodes already running;
-/// 3. it is decoded by the loader of the format that was probed (never one gdk-pixbuf picks by sniffing), which
-///    must report the same size in `size-prepared` or is stopped there (`ImageFormat.reportsDeclaredSize`).
+///    decode needs (estimated from the header) fits beside the decodes already running, and a helper is free;
+/// 3. a helper (`DecoderPool`) decodes it with the loader of the format that was probed (never one gdk-pixbuf
+///    picks by sniffing), which must report the same size in `size-prepared` or is stopped there
+///    (`ImageFormat.reportsDeclaredSize`). An animation to play is still decoded here, on a worker.
 /// Results are delivered on the main loop.
 @MainActor
 public final class ImageDecoder {
@@ -17,9 +23,28 @@ public final class ImageDecoder {
     /// Estimated bytes of the decodes running now.
     public private(set) var bytesInUse = 0
     private var waiting = CancellableQueue<Pending> { $0.cancellable.isCancelled }
+    /// The helper processes that decode (see `DecoderPool`).
+    let pool: DecoderPool
 
-    public init(limits: ImageDecodeLimits = .init()) {
+    public init(limits: ImageDecodeLimits = .init(), sandbox: DecoderSandbox = .init()) {
         self.limits = limits
+        pool = DecoderPool(sandbox: sandbox)
+        pool.onAvailable = { [weak self] in self?.startWaiting() }
+    }
+
+    isolated deinit { pool.stopIdle() }
+
+    /// Starts the decoder helpers ahead of the first image (the window's pipeline does at start).
+    public func startHelpers() { pool.warmUp() }
+
+    /// The pids of the helpers decoding or idle now (tests stop one to see the app survive it).
+    public var helperProcessIDs: [Int32] { pool.processIDs }
+    /// When each helper was started (monotonic µs).
+    public var helperStarts: [Int] { pool.startLog }
+
+    /// What the last helper to start said it runs under, and whether bubblewrap is in use.
+    public var protections: (DecodeReply.Protections, namespaces: Bool)? {
+        pool.protections.map { ($0, pool.namespaces) }
     }
 
     private static var loadersRequested = false
@@ -101,7 +126,8 @@ public final class ImageDecoder {
     /// one is queued and when one ends: cancelled ones leave the queue then, wherever they are in it.
     private func startWaiting() {
         for cancelled in waiting.removeCancelled() { cancelled.completion(.failure(.http(.cancelled))) }
-        while let next = waiting.first, bytesInUse == 0 || bytesInUse + next.cost <= limits.concurrentDecodeBytes {
+        while let next = waiting.first, bytesInUse == 0 || bytesInUse + next.cost <= limits.concurrentDecodeBytes,
+              next.keepsAnimation || pool.canStart {
             run(waiting.removeFirst())
         }
     }
@@ -111,21 +137,48 @@ public final class ImageDecoder {
         let header = pending.header
         let isVector = header.format == .svg
         let bytes = pending.bytes
-        let cancellable = pending.cancellable
         let maxPixelSize = isVector ? pending.maxPixelSize ?? ImageDecodeLimits.vectorPixelSize : pending.maxPixelSize
-        let maxPixels = limits.maxPixels
         let firstFrame = pending.firstFrameOnly ? pending.layout : nil
-        let keepsAnimation = pending.keepsAnimation
-        WorkerTask.run(cancellable: cancellable, {
-            let source = firstFrame.map { layout in
-                Bytes(bytes.withUnsafeBytes { layout.firstFrameFile(of: $0, format: header.format) })
-            } ?? bytes
-            return PixbufDecoding.decodeKeepingAnimation(
-                source, loaderType: header.format.loaderName, maxPixelSize: maxPixelSize,
-                expectedSize: header.format.reportsDeclaredSize ? (header.width, header.height) : nil,
-                maxPixels: isVector ? nil : maxPixels, keepsAnimation: keepsAnimation, cancellable: cancellable)
+        let expected = header.format.reportsDeclaredSize ? DecodeRequest.Size(width: header.width, height: header.height) : nil
+        let request = DecodeRequest(loaderType: header.format.loaderName, maxPixelSize: maxPixelSize, expectedSize: expected,
+                                    maxPixels: limits.maxPixels, byteCount: 0)
+        if pending.keepsAnimation { return runInProcess(pending, request) }
+        pool.decode(request, bytes: {
+            firstFrame.map { layout in Bytes(bytes.withUnsafeBytes { layout.firstFrameFile(of: $0, format: header.format) }) } ?? bytes
         }, completion: { [weak self] result in
-            self?.bytesInUse -= pending.cost
+            self?.finish(pending, result.map { ($0, nil) }.mapError { $0.loadError(format: header.format) })
+        })
+    }
+
+    /// An animation to play: decoded here, frames and all, until the helper hands out frames.
+    private func runInProcess(_ pending: Pending, _ request: DecodeRequest) {
+        let bytes = pending.bytes
+        let cancellable = pending.cancellable
+        let format = pending.header.format
+        WorkerTask.run(cancellable: cancellable, {
+            PixbufDecoding.decodeKeepingAnimation(
+                bytes, loaderType: request.loaderType, maxPixelSize: request.maxPixelSize,
+                expectedSize: request.expectedSize.map { ($0.width, $0.height) }, maxPixels: request.maxPixels,
+                keepsAnimation: true, cancellable: cancellable)
+        }, completion: { [weak self] result in
+            self?.finish(pending, result.mapError { error in
+                switch error {
+                case .refused(let width, let height): .tooLarge(width: width, height: height, frames: 1)
+                case .failed(let error) where error.isCancelled: .http(.cancelled)
+                case .noLoader: .unsupportedFormat(format.displayName)
+                case .failed(let error): .decode(error.message)
+                }
+            })
+        })
+    }
+
+    private func finish(_ pending: Pending,
+                        _ result: Result<(image: DecodedPixbuf, animation: PixbufAnimation?), ImageLoadError>) {
+        bytesInUse -= pending.cost
+        let header = pending.header
+        if pending.cancellable.isCancelled {
+            pending.completion(.failure(.http(.cancelled)))
+        } else {
             pending.completion(result.map { decoded in
                 var image = decoded.image
                 image.frameCount = header.frames
@@ -134,16 +187,26 @@ public final class ImageDecoder {
                     ImageAnimation(frames: frames, frameCount: header.frames, layout: layout)
                 }
                 return Output(image: image, animation: animation)
-            }.mapError { error in
-                switch error {
-                case .refused(let width, let height): .tooLarge(width: width, height: height, frames: 1)
-                case .failed(let error) where error.isCancelled: .http(.cancelled)
-                case .noLoader: .unsupportedFormat(header.format.displayName)
-                case .failed(let error): .decode(error.message)
-                }
             })
-            self?.startWaiting()
-        })
+        }
+        startWaiting()
+    }
+}
+
+extension DecoderFailure {
+    /// The failure as the row shows it: a person's reason for what stopped the helper.
+    func loadError(format: ImageFormat) -> ImageLoadError {
+        switch self {
+        case .refused(let width, let height): .tooLarge(width: width, height: height, frames: 1)
+        case .noLoader: .unsupportedFormat(format.displayName)
+        case .failed(let message): .decode(message)
+        case .outOfMemory: .unsafe(reason: tr("it needs more memory than allowed"))
+        case .timedOut, .died(signal: SIGXCPU): .unsafe(reason: tr("it takes longer to decode than allowed"))
+        case .died(signal: SIGKILL): .unsafe(reason: tr("its decoder was stopped"))
+        case .died(signal: 0): .unsafe(reason: tr("its decoder ended without an answer"))
+        case .died: .unsafe(reason: tr("it crashed its decoder, or needs more memory than allowed"))
+        case .protocolViolation: .unsafe(reason: tr("its decoder answered out of bounds"))
+        }
     }
 }
 

@@ -8,6 +8,9 @@ public enum ImageLoadError: Error, Equatable, Sendable {
     /// A format the app does not decode ("TIFF"), or one without an installed loader ("WebP").
     case unsupportedFormat(String)
     case decode(String)
+    /// Its decoder helper was stopped by a limit, crashed, timed out or broke the protocol; `reason` says
+    /// which, for a person.
+    case unsafe(reason: String)
     /// A file could not be saved: it could not be written, or what the server sent cannot become the file
     /// (`message` says which).
     case file(String)
@@ -25,6 +28,8 @@ public enum ImageLoadError: Error, Equatable, Sendable {
         case .unsupportedFormat(let name): tr("Unsupported image format ({format})", ["format": name])
         // TRANSLATORS: {reason} says what is wrong with the file, such as "JPEG cut off".
         case .decode(let detail): tr("Not a readable image ({reason})", ["reason": detail])
+        // TRANSLATORS: {reason} is why the image's decoder was stopped, such as "it needs more memory than allowed".
+        case .unsafe(let reason): tr("Could not decode this image safely: {reason}", ["reason": reason])
         case .file(let sentence): sentence
         }
     }

@@ -55,7 +55,10 @@ public final class ImagePipeline {
         self.cache = cache
         self.limits = limits
         decoder = ImageDecoder(limits: limits.decode)
-        if decodes { ImageDecoder.loadLoadersAhead() }
+        if decodes {
+            ImageDecoder.loadLoadersAhead()
+            decoder.startHelpers()
+        }
         // One connection per host stays free for page requests: a feed served from the same host as its
         // images (the demo, self-hosted servers) must not wait behind a screenful of thumbnails, or behind a
         // stalled one, for its next page.

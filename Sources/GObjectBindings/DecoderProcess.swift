@@ -1,0 +1,185 @@
+import CDecoderSandbox
+import CGLib
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Why a decoder helper gave no image.
+public enum DecoderFailure: Error, Equatable, Sendable {
+    /// The helper's loader refused the size (as `PixbufDecodingError.refused`).
+    case refused(width: Int, height: Int)
+    case noLoader
+    /// The loader's own error message.
+    case failed(String)
+    /// The image needs more memory than the helper may use.
+    case outOfMemory
+    /// No reply within the time allowed; the helper was killed.
+    case timedOut
+    /// The helper ended: the signal that ended it, 0 when it exited.
+    case died(signal: Int32)
+    /// The helper broke the protocol (a field out of bounds, a memfd not sealed or of the wrong size); it was
+    /// killed, since it may be doing what a server's bytes made it do.
+    case protocolViolation(String)
+}
+
+/// One running decoder helper and its end of the socket. Made on the main thread (the helper's parent death
+/// signal follows the thread that started it, and the main thread lives as long as the app); used by one
+/// worker thread at a time (the pool's lock), which blocks on its replies; `stop` may come from anywhere.
+public final class DecoderProcess: Sendable {
+    public let pid: pid_t
+    private let socket: Int32
+    /// Set by whoever reaps the helper first: a worker that saw it die, or the main loop dropping it.
+    private let ended = Atomic(false)
+
+    private init(pid: pid_t, socket: Int32) {
+        self.pid = pid
+        self.socket = socket
+    }
+
+    deinit {
+        stop()
+        close(socket)
+    }
+
+    /// Starts `arguments[0]` (an absolute path) with its end of a new socket pair as fd 3.
+    public static func spawn(_ arguments: [String]) -> Result<DecoderProcess, GLibError> {
+        var ends: [Int32] = [-1, -1]
+        guard gv_socketpair(&ends) == 0 else { return .failure(.errno(tr("Could not start the image decoder"))) }
+        let strings = arguments.map { strdup($0) }
+        defer { strings.forEach { free($0) } }
+        let pid = (strings.map { UnsafePointer($0) } + [nil]).withUnsafeBufferPointer { gv_spawn($0.baseAddress, ends[1]) }
+        let failure = GLibError.errno(tr("Could not start the image decoder"))
+        close(ends[1])
+        guard pid > 0 else {
+            close(ends[0])
+            return .failure(failure)
+        }
+        return .success(DecoderProcess(pid: pid, socket: ends[0]))
+    }
+
+    /// Waits for the helper's greeting: what it put itself under. A helper that cannot set itself up (bubblewrap
+    /// without namespaces) ends instead.
+    public func awaitReady(timeoutMilliseconds: Int32) -> Result<DecodeReply.Protections, DecoderFailure> {
+        readReply(timeoutMilliseconds: timeoutMilliseconds).flatMap { reply, fd in
+            if fd >= 0 { close(fd) }
+            guard reply.status == .ready else { return .failure(kill(.protocolViolation("no greeting"))) }
+            return .success(reply.protections)
+        }
+    }
+
+    /// Sends `bytes` to be decoded as `request` says and waits for the image, for a worker thread. The image
+    /// is the helper's memfd mapped read-only: no copy, unmapped when the pixbuf is finalized.
+    public func decode(_ bytes: Bytes, _ request: DecodeRequest, timeoutMilliseconds: Int32)
+        -> Result<DecodedPixbuf, DecoderFailure> {
+        var request = request
+        request.byteCount = bytes.count
+        let header = request.encoded()
+        let sent = bytes.withUnsafeBytes { buffer in
+            gv_send_with_fd(socket, header, header.count, -1) == 0
+                && (buffer.isEmpty || gv_write_all(socket, buffer.baseAddress, buffer.count) == 0)
+        }
+        guard sent else { return .failure(reap()) }
+        return readReply(timeoutMilliseconds: timeoutMilliseconds).flatMap { reply, fd in
+            switch reply.status {
+            case .decoded: return image(reply, fd: fd, request: request)
+            case .refused: return .failure(.refused(width: reply.originalWidth, height: reply.originalHeight))
+            case .noLoader: return .failure(.noLoader)
+            case .failed: return .failure(.failed(reply.message))
+            case .outOfMemory: return .failure(.outOfMemory)
+            case .ready: return .failure(kill(.protocolViolation("a second greeting")))
+            }
+        }
+    }
+
+    private func readReply(timeoutMilliseconds: Int32) -> Result<(DecodeReply, Int32), DecoderFailure> {
+        var header = [UInt8](repeating: 0, count: DecoderProtocol.replySize)
+        var fd: Int32 = -1
+        guard gv_recv_with_fd(socket, &header, header.count, &fd, timeoutMilliseconds) == 0 else {
+            return .failure(errno == ETIMEDOUT ? kill(.timedOut) : reap())
+        }
+        var messageLength = 0
+        guard var reply = DecodeReply(decoding: header, messageLength: &messageLength),
+              (reply.status == .decoded) == (fd >= 0) else {
+            if fd >= 0 { close(fd) }
+            return .failure(kill(.protocolViolation("a reply out of bounds")))
+        }
+        if messageLength > 0 {
+            var message = [UInt8](repeating: 0, count: messageLength)
+            var extra: Int32 = -1
+            guard gv_recv_with_fd(socket, &message, messageLength, &extra, timeoutMilliseconds) == 0, extra < 0 else {
+                if fd >= 0 { close(fd) }
+                if extra >= 0 { close(extra) }
+                return .failure(kill(.protocolViolation("a message cut off")))
+            }
+            reply.message = String(decoding: message, as: UTF8.self)
+        }
+        return .success((reply, fd))
+    }
+
+    /// Checks the memfd against the reply (sealed, exactly the size stated) and the reply against the request
+    /// (no larger than asked), then maps it.
+    private func image(_ reply: DecodeReply, fd: Int32, request: DecodeRequest) -> Result<DecodedPixbuf, DecoderFailure> {
+        defer { close(fd) }
+        guard gv_memfd_is_sealed(fd) == 1 else { return .failure(kill(.protocolViolation("pixels not sealed"))) }
+        guard gv_fd_size(fd) == Int64(reply.pixelBytes) else { return .failure(kill(.protocolViolation("pixels of another size"))) }
+        if let bound = request.maxPixelSize, max(reply.width, reply.height) > bound {
+            return .failure(kill(.protocolViolation("an image larger than asked")))
+        }
+        if let maxPixels = request.maxPixels, reply.width * reply.height > maxPixels {
+            return .failure(kill(.protocolViolation("an image over the pixel limit")))
+        }
+        guard let mapped = mmap(nil, reply.pixelBytes, PROT_READ, MAP_SHARED, fd, 0), mapped != MAP_FAILED else {
+            return .failure(.failed(GLibError.errno("mmap").message))
+        }
+        let pixbuf = gdk_pixbuf_new_from_data(
+            mapped.assumingMemoryBound(to: guchar.self), GDK_COLORSPACE_RGB, reply.hasAlpha ? 1 : 0, 8,
+            Int32(reply.width), Int32(reply.height), Int32(reply.rowStride), unmapPixels,
+            UnsafeMutableRawPointer(bitPattern: reply.pixelBytes))
+        guard let pixbuf else {
+            munmap(mapped, reply.pixelBytes)
+            return .failure(.outOfMemory)
+        }
+        return .success(DecodedPixbuf(pixbuf: Pixbuf(owning: pixbuf), originalWidth: reply.originalWidth,
+                                      originalHeight: reply.originalHeight))
+    }
+
+    /// Kills the helper and returns `failure`.
+    public func kill(_ failure: DecoderFailure) -> DecoderFailure {
+        stop()
+        return failure
+    }
+
+    /// Waits for a helper that closed its socket to end, and says how.
+    private func reap() -> DecoderFailure {
+        guard ended.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else {
+            return .died(signal: 0)
+        }
+        var code: Int32 = 0
+        let signal = gv_reap(pid, &code)
+        // bubblewrap exits with 128 + the signal that ended the helper inside it.
+        return .died(signal: signal > 0 ? signal : code > 128 && code < 160 ? code - 128 : 0)
+    }
+
+    /// Ends the helper (SIGKILL) and reaps it; nothing when it already ended.
+    public func stop() {
+        guard ended.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }
+        Glibc.kill(pid, SIGKILL)
+        var code: Int32 = 0
+        _ = gv_reap(pid, &code)
+    }
+}
+
+/// The pixbuf's destroy notify: `data` is the mapping's length.
+private let unmapPixels: GdkPixbufDestroyNotify = { pixels, length in
+    munmap(UnsafeMutableRawPointer(mutating: pixels), Int(bitPattern: length))
+}
+
+extension GLibError {
+    /// `message`, with errno's description.
+    static func errno(_ message: String) -> GLibError {
+        let code = Glibc.errno
+        return GLibError(domain: g_file_error_quark(), code: Int32(g_file_error_from_errno(code).rawValue),
+                         message: "\(message): \(String(cString: strerror(code)))")
+    }
+}

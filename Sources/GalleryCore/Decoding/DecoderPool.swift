@@ -1,0 +1,214 @@
+import CGLib
+import Collections
+import GObjectBindings
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The decoder helpers of one `ImageDecoder`: about one per core, started when needed, reused across images,
+/// replaced when one dies.
+///
+/// Helpers are started on the main loop (a helper's parent-death signal follows the thread that started it,
+/// and GTask's workers come and go); each decode then runs on a GTask worker that blocks on its helper's
+/// socket, one worker per busy helper, so the main loop never waits for a helper. A helper that dies is that
+/// image's failure, retried once on a new helper; starts are rate-bounded so that a gallery of images that
+/// each crash their decoder cannot fork without end.
+@MainActor
+final class DecoderPool {
+    let sandbox: DecoderSandbox
+    let size: Int
+    /// The live helpers; a dead one leaves at once.
+    private var helpers: [Helper] = []
+    var busy: Int { helpers.reduce(0) { $0 + $1.inFlight } }
+    /// When recent helpers were started (monotonic µs), for the rate bound.
+    private var starts = Deque<Int>()
+    private var reopening: MainLoopSource?
+    /// Runs when a helper may be had again after the rate bound held starts back.
+    var onAvailable: (@MainActor () -> Void)?
+    /// Whether bubblewrap still gets used: false once a helper could not start inside it.
+    private(set) var namespaces: Bool
+    /// What the last helper to greet said it runs under.
+    private(set) var protections: DecodeReply.Protections?
+
+    /// Every helper start so far (monotonic µs), for tests of the rate bound.
+    private(set) var startLog: [Int] = []
+
+    /// Requests given to one helper at a time: the second waits on the worker for the helper's lock and goes
+    /// out the moment the first's reply is in, not a main-loop turn later (measured: the round trip left
+    /// the helpers idle a third of the time).
+    static let depth = 2
+
+    init(sandbox: DecoderSandbox, size: Int = DecoderPool.defaultSize) {
+        self.sandbox = sandbox
+        self.size = max(1, size)
+        namespaces = sandbox.bubblewrapPath != nil
+    }
+
+    /// One per core: more helpers measured slower on two cores (each start loads every loader) and larger.
+    static var defaultSize: Int { max(1, Int(g_get_num_processors())) }
+
+    /// Whether a decode can start now: a helper has room, or one may be started. When the rate bound is what
+    /// holds it back, `onAvailable` runs once the window has moved on.
+    var canStart: Bool {
+        if helpers.contains(where: { $0.inFlight < Self.depth }) { return true }
+        guard helpers.count < size else { return false }
+        if mayStartHelper { return true }
+        scheduleReopening()
+        return false
+    }
+
+    private var mayStartHelper: Bool {
+        let now = MonotonicClock.microseconds
+        while let first = starts.first, now - first > sandbox.startWindowMicroseconds { starts.removeFirst() }
+        return starts.count < sandbox.maxStartsPerWindow
+    }
+
+    /// One helper: its requests in flight (main loop), and the lock its workers take turns on, which also
+    /// guards whether it has greeted.
+    final class Helper: Sendable {
+        let process: DecoderProcess
+        let namespaces: Bool
+        let lock = Mutex(false)
+        @MainActor var inFlight = 0
+        @MainActor var greeted = false
+        init(process: DecoderProcess, namespaces: Bool) { (self.process, self.namespaces) = (process, namespaces) }
+
+        /// On a worker: the greeting first if no one has read it yet, then `body`.
+        nonisolated func withTurn<R>(timeout: Int32, _ body: () -> Result<R, DecoderFailure>)
+            -> (Result<R, DecoderFailure>, DecodeReply.Protections?) {
+            lock.withLock { greeted in
+                var greeting: DecodeReply.Protections?
+                if !greeted {
+                    switch process.awaitReady(timeoutMilliseconds: timeout) {
+                    case .success(let protections): greeting = protections
+                    case .failure(let failure): return (.failure(failure), nil)
+                    }
+                    greeted = true
+                }
+                return (body(), greeting)
+            }
+        }
+    }
+
+    /// Decodes `request` on a helper; `completion` runs on the main loop. `makeBytes` runs on the worker.
+    /// Call only when `canStart`.
+    func decode(_ request: DecodeRequest, bytes makeBytes: @escaping @Sendable () -> Bytes,
+                retried: Bool = false, completion: @escaping @MainActor (Result<DecodedPixbuf, DecoderFailure>) -> Void) {
+        let helper: Helper
+        switch take() {
+        case .success(let taken): helper = taken
+        case .failure(let failure): return completion(.failure(failure))
+        }
+        helper.inFlight += 1
+        let timeout = sandbox.decodeTimeoutMilliseconds
+        WorkerTask.run({
+            helper.withTurn(timeout: timeout) { helper.process.decode(makeBytes(), request, timeoutMilliseconds: timeout) }
+        }, completion: { [weak self] result, greeting in
+            guard let self else { return completion(result) }
+            helper.inFlight -= 1
+            if let greeting { self.greeted(helper, greeting) }
+            let failure: DecoderFailure? = if case .failure(let failure) = result { failure } else { nil }
+            switch failure {
+            case .died, .timedOut, .protocolViolation: self.drop(helper)
+            default: break
+            }
+            if case .died(signal: 0) = failure, !helper.greeted, helper.namespaces {
+                // It could not set itself up inside bubblewrap (no user namespaces here): helpers run without
+                // it from now on, with their own limits and filter; not the image's fault, so not its retry.
+                self.namespacesFailed()
+                return self.decode(request, bytes: makeBytes, retried: retried, completion: completion)
+            }
+            if case .died = failure, !retried, self.canStart {
+                return self.decode(request, bytes: makeBytes, retried: true, completion: completion)
+            }
+            completion(result)
+            self.onAvailable?()
+        })
+    }
+
+    private func greeted(_ helper: Helper, _ greeting: DecodeReply.Protections) {
+        helper.greeted = true
+        protections = greeting
+    }
+
+    private func drop(_ helper: Helper) {
+        helper.process.stop()
+        helpers.removeAll { $0 === helper }
+    }
+
+    /// Starts the helpers now, each greeting on a worker, so that the first images need not wait for one to
+    /// load its loaders (tens of milliseconds).
+    func warmUp() {
+        let timeout = sandbox.decodeTimeoutMilliseconds
+        while helpers.count < size, mayStartHelper, case .success(let helper) = start() {
+            helper.inFlight += 1
+            WorkerTask.run({ helper.withTurn(timeout: timeout) { .success(()) } }, completion: { [weak self] result, greeting in
+                guard let self else { return }
+                helper.inFlight -= 1
+                if let greeting { self.greeted(helper, greeting) }
+                if case .failure(let failure) = result {
+                    self.drop(helper)
+                    if case .died(signal: 0) = failure, helper.namespaces { self.namespacesFailed() }
+                }
+                self.onAvailable?()
+            })
+        }
+    }
+
+    /// The least busy helper with room, or a new one while there are fewer than `size` and none is free.
+    private func take() -> Result<Helper, DecoderFailure> {
+        let free = helpers.filter { $0.inFlight < Self.depth }.min { $0.inFlight < $1.inFlight }
+        if let free, free.inFlight == 0 { return .success(free) }
+        if helpers.count < size && mayStartHelper { return start() }
+        if let free { return .success(free) }
+        scheduleReopening()
+        return .failure(.died(signal: 0))
+    }
+
+    private func start() -> Result<Helper, DecoderFailure> {
+        guard let command = sandbox.command(namespaces: namespaces) else {
+            return .failure(.failed(tr("the image decoder (gallery-decoder) is not installed")))
+        }
+        starts.append(MonotonicClock.microseconds)
+        startLog.append(MonotonicClock.microseconds)
+        switch DecoderProcess.spawn(command) {
+        case .success(let process):
+            let helper = Helper(process: process, namespaces: namespaces)
+            helpers.append(helper)
+            return .success(helper)
+        case .failure(let error): return .failure(.failed(error.message))
+        }
+    }
+
+    private func namespacesFailed() {
+        guard namespaces else { return }
+        namespaces = false
+        helpers.filter { $0.namespaces && $0.inFlight == 0 }.forEach(drop)
+        guard !Self.saidNamespacesOff else { return }
+        Self.saidNamespacesOff = true
+        let note = tr("Images are decoded without the namespace sandbox: bubblewrap cannot create namespaces here. The decoders still run as separate processes with their memory limit and system-call filter.")
+        let line = Array("gallery-viewer: \(note)\n".utf8)
+        _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    }
+
+    /// Said once a process, whichever pool found out first.
+    private static var saidNamespacesOff = false
+
+    /// Calls `onAvailable` once the oldest start leaves the rate window.
+    private func scheduleReopening() {
+        guard reopening == nil, let first = starts.first else { return }
+        let wait = max(1, (first + sandbox.startWindowMicroseconds - MonotonicClock.microseconds) / 1000 + 1)
+        reopening = MainLoopSource.after(milliseconds: UInt32(wait)) { [weak self] in
+            self?.reopening = nil
+            self?.onAvailable?()
+        }
+    }
+
+    var processIDs: [Int32] { helpers.map(\.process.pid) }
+
+    /// Ends every idle helper (busy ones end when their decode does and the pool is gone).
+    func stopIdle() {
+        helpers.filter { $0.inFlight == 0 }.forEach(drop)
+    }
+}
