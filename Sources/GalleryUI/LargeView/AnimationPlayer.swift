@@ -6,7 +6,7 @@ import GalleryCore
 /// while the one before it shows, and a GLib timeout for as long as the shown frame lasts.
 ///
 /// - **Timing.** The frames of one play (composited by the decoder helper) are shown in turn, then again from
-///   the first while the file asks for more loops (WebP's loader would loop forever). How long a frame shows is
+///   the first for as many plays as the file asks for (`ImageAnimation.plays`). How long a frame shows is
 ///   its delay, 10 ms or less shown as 100 ms as browsers do (`AnimationLayout.displayDelay`).
 /// - **Bounded.** Besides the frames' pixels (mapped from the helper), at most two cairo surfaces exist: the
 ///   one shown and the one made next. Nothing runs on the main loop per frame but handing the made surface to
