@@ -104,6 +104,16 @@ public final class DecoderProcess: Sendable {
             if fd >= 0 { close(fd) }
             return .failure(kill(.protocolViolation("a reply out of bounds")))
         }
+        if reply.frameCount > 0 {
+            var delays = [UInt8](repeating: 0, count: reply.frameCount * 4)
+            var extra: Int32 = -1
+            guard gv_recv_with_fd(socket, &delays, delays.count, &extra, timeoutMilliseconds) == 0, extra < 0 else {
+                if fd >= 0 { close(fd) }
+                if extra >= 0 { close(extra) }
+                return .failure(kill(.protocolViolation("delays cut off")))
+            }
+            reply.frameDelays = DecodeReply.delays(decoding: delays)
+        }
         if messageLength > 0 {
             var message = [UInt8](repeating: 0, count: messageLength)
             var extra: Int32 = -1
@@ -118,7 +128,7 @@ public final class DecoderProcess: Sendable {
     }
 
     /// Checks the memfd against the reply (sealed, exactly the size stated) and the reply against the request
-    /// (no larger than asked), then maps it.
+    /// (no larger than asked; frames only when asked for, no more of them nor bytes than allowed), then maps it.
     private func image(_ reply: DecodeReply, fd: Int32, request: DecodeRequest) -> Result<DecodedPixbuf, DecoderFailure> {
         defer { close(fd) }
         guard gv_memfd_is_sealed(fd) == 1 else { return .failure(kill(.protocolViolation("pixels not sealed"))) }
@@ -129,19 +139,33 @@ public final class DecoderProcess: Sendable {
         if let maxPixels = request.maxPixels, reply.width * reply.height > maxPixels {
             return .failure(kill(.protocolViolation("an image over the pixel limit")))
         }
+        if reply.frameCount > max(request.maxFrames, 0) || (reply.frameCount > 1 && reply.pixelBytes > request.maxFrameBytes)
+            || (request.maxFrames > 0 && reply.frameCount == 0) {
+            return .failure(kill(.protocolViolation("frames other than asked")))
+        }
         guard let mapped = mmap(nil, reply.pixelBytes, PROT_READ, MAP_SHARED, fd, 0), mapped != MAP_FAILED else {
             return .failure(.failed(GLibError.errno("mmap").message))
         }
-        let pixbuf = gdk_pixbuf_new_from_data(
-            mapped.assumingMemoryBound(to: guchar.self), GDK_COLORSPACE_RGB, reply.hasAlpha ? 1 : 0, 8,
-            Int32(reply.width), Int32(reply.height), Int32(reply.rowStride), unmapPixels,
-            UnsafeMutableRawPointer(bitPattern: reply.pixelBytes))
-        guard let pixbuf else {
-            munmap(mapped, reply.pixelBytes)
-            return .failure(.outOfMemory)
+        let mapping = PixelMapping(mapped, length: reply.pixelBytes)
+        let frameBytes = reply.rowStride * reply.height
+        var pixbufs: [Pixbuf] = []
+        for index in 0..<max(1, reply.frameCount) {
+            let retained = Unmanaged.passRetained(mapping).toOpaque()
+            guard let pixbuf = gdk_pixbuf_new_from_data(
+                (mapped + index * frameBytes).assumingMemoryBound(to: guchar.self), GDK_COLORSPACE_RGB,
+                reply.hasAlpha ? 1 : 0, 8, Int32(reply.width), Int32(reply.height), Int32(reply.rowStride),
+                releaseMapping, retained) else {
+                Unmanaged<PixelMapping>.fromOpaque(retained).release()
+                return .failure(.outOfMemory)
+            }
+            pixbufs.append(Pixbuf(owning: pixbuf))
         }
-        return .success(DecodedPixbuf(pixbuf: Pixbuf(owning: pixbuf), originalWidth: reply.originalWidth,
-                                      originalHeight: reply.originalHeight))
+        var decoded = DecodedPixbuf(pixbuf: pixbufs[0], originalWidth: reply.originalWidth,
+                                    originalHeight: reply.originalHeight)
+        if pixbufs.count > 1 {
+            decoded.frames = zip(pixbufs, reply.frameDelays).map { AnimationFrame(pixbuf: $0, delay: $1) }
+        }
+        return .success(decoded)
     }
 
     /// Kills the helper and returns `failure`.
@@ -170,9 +194,23 @@ public final class DecoderProcess: Sendable {
     }
 }
 
-/// The pixbuf's destroy notify: `data` is the mapping's length.
-private let unmapPixels: GdkPixbufDestroyNotify = { pixels, length in
-    munmap(UnsafeMutableRawPointer(mutating: pixels), Int(bitPattern: length))
+/// The helper's memfd mapped read-only, shared by the pixbufs of its frames: unmapped when the last is finalized.
+private final class PixelMapping {
+    let address: UnsafeMutableRawPointer
+    let length: Int
+
+    init(_ address: UnsafeMutableRawPointer, length: Int) {
+        self.address = address
+        self.length = length
+    }
+
+    deinit { munmap(address, length) }
+}
+
+/// A pixbuf's destroy notify: `data` is its retained `PixelMapping`.
+private let releaseMapping: GdkPixbufDestroyNotify = { _, mapping in
+    guard let mapping else { return }
+    Unmanaged<PixelMapping>.fromOpaque(mapping).release()
 }
 
 extension GLibError {

@@ -4,18 +4,24 @@
 /// every field it reads, because neither trusts the other: the helper has decoded a server's bytes and may be
 /// doing whatever those bytes made it do. A request's header is followed by `byteCount` encoded bytes; a
 /// reply's by `messageLength` bytes of UTF-8, and a decoded image comes as a sealed memfd attached to its
-/// reply (SCM_RIGHTS), `rowStride` × `height` bytes of 8-bit RGB or RGBA.
+/// reply (SCM_RIGHTS), `rowStride` × `height` bytes of 8-bit RGB or RGBA. An animation's frames (a request
+/// with `maxFrames`) come as one memfd of `frameCount` such images one after another, and the reply's header is
+/// followed by each frame's delay (4 bytes, milliseconds) before its message.
 public enum DecoderProtocol {
     static let requestMagic: UInt32 = 0x4456_4752  // "RGVD"
     static let replyMagic: UInt32 = 0x4456_4741  // "AGVD"
-    public static let requestSize = 48
-    public static let replySize = 48
+    public static let requestSize = 64
+    public static let replySize = 56
     /// The most encoded bytes one request carries (the app's own download ceiling is lower).
     public static let maxEncodedBytes = 256 << 20
     /// The widest or tallest image a reply may describe, and the most pixels.
     public static let maxSide = 1 << 16
     public static let maxPixels = 1 << 28
+    /// The most bytes of pixels one reply may carry, all frames together.
+    public static let maxFrameBytes = maxPixels * 4 + maxSide * 4
     public static let maxMessageLength = 1024
+    /// The most frames one reply may carry (the app's own `maxAnimationFrames` is lower).
+    public static let maxFrames = 1 << 16
     static let loaderNameLength = 16
 }
 
@@ -26,6 +32,10 @@ public struct DecodeRequest: Equatable, Sendable {
     public var expectedSize: Size?
     public var maxPixels: Int?
     public var byteCount: Int
+    /// Nonzero: the frames of one play of the animation are wanted, composited, at most this many.
+    public var maxFrames = 0
+    /// The most bytes those frames may take together; over it, only the first frame comes back.
+    public var maxFrameBytes = 0
 
     public struct Size: Equatable, Sendable {
         public var width: Int
@@ -51,6 +61,9 @@ public struct DecodeRequest: Equatable, Sendable {
         writer.u32(UInt32(clamping: expectedSize?.height ?? 0))
         writer.u64(UInt64(clamping: maxPixels ?? 0))
         writer.u64(UInt64(clamping: byteCount))
+        writer.u32(UInt32(clamping: maxFrames))
+        writer.u64(UInt64(clamping: maxFrameBytes))
+        writer.u32(0)
         return writer.bytes
     }
 
@@ -66,9 +79,14 @@ public struct DecodeRequest: Equatable, Sendable {
         loaderType = String(decoding: name, as: UTF8.self)
         let bound = Int(reader.u32()), width = Int(reader.u32()), height = Int(reader.u32())
         let pixels = reader.u64(), count = reader.u64()
+        let frames = Int(reader.u32()), frameBytes = reader.u64()
         guard bound <= DecoderProtocol.maxSide, width <= DecoderProtocol.maxSide, height <= DecoderProtocol.maxSide,
               (width == 0) == (height == 0), pixels <= UInt64(DecoderProtocol.maxPixels),
-              count <= UInt64(DecoderProtocol.maxEncodedBytes) else { return nil }
+              count <= UInt64(DecoderProtocol.maxEncodedBytes), frames <= DecoderProtocol.maxFrames,
+              frameBytes <= UInt64(DecoderProtocol.maxFrameBytes), (frames == 0) == (frameBytes == 0),
+              reader.u32() == 0 else { return nil }
+        maxFrames = frames
+        maxFrameBytes = Int(frameBytes)
         maxPixelSize = bound == 0 ? nil : bound
         expectedSize = width == 0 ? nil : Size(width: width, height: height)
         maxPixels = pixels == 0 ? nil : Int(pixels)
@@ -111,6 +129,10 @@ public struct DecodeReply: Equatable, Sendable {
     public var originalHeight = 0
     public var pixelBytes = 0
     public var protections = Protections()
+    /// 0: a still image (or no image). Otherwise the frames in the memfd, each `rowStride` × `height` bytes.
+    public var frameCount = 0
+    /// Each frame's delay in milliseconds as the loader states it; read after the header, `frameCount` of them.
+    public var frameDelays: [Int] = []
     public var message = ""
 
     public init(status: Status) { self.status = status }
@@ -126,7 +148,22 @@ public struct DecodeReply: Equatable, Sendable {
         writer.u64(UInt64(clamping: pixelBytes))
         writer.u32(protections.rawValue)
         writer.u32(UInt32(clamping: messageBytes.count))
+        writer.u32(UInt32(clamping: frameCount))
+        writer.u32(0)
         return writer.bytes
+    }
+
+    /// The frame delays, as they follow the header.
+    public var delayBytes: [UInt8] {
+        var writer = HeaderWriter()
+        for delay in frameDelays { writer.u32(UInt32(clamping: delay)) }
+        return writer.bytes
+    }
+
+    /// The delays `delayBytes` holds.
+    public static func delays(decoding bytes: [UInt8]) -> [Int] {
+        var reader = HeaderReader(bytes)
+        return (0..<bytes.count / 4).map { _ in Int(reader.u32()) }
     }
 
     public var messageBytes: [UInt8] { Array(message.utf8.prefix(DecoderProtocol.maxMessageLength)) }
@@ -148,9 +185,11 @@ public struct DecodeReply: Equatable, Sendable {
         let bytes = reader.u64()
         protections = Protections(rawValue: reader.u32())
         messageLength = Int(reader.u32())
-        guard channels == 3 || channels == 4, messageLength <= DecoderProtocol.maxMessageLength,
+        frameCount = Int(reader.u32())
+        guard reader.u32() == 0, frameCount <= DecoderProtocol.maxFrames, status == .decoded || frameCount == 0,
+              channels == 3 || channels == 4, messageLength <= DecoderProtocol.maxMessageLength,
               originalWidth <= DecoderProtocol.maxSide, originalHeight <= DecoderProtocol.maxSide,
-              bytes <= UInt64(DecoderProtocol.maxPixels) * 4 + UInt64(DecoderProtocol.maxSide) * 4 else { return nil }
+              bytes <= UInt64(DecoderProtocol.maxFrameBytes) else { return nil }
         hasAlpha = channels == 4
         pixelBytes = Int(bytes)
         if status == .decoded {
@@ -158,7 +197,7 @@ public struct DecodeReply: Equatable, Sendable {
             guard (1...DecoderProtocol.maxSide).contains(width), (1...DecoderProtocol.maxSide).contains(height),
                   width * height <= DecoderProtocol.maxPixels,
                   rowStride >= rowBytes, rowStride <= rowBytes + 64,
-                  pixelBytes == rowStride * height else { return nil }
+                  pixelBytes == rowStride * height * max(1, frameCount) else { return nil }
         } else if width != 0 || height != 0 || rowStride != 0 || pixelBytes != 0 {
             return nil
         }

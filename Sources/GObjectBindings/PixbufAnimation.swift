@@ -10,9 +10,12 @@ import Synchronization
 /// that scales each frame as it is asked for. The decode's cost estimate (`ImageHeader.decodeBytes`) counts
 /// the largest of these.
 ///
-/// @unchecked Sendable: frames are made on GTask workers, the next one while the current one shows. The
-/// loaders keep mutable state in the animation itself (GIF's composited canvas, the scaled wrapper's last
-/// frame), so everything that touches it or its iterators holds `lock`: one thread at a time, whichever.
+/// Used by the decoder helper (`gallery-decoder`), which composites one play's frames for the app to show; the
+/// app itself runs no loader on a server's bytes.
+///
+/// @unchecked Sendable: the loaders keep mutable state in the animation itself (GIF's composited canvas, the
+/// scaled wrapper's last frame), so everything that touches it or its iterators holds `lock`: one thread at a
+/// time, whichever.
 public final class PixbufAnimation: @unchecked Sendable {
     private let ref: ObjectRef
     let lock = Mutex<Void>(())

@@ -10,6 +10,9 @@ public struct DecodedPixbuf: Sendable {
     public var frameCount = 1
     /// An animation too costly to decode whole: `pixbuf` is its first frame, decoded alone.
     public var isFirstFrameOnly = false
+    /// An animation's frames to play, composited, `pixbuf` the first (a decode that asked for them:
+    /// `DecodeRequest.maxFrames`); empty for a still image, or when they did not fit.
+    public var frames: [AnimationFrame] = []
 
     public init(pixbuf: Pixbuf, originalWidth: Int, originalHeight: Int) {
         self.pixbuf = pixbuf
@@ -18,6 +21,18 @@ public struct DecodedPixbuf: Sendable {
     }
 
     public var isAnimated: Bool { frameCount > 1 }
+}
+
+/// One frame of an animation, whole (composited onto the canvas), and how long the loader shows it.
+public struct AnimationFrame: Sendable {
+    public let pixbuf: Pixbuf
+    /// Milliseconds as the loader states it (0 when it gave none).
+    public let delay: Int
+
+    public init(pixbuf: Pixbuf, delay: Int) {
+        self.pixbuf = pixbuf
+        self.delay = delay
+    }
 }
 
 /// Why `PixbufDecoding.decode` gave no image.

@@ -44,13 +44,15 @@ if gv_install_seccomp() == 0 { protections.insert(.seccomp) }
 
 func send(_ reply: DecodeReply, fd: Int32 = -1) {
     let header = reply.encoded()
+    let delays = reply.delayBytes
     guard gv_send_with_fd(socket, header, header.count, fd) == 0,
+          delays.isEmpty || gv_write_all(socket, delays, delays.count) == 0,
           reply.messageBytes.isEmpty || gv_write_all(socket, reply.messageBytes, reply.messageBytes.count) == 0 else {
         exit(0)
     }
 }
 
-/// The pixels in a sealed memfd, rows as the pixbuf has them.
+/// The pixels in a memfd, rows as the pixbuf has them; not sealed yet.
 func pixelReply(_ decoded: DecodedPixbuf) -> (DecodeReply, Int32)? {
     let pointer = decoded.pixbuf.pointer
     guard gdk_pixbuf_get_bits_per_sample(pointer) == 8, gdk_pixbuf_get_colorspace(pointer) == GDK_COLORSPACE_RGB else { return nil }
@@ -66,7 +68,7 @@ func pixelReply(_ decoded: DecodedPixbuf) -> (DecodeReply, Int32)? {
     guard fd >= 0 else { return nil }
     // The last row of a pixbuf may stop at its last pixel; the memfd's zeros pad it to a whole stride.
     let length = Int(gdk_pixbuf_get_byte_length(pointer))
-    guard gv_write_all_fd(fd, gdk_pixbuf_read_pixels(pointer), length) == 0, gv_memfd_seal(fd) == 0 else {
+    guard gv_write_all_fd(fd, gdk_pixbuf_read_pixels(pointer), length) == 0 else {
         close(fd)
         return nil
     }
@@ -92,24 +94,29 @@ func answer(_ request: DecodeRequest, _ bytes: Bytes) {
     // A vector image's own size costs nothing (it is rendered at the size asked for); what it embeds does.
     let isVector = request.loaderType == "svg"
     EmbeddedImages.begin(format: request.loaderType, maxPixels: request.maxPixels ?? defaultMaxPixels)
-    let decoded = PixbufDecoding.decode(bytes, loaderType: request.loaderType, maxPixelSize: request.maxPixelSize,
-                                        expectedSize: expected, maxPixels: isVector ? nil : request.maxPixels,
-                                        cancellable: nil)
+    let decoded = PixbufDecoding.decodeKeepingAnimation(
+        bytes, loaderType: request.loaderType, maxPixelSize: request.maxPixelSize, expectedSize: expected,
+        maxPixels: isVector ? nil : request.maxPixels, keepsAnimation: request.maxFrames > 0, cancellable: nil)
     switch EmbeddedImages.refusal {
     case .tooLarge(let width, let height):
-        return answer(.failure(.refused(width: width, height: height)))
+        return answer(.failure(.refused(width: width, height: height)), request)
     case .format(let name):
         var reply = DecodeReply(status: .failed)
         reply.message = "it embeds an image in a format the app does not decode (\(name))"
         return send(reply)
-    case nil: answer(decoded)
+    case nil: answer(decoded, request)
     }
 }
 
-func answer(_ decoded: Result<DecodedPixbuf, PixbufDecodingError>) {
+func answer(_ decoded: Result<(image: DecodedPixbuf, animation: PixbufAnimation?), PixbufDecodingError>,
+            _ request: DecodeRequest) {
     switch decoded {
-    case .success(let decoded):
-        guard let (reply, fd) = pixelReply(decoded) else { return send(DecodeReply(status: .outOfMemory)) }
+    case .success(let (image, animation)):
+        let pixels = request.maxFrames > 0
+            ? AnimationFrames.reply(image, animation: animation, maxFrames: request.maxFrames,
+                                    maxFrameBytes: request.maxFrameBytes)
+            : pixelReply(image).flatMap { reply, fd in AnimationFrames.seal(reply, fd) }
+        guard let (reply, fd) = pixels else { return send(DecodeReply(status: .outOfMemory)) }
         send(reply, fd: fd)
         close(fd)
     case .failure(.refused(let width, let height)):

@@ -4,7 +4,8 @@
 # gallery-demo-images; aurora has a gifv and a video, atlas the sound too) →
 #   --list --json names their media → --download saves them byte for byte like the pictures, --images-only
 #   leaves them out → in the window, the gifv opens, moves by itself (its frames change on screen) and the app
-#   never maps libsoup 3 while it plays.
+#   never maps libsoup 3 while it plays; the animated GIF and WebP move too, with no gdk-pixbuf loader module
+#   mapped in the app (their frames come from the decoder helpers).
 # Screenshots are kept in $E2E_SHOTS (default .build/e2e).
 set -euo pipefail
 
@@ -83,6 +84,28 @@ import -window "$window" "$shots/media-gifv.png"
 pid=$(app_process)
 if grep -q 'libsoup-3' "/proc/$pid/maps"; then fail "libsoup 3 is mapped while a video plays"; fi
 grep -q 'libgstreamer-1.0' "/proc/$pid/maps" || fail "GStreamer is not mapped: what played?"
+echo "e2e media: the gifv played in the window, no libsoup 3 mapped"
+
+# 4. The animated GIF and WebP play, decoded in the helpers only: the app maps no gdk-pixbuf loader module
+#    for a server's bytes. (GTK may load the SVG loader for its own symbolic icons, so that one is allowed.)
+for format in gif webp; do
+  row=$(grep -n "\"file_name\":\"[^\"]*\.$format\"" "$work/list.json" | head -n 1 | cut -d: -f1)
+  [ -n "$row" ] || fail "--list names no $format"
+  title=$(sed -n "${row}p" "$work/list.json" | sed 's/.*"title":"\([^"]*\)".*/\1/')
+  xdotool key Escape
+  xdotool key Home
+  for _ in $(seq 2 "$row"); do xdotool key Down; done
+  xdotool key Return
+  wait_for "$patience" name_is "$title" || fail "the $format did not open (window title: '$(window_name)')"
+  save_region "$video" "$format"
+  moved() { [ "$(pixels_changed "$video" "$format")" -gt 500 ]; }
+  wait_for "$patience" moved || fail "the $format's frames did not move on screen"
+  import -window "$window" "$shots/media-$format.png"
+  grep -q 'libgdk_pixbuf-2.0' "/proc/$pid/maps" || fail "gdk-pixbuf is not mapped: is this the app's map?"
+  if grep 'libpixbufloader-' "/proc/$pid/maps" | grep -qv 'libpixbufloader-svg'; then
+    fail "the app mapped a gdk-pixbuf loader while the $format played: $(grep -o 'libpixbufloader-[a-z0-9]*' "/proc/$pid/maps" | sort -u | tr '\n' ' ')"
+  fi
+done
 quit_app
 assert_no_warnings "$work/app.log"
-echo "e2e media: the gifv played in the window, no libsoup 3 mapped"
+echo "e2e media: the GIF and the WebP played in the window, no gdk-pixbuf loader mapped in the app"

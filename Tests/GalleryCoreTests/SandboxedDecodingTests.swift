@@ -93,7 +93,8 @@ final class SandboxedDecodingTests: GLibTestCase {
         try MainActor.assumeIsolated {
             let folder = TemporaryFolder()
             // The honest fake first: the lies below are what fail, not the fake itself.
-            for mode in ["honest", "unsealed", "size", "large", "crash"] {
+            // "frames": an animation's frames, well formed, to a request for a still image.
+            for mode in ["honest", "unsealed", "size", "large", "frames", "crash"] {
                 let path = folder.path + "/helper-\(mode)"
                 folder.write(Array(FakeHelper.script(mode: mode).utf8), to: "helper-\(mode)")
                 chmod(path, 0o755)
@@ -196,6 +197,22 @@ final class SandboxedDecodingTests: GLibTestCase {
             lying[keyPath: lie.0] = lie.1
             XCTAssertNil(DecodeReply(decoding: lying.encoded(), messageLength: &length), "\(lie)")
         }
+        var animation = reply
+        (animation.frameCount, animation.pixelBytes) = (3, 2400)
+        XCTAssertEqual(DecodeReply(decoding: animation.encoded(), messageLength: &length), animation)
+        animation.frameDelays = [20, 0, 655_350]
+        XCTAssertEqual(DecodeReply.delays(decoding: animation.delayBytes), [20, 0, 655_350])
+        animation.frameDelays = []
+        for lie in [(\DecodeReply.pixelBytes, 800), (\.pixelBytes, 2401), (\.frameCount, DecoderProtocol.maxFrames + 1)] {
+            var lying = animation
+            lying[keyPath: lie.0] = lie.1
+            XCTAssertNil(DecodeReply(decoding: lying.encoded(), messageLength: &length), "frames: \(lie)")
+        }
+        var framesRequest = request
+        (framesRequest.maxFrames, framesRequest.maxFrameBytes) = (12, 1 << 20)
+        XCTAssertEqual(DecodeRequest(decoding: framesRequest.encoded()), framesRequest)
+        framesRequest.maxFrameBytes = 0
+        XCTAssertNil(DecodeRequest(decoding: framesRequest.encoded()), "frames without the bytes they may take")
         var refusal = DecodeReply(status: .refused)
         refusal.pixelBytes = 4
         XCTAssertNil(DecodeReply(decoding: refusal.encoded(), messageLength: &length), "pixels without an image")
@@ -210,10 +227,11 @@ private enum FakeHelper {
         import fcntl, os, signal, socket, struct, sys
         mode = "\#(mode)"
         s = socket.socket(fileno=3)
-        def reply(status, w=0, h=0, stride=0, size=0, fds=None):
-            header = struct.pack("<IIIIIIIIQII", 0x44564741, status, w, h, stride, 3, w, h, size, 1, 0)
+        def reply(status, w=0, h=0, stride=0, size=0, fds=None, frames=0):
+            header = struct.pack("<IIIIIIIIQIIII", 0x44564741, status, w, h, stride, 3, w, h, size, 1, 0, frames, 0)
             if fds: socket.send_fds(s, [header], fds)
             else: s.sendall(header)
+            s.sendall(struct.pack("<%dI" % frames, *([100] * frames)))
         def read(n):
             data = b""
             while len(data) < n:
@@ -223,16 +241,18 @@ private enum FakeHelper {
             return data
         reply(5)
         while True:
-            header = read(48)
+            header = read(64)
             read(struct.unpack("<Q", header[40:48])[0])
             if mode == "crash": os.kill(os.getpid(), signal.SIGSEGV)
             w, h = (4000, 2) if mode == "large" else (8, 8)
             stride, size = w * 3, w * 3 * h
+            frames = 2 if mode == "frames" else 0
+            size *= max(1, frames)
             fd = os.memfd_create("lie", os.MFD_ALLOW_SEALING)
             os.ftruncate(fd, size * 2 if mode == "size" else size)
             if mode != "unsealed":
                 fcntl.fcntl(fd, fcntl.F_ADD_SEALS, fcntl.F_SEAL_SHRINK | fcntl.F_SEAL_GROW | fcntl.F_SEAL_WRITE)
-            reply(0, w, h, stride, size, [fd])
+            reply(0, w, h, stride, size, [fd], frames)
             os.close(fd)
         """#
     }

@@ -58,6 +58,8 @@ final class AnimationTests: GLibTestCase {
                 let view = Self.openAnimation(ui, index)
                 let player = try XCTUnwrap(view.animationPlayer)
                 XCTAssertEqual(player.animation.frameCount, frameCount)
+                XCTAssertEqual(player.animation.frames.count, frameCount, "every frame of one play, from the helper")
+                XCTAssertEqual(player.animation.frameDelays.count, frameCount)
                 XCTAssertEqual(player.playback, .playing)
                 XCTAssertTrue(view.animation.playButton.isVisible)
                 XCTAssertEqual(view.animation.playButton.accessibleName, "Pause the animation")

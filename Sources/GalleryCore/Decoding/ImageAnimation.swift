@@ -1,21 +1,28 @@
 import GObjectBindings
 
-/// An animation decoded to be played (the large view asks for one with `ImageRequest.playsAnimation`): the
-/// loader's frames, scaled as the first frame was, and the file's own timing.
+/// An animation decoded to be played (the large view asks for one with `ImageRequest.playsAnimation`): one play
+/// of it, every frame composited by the decoder helper and scaled as the first frame was, and its timing.
 public final class ImageAnimation: Sendable {
-    /// gdk-pixbuf's animation: frames are made from it on a worker, one at a time (`PixbufAnimationIterator`).
-    public let frames: PixbufAnimation
+    /// The frames in order, each whole: the helper's pixels, mapped read-only.
+    public let frames: [Pixbuf]
     /// Frames in the file.
     public let frameCount: Int
-    /// Each frame's delay as the file states it (see `AnimationLayout.displayDelay` for how long it shows).
+    /// Each frame's delay in milliseconds, one per frame: the file's own where its header could be read, the
+    /// loader's otherwise, bounded (see `AnimationLayout.displayDelay` for how long it shows).
     public let frameDelays: [Int]
     /// How many times it plays; nil: forever.
     public let plays: Int?
 
-    init(frames: PixbufAnimation, frameCount: Int, layout: AnimationLayout) {
-        self.frames = frames
+    /// The longest delay a frame keeps: a WebP frame may state 4.6 hours, GIF's longest is 655.35 s.
+    static let maxDelay = 655_350
+
+    init(frames: [AnimationFrame], frameCount: Int, layout: AnimationLayout) {
+        self.frames = frames.map(\.pixbuf)
         self.frameCount = frameCount
-        frameDelays = layout.frameDelays
+        frameDelays = frames.indices.map { index in
+            let stated = index < layout.frameDelays.count ? layout.frameDelays[index] : frames[index].delay
+            return min(max(0, stated), Self.maxDelay)
+        }
         plays = layout.plays
     }
 }

@@ -15,7 +15,7 @@ import Glibc
 ///    decode needs (estimated from the header) fits beside the decodes already running, and a helper is free;
 /// 3. a helper (`DecoderPool`) decodes it with the loader of the format that was probed (never one gdk-pixbuf
 ///    picks by sniffing), which must report the same size in `size-prepared` or is stopped there
-///    (`ImageFormat.reportsDeclaredSize`). An animation to play is still decoded here, on a worker.
+///    (`ImageFormat.reportsDeclaredSize`); an animation to play comes back as its frames, composited there.
 /// Results are delivered on the main loop.
 @MainActor
 public final class ImageDecoder {
@@ -45,17 +45,6 @@ public final class ImageDecoder {
     /// What the last helper to start said it runs under, and whether bubblewrap is in use.
     public var protections: (DecodeReply.Protections, namespaces: Bool)? {
         pool.protections.map { ($0, pool.namespaces) }
-    }
-
-    private static var loadersRequested = false
-
-    /// Loads every format's gdk-pixbuf loader on a worker, once per process (see `PixbufDecoding.loadLoaders`),
-    /// so that no search waits for one to come from disk.
-    static func loadLoadersAhead() {
-        guard !loadersRequested else { return }
-        loadersRequested = true
-        let types = ImageFormat.allCases.map(\.loaderName)
-        WorkerTask.run({ PixbufDecoding.loadLoaders(types) }, completion: { _ in })
     }
 
     /// A decode's result: the image (an animation's first frame), and with `keepsAnimation` the animation.
@@ -103,6 +92,12 @@ public final class ImageDecoder {
                     pending.firstFrameOnly = true
                     pending.keepsAnimation = false
                 }
+                if pending.keepsAnimation {
+                    // The helper holds the composited frames too, up to the bytes one decode may use.
+                    let target = header.targetSize(maxPixelSize: maxPixelSize)
+                    let frames = target.width.multipliedReportingOverflow(by: target.height * 4 * header.frames)
+                    pending.cost += frames.overflow ? self.limits.maxDecodeBytes : min(frames.partialValue, self.limits.maxDecodeBytes)
+                }
                 self.waiting.append(pending)
                 self.startWaiting()
             }
@@ -127,7 +122,7 @@ public final class ImageDecoder {
     private func startWaiting() {
         for cancelled in waiting.removeCancelled() { cancelled.completion(.failure(.http(.cancelled))) }
         while let next = waiting.first, bytesInUse == 0 || bytesInUse + next.cost <= limits.concurrentDecodeBytes,
-              next.keepsAnimation || pool.canStart {
+              pool.canStart {
             run(waiting.removeFirst())
         }
     }
@@ -140,52 +135,36 @@ public final class ImageDecoder {
         let maxPixelSize = isVector ? pending.maxPixelSize ?? ImageDecodeLimits.vectorPixelSize : pending.maxPixelSize
         let firstFrame = pending.firstFrameOnly ? pending.layout : nil
         let expected = header.format.reportsDeclaredSize ? DecodeRequest.Size(width: header.width, height: header.height) : nil
-        let request = DecodeRequest(loaderType: header.format.loaderName, maxPixelSize: maxPixelSize, expectedSize: expected,
+        var request = DecodeRequest(loaderType: header.format.loaderName, maxPixelSize: maxPixelSize, expectedSize: expected,
                                     maxPixels: limits.maxPixels, byteCount: 0)
-        if pending.keepsAnimation { return runInProcess(pending, request) }
+        if pending.keepsAnimation, let layout = pending.layout {
+            // One play: the frames the file's delays list, or (none listed) as many as its header counts.
+            request.maxFrames = min(layout.frameDelays.isEmpty ? header.frames : layout.frameDelays.count,
+                                    limits.maxAnimationFrames)
+            request.maxFrameBytes = limits.maxDecodeBytes
+        }
         pool.decode(request, bytes: {
             firstFrame.map { layout in Bytes(bytes.withUnsafeBytes { layout.firstFrameFile(of: $0, format: header.format) }) } ?? bytes
         }, completion: { [weak self] result in
-            self?.finish(pending, result.map { ($0, nil) }.mapError { $0.loadError(format: header.format) })
+            self?.finish(pending, result.mapError { $0.loadError(format: header.format) })
         })
     }
 
-    /// An animation to play: decoded here, frames and all, until the helper hands out frames.
-    private func runInProcess(_ pending: Pending, _ request: DecodeRequest) {
-        let bytes = pending.bytes
-        let cancellable = pending.cancellable
-        let format = pending.header.format
-        WorkerTask.run(cancellable: cancellable, {
-            PixbufDecoding.decodeKeepingAnimation(
-                bytes, loaderType: request.loaderType, maxPixelSize: request.maxPixelSize,
-                expectedSize: request.expectedSize.map { ($0.width, $0.height) }, maxPixels: request.maxPixels,
-                keepsAnimation: true, cancellable: cancellable)
-        }, completion: { [weak self] result in
-            self?.finish(pending, result.mapError { error in
-                switch error {
-                case .refused(let width, let height): .tooLarge(width: width, height: height, frames: 1)
-                case .failed(let error) where error.isCancelled: .http(.cancelled)
-                case .noLoader: .unsupportedFormat(format.displayName)
-                case .failed(let error): .decode(error.message)
-                }
-            })
-        })
-    }
-
-    private func finish(_ pending: Pending,
-                        _ result: Result<(image: DecodedPixbuf, animation: PixbufAnimation?), ImageLoadError>) {
+    private func finish(_ pending: Pending, _ result: Result<DecodedPixbuf, ImageLoadError>) {
         bytesInUse -= pending.cost
         let header = pending.header
         if pending.cancellable.isCancelled {
             pending.completion(.failure(.http(.cancelled)))
         } else {
             pending.completion(result.map { decoded in
-                var image = decoded.image
+                var image = decoded
+                image.frames = []
                 image.frameCount = header.frames
-                image.isFirstFrameOnly = pending.firstFrameOnly
-                let animation = zip(decoded.animation, pending.layout).map { frames, layout in
-                    ImageAnimation(frames: frames, frameCount: header.frames, layout: layout)
+                let animation = pending.layout.flatMap { layout in
+                    decoded.frames.count > 1 ? ImageAnimation(frames: decoded.frames, frameCount: header.frames, layout: layout) : nil
                 }
+                // Frames asked for that did not fit the bytes allowed together: the first frame alone shows.
+                image.isFirstFrameOnly = pending.firstFrameOnly || (pending.keepsAnimation && animation == nil)
                 return Output(image: image, animation: animation)
             })
         }
@@ -208,12 +187,6 @@ extension DecoderFailure {
         case .protocolViolation: .unsafe(reason: tr("its decoder answered out of bounds"))
         }
     }
-}
-
-/// `Optional` pairs: both values, or nil.
-private func zip<A, B>(_ a: A?, _ b: B?) -> (A, B)? {
-    guard let a, let b else { return nil }
-    return (a, b)
 }
 
 /// Work waiting its turn, in arrival order, whose cancelled entries can leave from anywhere in the queue: a

@@ -47,18 +47,14 @@ public final class ImagePipeline {
     private var saves: [String: PipelineTask<SavedFile>] = [:]
     private var heldOriginals: [String: HeldOriginal] = [:]
 
-    /// - Parameter decodes: false for a pipeline that only saves files (`--download`): gdk-pixbuf's loaders
-    ///   are then not loaded ahead of a first decode (see `ImageDecoder.loadLoadersAhead`) — a few dozen
-    ///   libraries, AVIF's encoders among them, that such a run would load and relocate for nothing.
+    /// - Parameter decodes: false for a pipeline that only saves files (`--download`): no decoder helper is
+    ///   started ahead of a first decode.
     public init(client: HTTPClient, cache: ImageCache = ImageCache(), limits: Limits = .init(), decodes: Bool = true) {
         self.client = client
         self.cache = cache
         self.limits = limits
         decoder = ImageDecoder(limits: limits.decode)
-        if decodes {
-            ImageDecoder.loadLoadersAhead()
-            decoder.startHelpers()
-        }
+        if decodes { decoder.startHelpers() }
         // One connection per host stays free for page requests: a feed served from the same host as its
         // images (the demo, self-hosted servers) must not wait behind a screenful of thumbnails, or behind a
         // stalled one, for its next page.

@@ -2,16 +2,15 @@ import GObjectBindings
 import GtkBindings
 import GalleryCore
 
-/// Plays an `ImageAnimation` for the large view: one frame at a time, each made on a GTask worker while the one
-/// before it shows, and a GLib timeout for as long as the shown frame lasts.
+/// Plays an `ImageAnimation` for the large view: one frame at a time, each made ready to paint on a GTask worker
+/// while the one before it shows, and a GLib timeout for as long as the shown frame lasts.
 ///
-/// - **Timing.** Frames follow the animation's own clock: the player asks the loader's iterator for the frame at
-///   a time, and the next time is this frame's time plus the loader's delay for it, so every frame is visited
-///   once per loop. How long a frame shows is the file's delay, 10 ms or less shown as 100 ms as browsers do
-///   (`AnimationLayout.displayDelay`). The loop count is the file's (WebP's loader would loop forever).
-/// - **Bounded.** At most two frames exist besides the loader's own: the one shown and the one made next.
-///   Nothing runs on the main loop per frame but handing the made frame to the canvas; compositing, scaling
-///   and the conversion to a cairo surface happen on the worker.
+/// - **Timing.** The frames of one play (composited by the decoder helper) are shown in turn, then again from
+///   the first for as many plays as the file asks for (`ImageAnimation.plays`). How long a frame shows is
+///   its delay, 10 ms or less shown as 100 ms as browsers do (`AnimationLayout.displayDelay`).
+/// - **Bounded.** Besides the frames' pixels (mapped from the helper), at most two cairo surfaces exist: the
+///   one shown and the one made next. Nothing runs on the main loop per frame but handing the made surface to
+///   the canvas; the conversion to a cairo surface happens on the worker.
 /// - **Pausing.** The user's pause, the view being hidden (unmapped) or the window minimized stop the timer:
 ///   no frame is made after the one ready, and none is shown, until all of them are lifted.
 @MainActor
@@ -21,13 +20,10 @@ final class AnimationPlayer {
         let surface: ImageSurface
         let pixbuf: Pixbuf
         let position: Position
-        /// The loader's delay from this frame to the next on the animation's clock; nil: the last frame for good.
-        let loaderDelay: Int?
     }
 
     struct Position: Equatable {
-        /// On the animation's clock, in milliseconds (the loader's own timeline).
-        var time = 1
+        /// In `ImageAnimation.frames`.
         var index = 0
         var loop = 0
     }
@@ -47,7 +43,8 @@ final class AnimationPlayer {
     }
 
     let animation: ImageAnimation
-    private var iterator: PixbufAnimationIterator
+    /// Counts restarts: a frame made before the last one is dropped when it arrives.
+    private var generation = 0
     private(set) var playback: Playback
     private var suspensions: Set<Suspension>
     private var next = Position()
@@ -68,7 +65,6 @@ final class AnimationPlayer {
 
     init(_ animation: ImageAnimation, autoplay: Bool, suspensions: Set<Suspension>) {
         self.animation = animation
-        iterator = animation.frames.makeIterator()
         playback = autoplay ? .playing : .paused
         self.suspensions = suspensions
         // Reduced motion asked for while it plays: it stops, as it would not have started.
@@ -124,9 +120,9 @@ final class AnimationPlayer {
         onPlaybackChanged?()
     }
 
-    /// From the first frame again, with a new iterator (GIF's has ended when its loops did).
+    /// From the first frame again.
     private func restart() {
-        iterator = animation.frames.makeIterator()
+        generation += 1
         next = Position()
         ready = nil
         due = true
@@ -147,20 +143,19 @@ final class AnimationPlayer {
 
     private func make(_ position: Position) {
         making = true
-        let iterator = self.iterator
-        WorkerTask.run({ () -> (surface: ImageSurface, frame: PixbufAnimationIterator.Frame)? in
-            guard let frame = iterator.frame(at: position.time) else { return nil }
-            let surface = ImageSurface(frame.pixbuf)
-            return surface.isValid ? (surface, frame) : nil
-        }, completion: { [weak self] made in
-            guard let self, iterator === self.iterator else { return }
+        let generation = self.generation
+        let pixbuf = animation.frames[position.index]
+        WorkerTask.run({ () -> ImageSurface? in
+            let surface = ImageSurface(pixbuf)
+            return surface.isValid ? surface : nil
+        }, completion: { [weak self] surface in
+            guard let self, generation == self.generation else { return }
             self.making = false
-            guard let made else {
-                // gdk-pixbuf gave no frame (out of memory): the frame shown stays.
+            guard let surface else {
+                // cairo could not make the surface (out of memory): the frame shown stays.
                 return self.set(.finished)
             }
-            self.ready = Frame(surface: made.surface, pixbuf: made.frame.pixbuf, position: position,
-                               loaderDelay: made.frame.delay)
+            self.ready = Frame(surface: surface, pixbuf: pixbuf, position: position)
             self.pump()
         })
     }
@@ -174,8 +169,7 @@ final class AnimationPlayer {
         onFrame?(frame)
         guard let following = following(frame) else { return set(.finished) }
         next = following
-        let delays = animation.frameDelays
-        let stated = delays.isEmpty ? frame.loaderDelay ?? 100 : delays[frame.position.index % delays.count]
+        let stated = animation.frameDelays[frame.position.index]
         timer?.cancel()
         timer = MainLoopSource.after(milliseconds: UInt32(clamping: AnimationLayout.displayDelay(stated))) { [weak self] in
             guard let self else { return }
@@ -187,11 +181,8 @@ final class AnimationPlayer {
 
     /// Where the frame after `frame` is, or nil when `frame` is the last to show.
     private func following(_ frame: Frame) -> Position? {
-        guard let delay = frame.loaderDelay else { return nil }
-        let cycle = animation.frameDelays.isEmpty ? animation.frameCount : animation.frameDelays.count
-        var position = Position(time: frame.position.time + max(1, delay), index: frame.position.index + 1,
-                                loop: frame.position.loop)
-        if position.index >= cycle {
+        var position = Position(index: frame.position.index + 1, loop: frame.position.loop)
+        if position.index >= animation.frames.count {
             position.index = 0
             position.loop += 1
         }

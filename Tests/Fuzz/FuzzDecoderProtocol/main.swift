@@ -18,9 +18,11 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
                          && reply.height <= DecoderProtocol.maxSide, "a size out of bounds")
             precondition(reply.width * reply.height <= DecoderProtocol.maxPixels, "too many pixels")
             precondition(reply.rowStride >= reply.width * channels, "rows that do not hold a row of pixels")
-            precondition(reply.pixelBytes == reply.rowStride * reply.height, "a pixel count that is not the image")
+            precondition(reply.frameCount <= DecoderProtocol.maxFrames, "too many frames")
+            precondition(reply.pixelBytes == reply.rowStride * reply.height * max(1, reply.frameCount),
+                         "a pixel count that is not the image or its frames")
         } else {
-            precondition(reply.pixelBytes == 0 && reply.width == 0, "pixels without an image")
+            precondition(reply.pixelBytes == 0 && reply.width == 0 && reply.frameCount == 0, "pixels without an image")
         }
         var again = 0
         precondition(DecodeReply(decoding: reply.encoded(), messageLength: &again) == reply, "a reply that reads back otherwise")
@@ -28,6 +30,8 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let requestBytes = Array(input.dropFirst(DecoderProtocol.replySize).prefix(DecoderProtocol.requestSize))
     if let request = DecodeRequest(decoding: requestBytes) {
         precondition(request.byteCount >= 0 && request.byteCount <= DecoderProtocol.maxEncodedBytes, "too many bytes")
+        precondition(request.maxFrames <= DecoderProtocol.maxFrames && (request.maxFrames == 0) == (request.maxFrameBytes == 0),
+                     "frames out of bounds")
         precondition(!request.loaderType.isEmpty && request.loaderType.utf8.allSatisfy { $0 < 0x80 }, "an odd loader name")
         precondition(DecodeRequest(decoding: request.encoded()) == request, "a request that reads back otherwise")
     }
