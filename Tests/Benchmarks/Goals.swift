@@ -121,11 +121,11 @@ enum Goals {
 
     // MARK: 7b. Keeping a gallery (`--download`, DownloadScenario)
 
-    /// Saving a gallery goes at least at 0.9× the rate of what bounds it, although the app also reads the
-    /// gallery's feed pages (the others are handed the image URLs): at 20 ms a request, the network, so
-    /// `curl --parallel --parallel-max 6`; on bare loopback, the CPU a libsoup 2.4 client spends per image, so
-    /// the bare libsoup client (`gallery-soup-floor --images`) — which itself reaches only 0.48–0.58× curl's
-    /// rate there, out of reach of any libsoup 2.4 client.
+    /// Saving a gallery goes at least at 0.9× the rate of what bounds it, on the same URLs: at 20 ms a request,
+    /// the network, so `curl --parallel --parallel-max 6` (handed the image URLs: the app reads the feed pages
+    /// too); on bare loopback, the CPU a libsoup 2.4 client spends per request, so the bare libsoup client
+    /// (`gallery-soup-floor --gallery`: the same pages in order and their images, nothing parsed or checked),
+    /// which itself reaches only about half of curl's rate there, out of reach of any libsoup 2.4 client.
     static let downloadRateVersusBound = 0.9
 
     // MARK: 8. Hostile input
