@@ -18,8 +18,10 @@
 // mallopt (WorkerTask.returnLargeBlocksWhenFreed); Swift's Glibc module leaves malloc.h out too.
 #include <malloc.h>
 
-// gio-unix's header is not on gdk-pixbuf's include path; the function is in libgio (FileOutputStream's resume).
+// gio-unix's header is not on gdk-pixbuf's include path; the functions are in libgio (FileOutputStream's resume;
+// a pipe's end as a pollable stream in the tests).
 GOutputStream *g_unix_output_stream_new(gint fd, gboolean close_fd);
+GInputStream *g_unix_input_stream_new(gint fd, gboolean close_fd);
 
 // Fundamental GTypes are macros over G_TYPE_MAKE_FUNDAMENTAL and do not import.
 static inline GType gv_type_string(void) { return G_TYPE_STRING; }

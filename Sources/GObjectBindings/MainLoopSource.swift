@@ -91,6 +91,22 @@ extension MainLoopSource {
                        callback: unsafeBitCast(socketTrampoline, to: GSourceFunc.self),
                        box: SignalHandlerBox<GIOCondition, Bool>(body))
     }
+
+    /// Runs `body` once, when the pollable input `stream` can be read without blocking or `cancellable` was
+    /// cancelled. The source holds its own reference to the stream.
+    @MainActor @discardableResult
+    static func readable(_ stream: OpaquePointer, cancellable: UnsafeMutablePointer<GCancellable>?,
+                         _ body: @escaping @MainActor () -> Void) -> MainLoopSource {
+        MainLoopSource(g_pollable_input_stream_create_source(stream, cancellable), priority: G_PRIORITY_DEFAULT,
+                       callback: unsafeBitCast(pollableTrampoline, to: GSourceFunc.self),
+                       box: SignalHandlerBox<Void, Bool> { body(); return false })
+    }
+}
+
+// Shape: gboolean callback(GObject *pollable_stream, gpointer user_data)
+private let pollableTrampoline: GPollableSourceFunc = { _, data in
+    let box = SignalHandlerBox<Void, Bool>.from(data)
+    return MainActor.assumeIsolated { box.handler(()) }.gboolean
 }
 
 // Shape: gboolean callback(GSocket *socket, GIOCondition condition, gpointer user_data)

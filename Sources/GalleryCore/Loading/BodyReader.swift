@@ -48,27 +48,60 @@ final class BodyReader {
         readNext()
     }
 
-    /// Each read's callback keeps the reader alive until the next read is issued or the body is complete.
+    /// Reads the next chunks. A body from the network is read without waiting, as libsoup reads inside its own
+    /// I/O loop: what has arrived is taken in a loop, and the main loop is asked to call back when more has (or
+    /// after `bytesPerTurn`, so that other sources and frames come between); each chunk costs one read, not a
+    /// GTask and a main-loop iteration. The disk cache's copy is read with `HTTPBody.read`. The pending callback
+    /// (of the read or of the main loop) keeps the reader alive until the body is complete.
     private func readNext() {
+        guard body.readsWithoutWaiting else { return readAsynchronously() }
+        var taken = 0
+        while taken < Self.bytesPerTurn {
+            guard let result = body.readNow(maxBytes: chunkBytes, cancellable: cancellable) else { break }
+            guard case .success(let chunk) = result, chunk.count > 0 else { return take(result) }
+            taken += chunk.count
+            // The sink calls back at once while it only holds the chunk, later when it writes (`FileSink`).
+            var storedAlready = false
+            var returned = false
+            take(result) {
+                guard returned else { return storedAlready = true }
+                self.readNext()
+            }
+            returned = true
+            guard storedAlready, completion != nil else { return }
+        }
+        body.whenReadable(cancellable: cancellable) { self.readNext() }
+    }
+
+    /// What one dispatch reads at most before letting the main loop run its other sources (a window's frames):
+    /// at loopback speed, a few milliseconds of work.
+    private static let bytesPerTurn = 256 * 1024
+
+    private func readAsynchronously() {
         body.read(maxBytes: chunkBytes, cancellable: cancellable) { result in
-            switch result {
-            case .failure(let error):
-                self.finish(.failure(.http(error)))
-            case .success(let chunk) where chunk.count == 0:
-                if let expected = self.expectedLength, expected != self.received {
-                    return self.finish(.failure(.http(.connectionClosedEarly)))
-                }
-                self.finish(.success(self.received))
-            case .success(let chunk):
-                self.received += chunk.count
-                guard self.alreadyStored + self.received <= self.limit else {
-                    return self.finish(.failure(.http(.tooLarge(limitBytes: self.limit))))
-                }
-                self.sink?.write(chunk) { failure in
-                    if let failure { return self.finish(.failure(failure)) }
-                    self.progress?(self.received)
-                    self.readNext()
-                }
+            self.take(result) { self.readAsynchronously() }
+        }
+    }
+
+    /// Takes one read's result: the end, a failure, or a chunk for the sink; `readOn` runs once the sink stored it.
+    private func take(_ result: Result<Bytes, HTTPError>, readOn: @escaping @MainActor () -> Void = {}) {
+        switch result {
+        case .failure(let error):
+            finish(.failure(.http(error)))
+        case .success(let chunk) where chunk.count == 0:
+            if let expected = expectedLength, expected != received {
+                return finish(.failure(.http(.connectionClosedEarly)))
+            }
+            finish(.success(received))
+        case .success(let chunk):
+            received += chunk.count
+            guard alreadyStored + received <= limit else {
+                return finish(.failure(.http(.tooLarge(limitBytes: limit))))
+            }
+            sink?.write(chunk) { failure in
+                if let failure { return self.finish(.failure(failure)) }
+                self.progress?(self.received)
+                readOn()
             }
         }
     }

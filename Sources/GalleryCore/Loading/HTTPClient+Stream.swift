@@ -190,6 +190,31 @@ public final class HTTPBody {
         }
     }
 
+    /// Whether `readNow` and `whenReadable` work: a body from the network (not the disk cache's copy).
+    var readsWithoutWaiting: Bool { stream.readsWithoutWaiting }
+
+    /// Reads what has arrived, up to `maxBytes`, without waiting (see `ReadableStream.readNow`): nil when nothing
+    /// has yet (`whenReadable`), an empty chunk when the body is complete.
+    func readNow(maxBytes: Int, cancellable: Cancellable) -> Result<Bytes, HTTPError>? {
+        switch stream.readNow(maxBytes: maxBytes, cancellable: cancellable) {
+        case .wouldBlock:
+            return nil
+        case .bytes(let chunk):
+            watchdog.received(chunk.count)
+            if chunk.count == 0 { watchdog.stop() }
+            return .success(chunk)
+        case .failed(let error):
+            let mapped = mapError(error)
+            watchdog.stop()
+            return .failure(mapped)
+        }
+    }
+
+    /// Runs `body` once when `readNow` has something to say or `cancellable` was cancelled.
+    func whenReadable(cancellable: Cancellable, _ body: @escaping @MainActor () -> Void) {
+        stream.whenReadable(cancellable: cancellable, body)
+    }
+
     /// Stops reading; libsoup drops the connection if the body was not read to the end.
     public func close() {
         watchdog.stop()
