@@ -3,7 +3,8 @@
 /// &format=json&formatversion=2`, in the shapes of API:Allimages, API:Imageinfo and API:Users. Every picture
 /// is one uploaded file, newest first (`gaisort=timestamp&gaidir=older`); a reply with more files to come
 /// carries `continue` (`gaicontinue` names the next file), which the client merges into its next request.
-/// An unknown user is `missing` in the users list, with no pages, as MediaWiki answers.
+/// An unknown user is `missing` in the users list, with no pages, as MediaWiki answers. Every seventh upload
+/// is a WebM video or an Ogg sound (`DemoMedia.commonsUpload`), with its length and mime type.
 public enum DemoCommons {
     /// allimages' default `gailimit`, and its ceiling for clients without the apihighlimits right.
     static let defaultLimit = 10
@@ -29,7 +30,7 @@ public enum DemoCommons {
         if let token = query["gaicontinue"] {
             // "TIMESTAMP|FILE NAME" of the first file of the page asked for.
             guard let bar = token.firstIndex(of: "|"), let user,
-                  let index = user.items.firstIndex(where: { $0.fileName == token[token.index(after: bar)...] }) else {
+                  let index = user.items.firstIndex(where: { uploadName($0) == token[token.index(after: bar)...] }) else {
                 return apiError("badcontinue", "Invalid continue param. You should pass the original value returned by the previous query.")
             }
             start = index
@@ -37,7 +38,7 @@ public enum DemoCommons {
         let items = user.map { Array($0.items.dropFirst(start).prefix(limit)) } ?? []
         if let user, start + items.count < user.items.count {
             let next = user.items[start + items.count]
-            members.append(("continue", .object([("gaicontinue", .string("\(timestampDigits(next.published))|\(next.fileName)")),
+            members.append(("continue", .object([("gaicontinue", .string("\(timestampDigits(next.published))|\(uploadName(next))")),
                                                  ("continue", "gaicontinue||users")])))
         }
         var queryMembers: [(String, JSONValue)] = []
@@ -64,6 +65,7 @@ public enum DemoCommons {
     }
 
     private static func page(_ item: DemoItem, query: [String: String], baseURL: String) -> JSONValue {
+        let media = DemoMedia.commonsUpload(item)
         let thumbnail = item.thumbnailSize(longSide: 300)
         let properties = Set((query["iiprop"] ?? "timestamp").split(separator: "|").map(String.init))
         var info: [(String, JSONValue)] = []
@@ -71,23 +73,38 @@ public enum DemoCommons {
             info.append(("timestamp", .string(String(RFC822Date.iso8601(secondsSince1970: item.published).prefix(19)) + "Z")))
         }
         // `size` (bytes) is left out: the demo server knows a file's length only once it has read it.
-        if properties.contains("size") { info += [("width", .int(item.width)), ("height", .int(item.height))] }
-        if query["iiurlwidth"] != nil && properties.contains("url") {
+        if properties.contains("size") {
+            if let media {
+                // A sound has no frame (MediaWiki says 0 × 0); a video or sound has its length in seconds.
+                let frame = media.size ?? (0, 0)
+                info += [("width", .int(frame.width)), ("height", .int(frame.height)), ("duration", .double(media.duration))]
+            } else {
+                info += [("width", .int(item.width)), ("height", .int(item.height))]
+            }
+        }
+        // A video's thumbnail is a still frame (the demo's: the item's picture); a sound has none.
+        if query["iiurlwidth"] != nil && properties.contains("url") && media?.isSound != true {
             // The demo's thumbnails are 300 px on the long side, whatever width is asked for.
             info += [("thumburl", .string(baseURL + item.imagePath(thumbnailLongSide: 300))),
                      ("thumbwidth", .int(thumbnail.width)), ("thumbheight", .int(thumbnail.height))]
         }
         if properties.contains("url") {
-            info += [("url", .string(baseURL + item.imagePath())), ("descriptionurl", .string(baseURL + item.pagePath))]
+            info += [("url", .string(baseURL + (media?.path ?? item.imagePath()))), ("descriptionurl", .string(baseURL + item.pagePath))]
         }
-        if properties.contains("mime") { info.append(("mime", .string(item.format.mediaType))) }
+        if properties.contains("mime") { info.append(("mime", .string(media?.mediaType ?? item.format.mediaType))) }
         if properties.contains("extmetadata"), let altText = item.altText {
             info.append(("extmetadata", .object([("ImageDescription", .object([
                 ("value", .string(XMLEscaping.html(altText))), ("source", "commons-desc-page"),
             ]))])))
         }
-        return .object([("pageid", .int(item.id)), ("ns", 6), ("title", .string("File:" + item.fileName)),
+        return .object([("pageid", .int(item.id)), ("ns", 6), ("title", .string("File:" + uploadName(item))),
                         ("imagerepository", "local"), ("imageinfo", .array([.object(info)]))])
+    }
+
+    /// The upload's file name: the picture's, or for a video or sound the same name with its own extension.
+    public static func uploadName(_ item: DemoItem) -> String {
+        guard let media = DemoMedia.commonsUpload(item), let dot = item.fileName.lastIndex(of: ".") else { return item.fileName }
+        return item.fileName[..<dot] + "." + (media.fileName.split(separator: ".").last.map(String.init) ?? "")
     }
 
     static func apiError(_ code: String, _ info: String) -> ServerResponse {

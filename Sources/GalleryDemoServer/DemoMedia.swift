@@ -75,6 +75,14 @@ public enum DemoMedia: String, CaseIterable, Sendable {
     /// The folder under the images directory.
     public static let folder = "media"
 
+    /// What a Commons upload of the demo is instead of its picture: every seventh one a WebM video or an Ogg
+    /// sound in turn (Commons takes neither MP4 nor gifv), the picture standing for the video's still frame.
+    /// Uploads meant to fail stay pictures.
+    public static func commonsUpload(_ item: DemoItem) -> DemoMedia? {
+        guard item.index % 7 == 0, item.fault == nil else { return nil }
+        return [.clip, .sound][(item.index / 7 - 1) % 2]
+    }
+
     /// What a video post of the demo shows, in turn.
     public static func of(_ post: DemoPost) -> DemoMedia? {
         guard post.isVideo else { return nil }

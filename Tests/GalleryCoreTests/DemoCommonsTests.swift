@@ -6,7 +6,8 @@ import XCTest
 
 /// The Commons source against the demo server on 127.0.0.1, as `--source commons --endpoint DEMO` runs it:
 /// the MediaWiki API's allimages listing with imageinfo, paged by merging each reply's `continue` until a
-/// reply has none; every demo picture arrives once, newest first, with its date, size and description.
+/// reply has none; every demo upload arrives once, newest first, with its date, size and description, the
+/// videos and sounds among them as media.
 final class DemoCommonsTests: GLibTestCase {
     /// Bounds a run only when something is broken; a healthy one takes well under a second.
     private static let timeout = 120.0
@@ -24,19 +25,34 @@ final class DemoCommonsTests: GLibTestCase {
                 XCTAssertEqual(run.feed.state, .finished, name)
                 let items = run.pages.joined()
                 XCTAssertEqual(items.map(\.id), user.items.map { String($0.id) }, "\(name): every picture once, newest first")
-                XCTAssertEqual(items.map(\.thumbnails.first?.url), user.items.map { server.baseURL + $0.imagePath(thumbnailLongSide: 300) })
+                // A sound has no thumbnail; a video's is its still frame (the demo's: the item's picture).
+                XCTAssertEqual(items.map(\.thumbnails.first?.url), user.items.map {
+                    DemoMedia.commonsUpload($0)?.isSound == true ? nil : server.baseURL + $0.imagePath(thumbnailLongSide: 300)
+                })
+                XCTAssertGreaterThan(user.items.compactMap(DemoMedia.commonsUpload).count, 1, "\(name) has videos and sounds")
                 for (item, demo) in zip(items, user.items) {
-                    XCTAssertEqual(item.kind, .image)
                     XCTAssertEqual(item.title, String(demo.fileName.prefix { $0 != "." }), "the file's name")
+                    XCTAssertEqual(item.pageURL, server.baseURL + demo.pagePath, "the file's description page")
+                    XCTAssertEqual(item.published, demo.published, "the upload's date")
+                    XCTAssertEqual(item.altText, demo.altText, "the description")
+                    XCTAssertEqual(item.author, source.username)
+                    if let media = DemoMedia.commonsUpload(demo) {
+                        // Every seventh upload is a WebM video or an Ogg sound: played from its own file.
+                        XCTAssertEqual(item.kind, media.isSound ? .audio : .video, demo.fileName)
+                        XCTAssertEqual(item.media?.url, server.baseURL + media.path)
+                        XCTAssertEqual(item.media?.durationMilliseconds, Int(media.duration * 1000))
+                        XCTAssertNil(item.fullImageURL)
+                        XCTAssertEqual(item.width, media.size?.width)
+                        XCTAssertEqual(item.height, media.size?.height)
+                        XCTAssertTrue(item.savedFile()?.isMedia == true, "--download saves the file itself")
+                        continue
+                    }
+                    XCTAssertEqual(item.kind, .image)
                     // Types gdk-pixbuf cannot decode itself are shown through the rendering, as on Commons.
                     let direct = CommonsItemBuilder.directTypes.contains(demo.format.mediaType)
                     XCTAssertEqual(item.fullImageURL, server.baseURL + demo.imagePath(thumbnailLongSide: direct ? nil : 300), demo.fileName)
-                    XCTAssertEqual(item.pageURL, server.baseURL + demo.pagePath, "the file's description page")
-                    XCTAssertEqual(item.altText, demo.altText, "the description")
-                    XCTAssertEqual(item.published, demo.published, "the upload's date")
                     XCTAssertEqual(item.width, demo.width)
                     XCTAssertEqual(item.height, demo.height)
-                    XCTAssertEqual(item.author, source.username)
                 }
 
                 // Pages of 24 files, each after the first continuing where the last ended; the users list once.
@@ -47,7 +63,7 @@ final class DemoCommonsTests: GLibTestCase {
                 XCTAssertNil(continued.first ?? nil, "the first page starts at the newest upload")
                 let starts = stride(from: CommonsSource.pageSize, to: user.items.count, by: CommonsSource.pageSize)
                 XCTAssertEqual(continued.dropFirst().map { $0?.split(separator: "|").last.map(String.init) },
-                               starts.map { user.items[$0].fileName }, "each page starts where the last one ended")
+                               starts.map { DemoCommons.uploadName(user.items[$0]) }, "each page starts where the last one ended")
             }
         }
     }
