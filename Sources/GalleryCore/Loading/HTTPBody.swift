@@ -1,4 +1,3 @@
-import CGLib
 import GObjectBindings
 
 /// A response whose body has not been read yet: `fetch` collects it in memory, `--download` streams it to a
