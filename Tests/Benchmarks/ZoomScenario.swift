@@ -33,7 +33,7 @@ enum ZoomScenario {
         Keyboard.focus(app.window.window)
         Loop.run(for: 0.5)
         guard let centre = rootCentre(of: view.container) else { throw BenchmarkError(description: "the view has no window") }
-        let frames = FrameTimes(app.window.window) { view.isMoving }
+        let frames = FrameTimes(app.window.window) { view.zoom.isMoving }
 
         report.section("\(photo.fileName): \(photo.width) × \(photo.height), screen-sized decode \(view.shownPixbuf?.width ?? 0) px wide")
         let wheelIn = repeated(["click", "4", "sleep", "0.12"], 12)
@@ -42,8 +42,8 @@ enum ZoomScenario {
         let zoom = try phase("Ctrl+wheel: 12 clicks in, 12 out", wheel, view: view, frames: frames, report: report)
         let detailLoaded = view.fullResolutionPixbuf?.width ?? 0
 
-        view.zoomToRealSize()
-        try Loop.run(until: { !view.isMoving && view.fullResolutionPixbuf != nil }, timeout: 30, "100 % at full resolution")
+        view.zoom.zoomToRealSize()
+        try Loop.run(until: { !view.zoom.isMoving && view.fullResolutionPixbuf != nil }, timeout: 30, "100 % at full resolution")
         let away = repeated(["mousemove_relative", "--", "-12", "-7", "sleep", "0.016"], 45)
         let back = repeated(["mousemove_relative", "--", "12", "7", "sleep", "0.016"], 45)
         let dragInput = ["mousemove", "\(centre.x)", "\(centre.y)", "mousedown", "1"] + away + back + ["mouseup", "1"]
@@ -94,7 +94,7 @@ enum ZoomScenario {
         let process = try ChildProcess.spawn(["xdotool"] + input)
         defer { g_object_unref(UnsafeMutableRawPointer(process)) }
         try Loop.run(until: { g_subprocess_get_identifier(process) == nil }, timeout: 60, "the input of \(title)")
-        try Loop.run(until: { !view.isMoving }, timeout: 10, "the view resting after \(title)")
+        try Loop.run(until: { !view.zoom.isMoving }, timeout: 10, "the view resting after \(title)")
         Loop.run(for: 0.3)
         let gaps = probe.stop()
         let moving = frames.frames.filter(\.moving)

@@ -6,7 +6,7 @@ import XCTest
 
 /// No request a feed can turn against the user: credentials in a URL are never sent, a public gallery cannot
 /// reach into the user's network, https is never followed to http. Real SoupServers on 127.0.0.1; "public"
-/// and "private" come from `HTTPClient.addressesTreatedAsPublic`, so no public network is needed.
+/// and "private" come from `AddressGate.treatedAsPublic`, so no public network is needed.
 final class RequestSafetyTests: GLibTestCase {
     static let image = PatternBytes.make(count: 20_000, key: "image")
     static let loopback: [UInt8] = [127, 0, 0, 1]
@@ -63,7 +63,7 @@ final class RequestSafetyTests: GLibTestCase {
         try MainActor.assumeIsolated {
             let server = try Self.imageServer()
             let client = HTTPClient()
-            client.addressesTreatedAsPublic = [[127, 0, 0, 2]]
+            client.addresses.treatedAsPublic = [[127, 0, 0, 2]]
             client.useEndpoint("http://127.0.0.2:1")
             let named = server.baseURL.replacingOccurrences(of: "127.0.0.1", with: "localhost")
             for url in [server.url("/img"), named + "/img"] {
@@ -84,12 +84,12 @@ final class RequestSafetyTests: GLibTestCase {
         try MainActor.assumeIsolated {
             let server = try Self.imageServer()
             let client = HTTPClient()
-            client.addressesTreatedAsPublic = [[127, 0, 0, 2]]
+            client.addresses.treatedAsPublic = [[127, 0, 0, 2]]
             client.useEndpoint("http://127.0.0.2:1")
             guard case .failure(.refused) = Self.fetch(server.url("/img"), with: client) else { return XCTFail("refused without a proxy") }
             // The system's own answer first, so that it cannot come after the one set here.
-            XCTAssertTrue(iterateMainLoop(until: { client.usesProxy != nil }, timeout: 60))
-            client.usesProxy = true
+            XCTAssertTrue(iterateMainLoop(until: { client.addresses.usesProxy != nil }, timeout: 60))
+            client.addresses.usesProxy = true
             guard case .success = Self.fetch(server.url("/img"), with: client) else { return XCTFail("not judged behind a proxy") }
         }
     }
@@ -104,7 +104,7 @@ final class RequestSafetyTests: GLibTestCase {
             server.route("/img") { _ in TestResponse.bytes(Self.image, contentType: "image/png").header("Cache-Control", "public, max-age=86400") }
             let folder = TemporaryFolder(prefix: "gallery-cache")
             let (cache, client) = HTTPCacheTests.session(folder)
-            client.addressesTreatedAsPublic = [[127, 0, 0, 2]]
+            client.addresses.treatedAsPublic = [[127, 0, 0, 2]]
             client.useEndpoint(server.baseURL)
             let named = server.baseURL.replacingOccurrences(of: "127.0.0.1", with: "localhost") + "/img"
             for url in [server.url("/img"), named] {
@@ -147,7 +147,7 @@ final class RequestSafetyTests: GLibTestCase {
             let server = HostileServer()
             try server.start()
             let client = HTTPClient()
-            client.addressesTreatedAsPublic = [Self.loopback]
+            client.addresses.treatedAsPublic = [Self.loopback]
             let source = try SourceKind.demo.makeSource(username: HostileFeed.privateMedia.rawValue, endpointOverride: server.baseURL)
             let run = loadEveryPage(source, client: client)
             let items = run.pages.flatMap { $0 }
@@ -175,7 +175,7 @@ final class RequestSafetyTests: GLibTestCase {
             server.route("/hop") { _ in .redirect(to: "http://10.0.0.1:\(port)/img") }
             server.route("/hop6") { _ in .redirect(to: "http://[::ffff:192.168.0.1]:\(port)/img") }
             let client = HTTPClient()
-            client.addressesTreatedAsPublic = [Self.loopback]
+            client.addresses.treatedAsPublic = [Self.loopback]
             client.useEndpoint(server.baseURL)
             guard case .success = Self.fetch(server.url("/img"), with: client) else { return XCTFail("a public image") }
             let hop = Self.fetch(server.url("/hop"), with: client)
@@ -197,13 +197,13 @@ final class RequestSafetyTests: GLibTestCase {
             let port = URLComponents(string: server.baseURL)!.port!
             server.route("/hop") { _ in .redirect(to: "http://10.0.0.1:\(port)/img") }
             let client = HTTPClient()
-            client.addressesTreatedAsPublic = [Self.loopback, [UInt8](repeating: 0, count: 15) + [1]]
+            client.addresses.treatedAsPublic = [Self.loopback, [UInt8](repeating: 0, count: 15) + [1]]
             client.useEndpoint("http://localhost:\(port)")
             guard case .failure(.refused(.privateAddress("10.0.0.1"))) = Self.fetch("http://localhost:\(port)/hop", with: client) else {
                 return XCTFail("the redirect to 10.0.0.1 must be refused")
             }
-            XCTAssertTrue(iterateMainLoop(until: { client.decidedAddressPolicy != nil }, timeout: 60), "decided")
-            XCTAssertEqual(client.addressPolicy.allowsPrivateAddresses, false, "localhost counts as public here")
+            XCTAssertTrue(iterateMainLoop(until: { client.addresses.decidedPolicy != nil }, timeout: 60), "decided")
+            XCTAssertEqual(client.addresses.policy.allowsPrivateAddresses, false, "localhost counts as public here")
             guard case .success = Self.fetch("http://localhost:\(port)/img", with: client) else { return XCTFail("the endpoint's image") }
             guard case .failure(.refused(.privateAddress("10.0.0.1"))) = Self.fetch("http://localhost:\(port)/hop", with: client) else {
                 return XCTFail("the redirect to 10.0.0.1 must be refused after the decision too")

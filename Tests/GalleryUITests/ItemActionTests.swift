@@ -157,18 +157,18 @@ final class ItemActionTests: GLibTestCase {
             ui.activate(0)
             XCTAssertTrue(iterateMainLoop(until: { view.failure != nil }, timeout: 60))
             XCTAssertEqual(view.failure, "HTTP 500 Internal Server Error")
-            XCTAssertEqual(view.messageLabel.text, "The full image could not be loaded: HTTP 500 Internal Server Error")
-            XCTAssertTrue(view.retryButton.isVisible, "a failure offers Retry")
-            XCTAssertFalse(view.progressBar.isVisible)
+            XCTAssertEqual(view.status.messageLabel.text, "The full image could not be loaded: HTTP 500 Internal Server Error")
+            XCTAssertTrue(view.status.retryButton.isVisible, "a failure offers Retry")
+            XCTAssertFalse(view.status.progressBar.isVisible)
 
-            view.retryButton.click()
-            XCTAssertTrue(view.progressBar.isVisible, "the download shows its progress")
-            XCTAssertFalse(view.retryButton.isVisible)
-            XCTAssertTrue(iterateMainLoop(until: { view.progressBar.fraction > 0.2 && view.progressBar.fraction < 0.9 },
+            view.status.retryButton.click()
+            XCTAssertTrue(view.status.progressBar.isVisible, "the download shows its progress")
+            XCTAssertFalse(view.status.retryButton.isVisible)
+            XCTAssertTrue(iterateMainLoop(until: { view.status.progressBar.fraction > 0.2 && view.status.progressBar.fraction < 0.9 },
                                           timeout: 60), "the bar follows the bytes received of the total")
             XCTAssertTrue(iterateMainLoop(until: { view.isShowingFullImage }, timeout: 60), "the retry succeeded")
-            XCTAssertFalse(view.progressBar.isVisible, "the bar goes once the image is there")
-            XCTAssertFalse(view.messageLabel.isVisible)
+            XCTAssertFalse(view.status.progressBar.isVisible, "the bar goes once the image is there")
+            XCTAssertFalse(view.status.messageLabel.isVisible)
             XCTAssertNil(view.failure)
             XCTAssertEqual(photoRequests, 2)
         }

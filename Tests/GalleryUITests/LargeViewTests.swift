@@ -33,7 +33,7 @@ final class LargeViewTests: GLibTestCase {
             XCTAssertEqual(ui.window.window.title, item.title)
             XCTAssertEqual(ui.window.header.bar.subtitle, "\(item.width) × \(item.height) pixels")
             XCTAssertEqual(view.canvas.area.accessibleName, "Large view: \(item.title)")
-            XCTAssertFalse(view.spinner.isSpinning)
+            XCTAssertFalse(view.status.spinner.isSpinning)
 
             ui.activateAction("next")  // Right, Page Down
             XCTAssertEqual(view.download?.index, 4, "Right shows the next image")
@@ -69,7 +69,7 @@ final class LargeViewTests: GLibTestCase {
             XCTAssertTrue(iterateMainLoop(until: { view.failure != nil }, timeout: 60))
             XCTAssertEqual(view.failure, "HTTP 404 Not Found")
             XCTAssertFalse(view.canvas.hasPicture, "no other item's picture under the failure")
-            XCTAssertTrue(view.retryButton.isVisible)
+            XCTAssertTrue(view.status.retryButton.isVisible)
         }
     }
 
@@ -85,9 +85,9 @@ final class LargeViewTests: GLibTestCase {
             ui.activate(0)  // a 4000 px JPEG at 100 KB/s: seconds to arrive
             let view = ui.window.largeView
             XCTAssertTrue(iterateMainLoop(until: { ui.server.requestCount > requestsBefore }, timeout: 60))
-            XCTAssertTrue(view.spinner.isSpinning)
+            XCTAssertTrue(view.status.spinner.isSpinning)
             ui.activateAction("back")
-            XCTAssertFalse(view.spinner.isSpinning)
+            XCTAssertFalse(view.status.spinner.isSpinning)
             XCTAssertEqual(ui.pipeline.unfinishedTaskCount, 0, "the full image's fetch is cancelled")
             // At 100 KB/s the photo takes seconds to send: the server finishing its response now means the
             // client dropped the connection, and with the client's fetch wound down nothing is left to arrive

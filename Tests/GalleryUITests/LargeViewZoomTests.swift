@@ -14,7 +14,7 @@ import XCTest
 final class LargeViewZoomTests: GLibTestCase {
     @MainActor
     private static func waitForRest(_ view: LargeImageView) {
-        XCTAssertTrue(iterateMainLoop(until: { !view.isMoving }, timeout: 60), "the view did not come to rest")
+        XCTAssertTrue(iterateMainLoop(until: { !view.zoom.isMoving }, timeout: 60), "the view did not come to rest")
     }
 
     func testKeysZoomPanAndStillChangeTheImageWhenItFits() throws {
@@ -22,48 +22,48 @@ final class LargeViewZoomTests: GLibTestCase {
             let ui = try UIHarness()
             defer { ui.close() }
             let view = ui.openPhoto()
-            XCTAssertTrue(view.isFit, "fit to the window by default")
-            let fit = try XCTUnwrap(view.canvas.viewport)
-            XCTAssertEqual(view.zoom, min((fit.viewWidth - 24) / 4000, (fit.viewHeight - 24) / 2667), accuracy: 0.001,
+            XCTAssertTrue(view.zoom.isFit, "fit to the window by default")
+            let fit = try XCTUnwrap(view.zoom.viewport)
+            XCTAssertEqual(view.zoom.level, min((fit.viewWidth - 24) / 4000, (fit.viewHeight - 24) / 2667), accuracy: 0.001,
                            "the whole photo in view, with a margin")
-            XCTAssertFalse(view.isZoomedIn)
+            XCTAssertFalse(view.zoom.isZoomedIn)
 
             ui.press(GDK_KEY_1)  // 100 %
             Self.waitForRest(view)
-            XCTAssertEqual(view.zoom, 1, accuracy: 0.001)
-            XCTAssertFalse(view.isFit)
-            XCTAssertTrue(view.isZoomedIn)
+            XCTAssertEqual(view.zoom.level, 1, accuracy: 0.001)
+            XCTAssertFalse(view.zoom.isFit)
+            XCTAssertTrue(view.zoom.isZoomedIn)
             XCTAssertEqual(ui.window.header.bar.subtitle, "4000 × 2667 pixels · 100 %")
             XCTAssertTrue(iterateMainLoop(until: { view.fullResolutionPixbuf != nil }, timeout: 60),
                           "zooming past the screen-sized decode decodes the original at full resolution")
             XCTAssertEqual(view.fullResolutionPixbuf?.width, 4000)
             XCTAssertLessThan(ui.pipeline.cache.totalBytes, 4000 * 2667 * 3, "the full-resolution image stays out of the cache")
 
-            let before = view.imageOffset
+            let before = view.zoom.imageOffset
             ui.press(GDK_KEY_Right)
             XCTAssertEqual(view.download?.index, 0, "zoomed in, → pans instead of changing the image")
-            XCTAssertLessThan(view.imageOffset.x, before.x, "→ shows more of the right side")
+            XCTAssertLessThan(view.zoom.imageOffset.x, before.x, "→ shows more of the right side")
             ui.press(GDK_KEY_Down)
-            XCTAssertLessThan(view.imageOffset.y, before.y)
+            XCTAssertLessThan(view.zoom.imageOffset.y, before.y)
             ui.press(GDK_KEY_Left)
-            XCTAssertEqual(view.imageOffset.x, before.x, accuracy: 0.5)
+            XCTAssertEqual(view.zoom.imageOffset.x, before.x, accuracy: 0.5)
 
             ui.press(GDK_KEY_minus)
             Self.waitForRest(view)
-            XCTAssertEqual(view.zoom, 1 / 1.25, accuracy: 0.001, "- zooms out one step")
+            XCTAssertEqual(view.zoom.level, 1 / 1.25, accuracy: 0.001, "- zooms out one step")
             ui.press(GDK_KEY_plus, GDK_SHIFT_MASK)
             Self.waitForRest(view)
-            XCTAssertEqual(view.zoom, 1, accuracy: 0.001, "+ zooms in one step")
+            XCTAssertEqual(view.zoom.level, 1, accuracy: 0.001, "+ zooms in one step")
             ui.press(GDK_KEY_equal, GDK_CONTROL_MASK)
             Self.waitForRest(view)
-            XCTAssertEqual(view.zoom, 1.25, accuracy: 0.001, "Ctrl+= zooms in one step")
+            XCTAssertEqual(view.zoom.level, 1.25, accuracy: 0.001, "Ctrl+= zooms in one step")
             ui.press(GDK_KEY_0, GDK_CONTROL_MASK)
             Self.waitForRest(view)
-            XCTAssertEqual(view.zoom, 1, accuracy: 0.001, "Ctrl+0 is 100 %")
+            XCTAssertEqual(view.zoom.level, 1, accuracy: 0.001, "Ctrl+0 is 100 %")
 
             ui.press(GDK_KEY_f)
             Self.waitForRest(view)
-            XCTAssertTrue(view.isFit, "F fits the image again")
+            XCTAssertTrue(view.zoom.isFit, "F fits the image again")
             ui.press(GDK_KEY_Right)
             XCTAssertEqual(view.download?.index, 1, "fitted, → shows the next image")
             XCTAssertNil(view.fullResolutionPixbuf, "the previous image's full resolution is let go")
@@ -74,10 +74,10 @@ final class LargeViewZoomTests: GLibTestCase {
             // The same through the image menu's actions.
             ui.activateAction("zoom-in")
             Self.waitForRest(view)
-            XCTAssertFalse(view.isFit)
+            XCTAssertFalse(view.zoom.isFit)
             ui.activateAction("zoom-fit")
             Self.waitForRest(view)
-            XCTAssertTrue(view.isFit)
+            XCTAssertTrue(view.zoom.isFit)
         }
     }
 
@@ -87,7 +87,7 @@ final class LargeViewZoomTests: GLibTestCase {
             defer { ui.close() }
             let view = ui.openPhoto()
             let canvas = view.canvas.area
-            let viewport = try XCTUnwrap(view.canvas.viewport)
+            let viewport = try XCTUnwrap(view.zoom.viewport)
             // Near the middle of the picture. (These events go to the picture's own window; that nothing over
             // the middle swallows a real pointer's events is the end-to-end test's double-click, via X.)
             let point = (x: viewport.viewWidth / 2 - 30, y: viewport.viewHeight / 2 - 20)
@@ -95,8 +95,8 @@ final class LargeViewZoomTests: GLibTestCase {
 
             ui.click(canvas, x: point.x, y: point.y, double: true)
             Self.waitForRest(view)
-            XCTAssertEqual(view.zoom, 1, accuracy: 0.001, "a double-click shows 100 %")
-            let zoomed = try XCTUnwrap(view.canvas.viewport)
+            XCTAssertEqual(view.zoom.level, 1, accuracy: 0.001, "a double-click shows 100 %")
+            let zoomed = try XCTUnwrap(view.zoom.viewport)
             XCTAssertEqual(zoomed.viewHeight, viewport.viewHeight, "view \(zoomed.viewWidth)x\(zoomed.viewHeight) was \(viewport.viewWidth)x\(viewport.viewHeight)")
             XCTAssertEqual((point.x - zoomed.offsetX) / zoomed.scale, imagePoint.0, accuracy: 1,
                            "the point double-clicked stays under the pointer")
@@ -104,7 +104,7 @@ final class LargeViewZoomTests: GLibTestCase {
 
             ui.click(canvas, x: point.x, y: point.y, double: true)
             Self.waitForRest(view)
-            XCTAssertTrue(view.isFit, "a second double-click fits again")
+            XCTAssertTrue(view.zoom.isFit, "a second double-click fits again")
         }
     }
 
@@ -115,25 +115,25 @@ final class LargeViewZoomTests: GLibTestCase {
             let view = ui.openPhoto()
             let canvas = view.canvas.area
             ui.wheel(canvas, x: 500, y: 200, up: true, control: false)
-            XCTAssertTrue(view.isFit, "the wheel alone does not zoom")
+            XCTAssertTrue(view.zoom.isFit, "the wheel alone does not zoom")
 
-            let viewport = try XCTUnwrap(view.canvas.viewport)
+            let viewport = try XCTUnwrap(view.zoom.viewport)
             let imageX = (500 - viewport.offsetX) / viewport.scale
             for _ in 0..<8 { ui.wheel(canvas, x: 500, y: 200, up: true, control: true) }
             Self.waitForRest(view)
-            XCTAssertEqual(view.zoom, viewport.zoom * pow(1.25, 8), accuracy: 0.01, "eight clicks, eight steps")
-            let zoomed = try XCTUnwrap(view.canvas.viewport)
+            XCTAssertEqual(view.zoom.level, viewport.zoom * pow(1.25, 8), accuracy: 0.01, "eight clicks, eight steps")
+            let zoomed = try XCTUnwrap(view.zoom.viewport)
             XCTAssertEqual((500 - zoomed.offsetX) / zoomed.scale, imageX, accuracy: 2, "zoomed around the pointer")
 
-            let before = view.imageOffset
+            let before = view.zoom.imageOffset
             ui.drag(canvas, from: (300, 300), to: (200, 250))
             Self.waitForRest(view)
-            XCTAssertEqual(view.imageOffset.x, before.x - 100, accuracy: 1, "the image follows the drag")
-            XCTAssertEqual(view.imageOffset.y, before.y - 50, accuracy: 1)
+            XCTAssertEqual(view.zoom.imageOffset.x, before.x - 100, accuracy: 1, "the image follows the drag")
+            XCTAssertEqual(view.zoom.imageOffset.y, before.y - 50, accuracy: 1)
 
             for _ in 0..<12 { ui.wheel(canvas, x: 500, y: 200, up: false, control: true) }
             Self.waitForRest(view)
-            XCTAssertTrue(view.isFit, "zooming out stops at fit")
+            XCTAssertTrue(view.zoom.isFit, "zooming out stops at fit")
         }
     }
 

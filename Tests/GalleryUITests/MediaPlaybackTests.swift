@@ -127,16 +127,16 @@ final class MediaPlaybackTests: GLibTestCase {
             let download = ItemViewModel(item: item, index: 0, pipeline: ui.pipeline, thumbnailPixelSize: 100, showSensitive: false)
             ui.window.openLargeView(download)
             let view = ui.window.largeView
-            XCTAssertTrue(iterateMainLoop(until: { view.messageLabel.isVisible }, timeout: 60), "no message: \(server.requestLog)")
-            XCTAssertTrue(view.messageLabel.text.hasPrefix("Unsupported video format ("), view.messageLabel.text)
-            XCTAssertTrue(view.retryButton.isVisible)
-            XCTAssertEqual(view.sizeLine, view.messageLabel.text, "the subtitle says it too")
-            view.retryButton.click()
+            XCTAssertTrue(iterateMainLoop(until: { view.status.messageLabel.isVisible }, timeout: 60), "no message: \(server.requestLog)")
+            XCTAssertTrue(view.status.messageLabel.text.hasPrefix("Unsupported video format ("), view.status.messageLabel.text)
+            XCTAssertTrue(view.status.retryButton.isVisible)
+            XCTAssertEqual(view.sizeLine, view.status.messageLabel.text, "the subtitle says it too")
+            view.status.retryButton.click()
             Self.wait(for: .paused, of: view, "Retry")
             XCTAssertTrue(view.media.showsCurrentSink, "the new pipeline's frames are in the view, not a window of their own")
             XCTAssertEqual(view.media.videoView?.isMapped, true)
-            XCTAssertFalse(view.messageLabel.isVisible)
-            XCTAssertFalse(view.retryButton.isVisible)
+            XCTAssertFalse(view.status.messageLabel.isVisible)
+            XCTAssertFalse(view.status.retryButton.isVisible)
 
             // A sound without a still: an icon over the controls, no frames; Space plays it.
             let ogg = try MediaFixture.sound.bytes()

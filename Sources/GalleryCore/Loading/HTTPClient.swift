@@ -4,8 +4,10 @@ import GObjectBindings
 /// The app's one HTTP client: a single libsoup session shared by feeds and images, so connections are kept
 /// alive and capped per host across everything the app downloads. Callbacks run on the GLib main loop.
 ///
-/// Of the app's own code, this file and its extensions in HTTPClient+*.swift are all that use libsoup as a
-/// client (through GObjectBindings' Soup*.swift, the only bindings that call it); the rest of the core sees
+/// Its collaborators own their parts: `HTTPSessions` the libsoup session and the disk cache attached to it,
+/// `AddressGate` which addresses connections may reach, `ConnectionGuard` one request's connections,
+/// `HTTPBody` a response's unread body. Of the app's own code, these are all that use libsoup as a client
+/// (through GObjectBindings' Soup*.swift, the only bindings that call it); the rest of the core sees
 /// `HTTPRequest`, `HTTPResponseHead`, `HTTPBody` and `HTTPError`. libsoup's server side is the demo server's.
 @MainActor
 public final class HTTPClient {
@@ -43,53 +45,31 @@ public final class HTTPClient {
         "GalleryViewer/\(AppVersion.string) (+https://github.com/galleryviewer/gallery-viewer)"
 
     public let configuration: Configuration
-    /// Replaced by a new one when the disk cache is cleared (see `clearCache`).
-    var session: Soup.Session
-    /// Sessions replaced by `clearCache`, finishing what they had in flight.
-    var retiredSessions: [Soup.Session] = []
+    private let sessions: HTTPSessions
+    /// Which addresses connections may reach, as the gallery being read decides (`useEndpoint`).
+    let addresses = AddressGate()
     /// The disk cache requests go through; nil: every request goes to the network.
-    public let cache: HTTPCache?
+    public var cache: HTTPCache? { sessions.cache }
     /// Called with each request's URL just before it is sent (for diagnostics and benchmarks).
     public var onRequestStarted: (@MainActor (String) -> Void)?
     /// `fetch` calls whose completion has not run yet: what callers still wait for (tests, diagnostics).
     public private(set) var fetchesInFlight = 0
-    /// Which addresses requests may connect to: everything until a gallery's endpoint decides (`useEndpoint`).
-    public internal(set) var addressPolicy = AddressPolicy(allowsPrivateAddresses: true)
-    /// Addresses `useEndpoint` counts as public (their bytes): tests serve a "public" gallery on 127.0.0.1.
-    public var addressesTreatedAsPublic: Set<[UInt8]> = []
-    /// Requests go through a proxy (see `AddressPolicy.systemUsesProxy`): addresses are not checked then.
-    /// nil until GIO's proxy resolver answered (addresses are checked meanwhile).
-    public internal(set) var usesProxy: Bool?
-    /// The origin of the gallery whose endpoint decides `addressPolicy`.
-    public internal(set) var endpointOrigin: String?
-    /// Hosts this client connected to on a private address: no answer for them comes from the disk cache
-    /// while the policy refuses private addresses (`servesFromCache`).
-    var hostsOnPrivateAddresses: Set<String> = []
-    /// Requests that wait for `useEndpoint`'s decision; nil when there is none pending.
-    var waitingForPolicy: [@MainActor () -> Void]?
-    var policyDecisions = 0
-    let readChunkBytes = 64 * 1024
+    private let readChunkBytes = 64 * 1024
 
     /// With a `cache`, requests wait until its index is read, then go through it (see `HTTPCache`).
     public init(configuration: Configuration = .init(), cache: HTTPCache? = nil) {
         self.configuration = configuration
-        session = Self.makeSession(configuration)
-        self.cache = cache
-        attachCacheWhenReady()
-        // Loaded off the main loop now, so that the first request does not wait for it (see `open`).
-        Soup.NetworkSetup.whenLoaded { [weak self] in
-            AddressPolicy.systemUsesProxy { [weak self] in self?.usesProxy = $0 }
-        }
+        sessions = HTTPSessions(configuration: configuration, cache: cache)
+        addresses.onNarrowed = { [weak self] in self?.sessions.replace() }
     }
 
-    static func makeSession(_ configuration: Configuration) -> Soup.Session {
-        Soup.Session(.init(
-            userAgent: configuration.userAgent,
-            maxConnectionsPerHost: Int32(configuration.maxConnectionsPerHost),
-            maxConnections: Int32(configuration.maxConnections),
-            ioTimeoutSeconds: UInt32(configuration.ioTimeoutSeconds),
-            trustedCertificatesFile: configuration.trustedCertificatesFile))
-    }
+    /// The gallery at `origin` is the one being read: it decides which addresses requests may reach from now
+    /// on (see `AddressGate.useEndpoint`).
+    public func useEndpoint(_ origin: String) { addresses.useEndpoint(origin) }
+
+    /// Empties the disk cache without making the main loop wait for the disk; `completion` gets the bytes
+    /// freed (0 without a cache). Requests in flight finish (see `HTTPSessions.clearCache`).
+    public func clearCache(completion: @escaping @MainActor (Int) -> Void) { sessions.clearCache(completion: completion) }
 
     /// Fetches `request` into memory. `validate` sees the status and headers before any of the body is read
     /// and can reject the response (a 404, an HTML page where an image was expected) without downloading the
@@ -140,12 +120,121 @@ public final class HTTPClient {
     }
 
     /// Cancels everything in flight; each pending fetch completes with `.cancelled`.
-    public func abortAll() {
-        session.abort()
-        for retired in retiredSessions { retired.abort() }
+    public func abortAll() { sessions.abortAll() }
+
+    /// Sends `request` on the shared session (same connection caps, timeouts and User-Agent as every other
+    /// request) and hands over the status, headers and the unread body once the headers arrived. The caller
+    /// checks the head, reads the body with `body.read` and closes it. `completion` runs once, on the main loop
+    /// and never before `open` returns; transport failures arrive as `HTTPError`. The throughput floor
+    /// (`TransferWatchdog`) watches from the moment libsoup sends the request (not while it waits in the
+    /// session's queue for a connection) until the body is closed or fails.
+    ///
+    /// With a disk cache, a GET whose server cannot be reached (`isUnreachable`) is asked once more
+    /// with `Cache-Control: max-stale`: a stored copy, however old, beats an error when the network is gone.
+    /// Without a copy that retry goes to the network; if it fails too, the first try's error is reported.
+    public func open(_ request: HTTPRequest, cancellable: Cancellable,
+                     completion: @escaping @MainActor (Result<HTTPStreamingResponse, HTTPError>) -> Void) {
+        // Only absolute http(s) URLs go out: libsoup would take others apart in its own ways.
+        guard URLText.isWebAddress(request.url), let message = Self.message(for: request) else {
+            MainLoopSource.idle { completion(.failure(.notAWebAddress)) }
+            return
+        }
+        onRequestStarted?(request.url)
+        // libsoup's first connection would load GIO's modules and the certificate store on the main loop.
+        Soup.NetworkSetup.whenLoaded { [weak self] in
+            guard let self else { return completion(.failure(.cancelled)) }
+            self.sessions.whenCacheReady { [weak self] in
+                guard let self else { return completion(.failure(.cancelled)) }
+                self.addresses.whenDecided(for: request.url) { [weak self] in
+                    guard let self else { return completion(.failure(.cancelled)) }
+                    // Decided now, with the policy: a private host's stored copy is no answer for a public gallery.
+                    var request = request
+                    if request.usesDiskCache, !self.addresses.servesFromCache(request.url) {
+                        request.usesDiskCache = false
+                        message.bypassDiskCache()
+                    }
+                    self.send(message, of: request, cancellable: cancellable, watchdog: self.watchdog(cancelling: cancellable),
+                              retrying: nil, completion: completion)
+                }
+            }
+        }
     }
 
-    func httpError(_ error: GLibError) -> HTTPError {
+    private func watchdog(cancelling cancellable: Cancellable) -> TransferWatchdog {
+        TransferWatchdog(minimumBytesPerSecond: configuration.minimumBytesPerSecond,
+                         windowSeconds: configuration.throughputWindowSeconds) { cancellable.cancel() }
+    }
+
+    private static func message(for request: HTTPRequest) -> Soup.Message? {
+        guard let message = Soup.Message(method: request.method, url: request.url) else { return nil }
+        for (name, value) in request.headers { message.setRequestHeader(name, value) }
+        if let body = request.body {
+            let contentType = request.headers.first { $0.key.lowercased() == "content-type" }?.value ?? "application/json"
+            message.setRequestBody(Array(body.utf8), contentType: contentType)
+        }
+        if !request.usesDiskCache { message.bypassDiskCache() }
+        return message
+    }
+
+    /// `firstError`: this is the stale-copy retry of a request that failed so. The retry has a throughput
+    /// window of its own (the first try may have used up most of one waiting for libsoup's I/O timeout).
+    private func send(_ message: Soup.Message, of request: HTTPRequest, cancellable: Cancellable,
+                      watchdog: TransferWatchdog, retrying firstError: HTTPError?,
+                      completion: @escaping @MainActor (Result<HTTPStreamingResponse, HTTPError>) -> Void) {
+        let guardrail = ConnectionGuard(message: message, cancellable: cancellable) { [weak self] host, address in
+            self?.addresses.policy(forConnectionTo: host, at: address)
+        }
+        // The throughput window opens when libsoup sends the request, not while it waits for a connection.
+        message.onStarting { scheme in
+            guardrail.check(scheme: scheme)
+            watchdog.start()
+        }
+        sessions.current.send(message, cancellable: cancellable) { [weak self] result in
+            guard let self else {
+                watchdog.stop()
+                return completion(.failure(.cancelled))
+            }
+            switch result {
+            case .failure(let error):
+                var mapped = self.httpError(error, watchdog: watchdog)
+                // Whatever the refused connection ended with (cancelled, or a closed socket), the refusal is why.
+                if let refusal = guardrail.refusal { mapped = .refused(refusal) }
+                watchdog.stop()
+                if let firstError {
+                    // No stored copy, so the retry went to the network and failed too (timed out, too slow,
+                    // refused): what the caller must hear is why the server is unreachable — that is what
+                    // lets it fall back to a saved copy of its own (GalleryFeed's snapshot). Only the user's
+                    // cancel (a watchdog's is `.tooSlow` here) stays a cancel.
+                    return completion(.failure(mapped == .cancelled ? .cancelled : firstError))
+                }
+                // Only a GET can have a stored copy (libsoup caches nothing else): a POST is not sent twice.
+                if self.cache != nil, request.method == "GET", request.usesDiskCache, mapped.isUnreachable,
+                   !cancellable.isCancelled,
+                   let stale = Self.message(for: request.askingForStaleCopy) {
+                    return self.send(stale, of: request, cancellable: cancellable,
+                                     watchdog: self.watchdog(cancelling: cancellable), retrying: mapped,
+                                     completion: completion)
+                }
+                completion(.failure(mapped))
+            case .success(let stream):
+                // An answer from the disk cache was never sent: its body is watched from here.
+                watchdog.start()
+                let body = HTTPBody(stream: stream, watchdog: watchdog) { [weak self] error in
+                    self?.httpError(error, watchdog: watchdog) ?? .cancelled
+                }
+                completion(.success(HTTPStreamingResponse(head: HTTPResponseHead(message), body: body)))
+            }
+        }
+    }
+
+    /// A cancellation the watchdog caused is reported as what it was: too slow.
+    private func httpError(_ error: GLibError, watchdog: TransferWatchdog) -> HTTPError {
+        let mapped = httpError(error)
+        guard watchdog.fired, mapped == .cancelled else { return mapped }
+        return .tooSlow(minimumBytesPerSecond: watchdog.minimumBytesPerSecond)
+    }
+
+    private func httpError(_ error: GLibError) -> HTTPError {
         if error.isCancelled { return .cancelled }
         if error.matches(G_IO_ERROR_TIMED_OUT) { return .timedOut(seconds: configuration.ioTimeoutSeconds) }
         if error.matches(G_IO_ERROR_PARTIAL_INPUT) { return .connectionClosedEarly }

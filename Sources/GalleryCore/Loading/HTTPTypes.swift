@@ -105,3 +105,24 @@ public enum HTTPError: Error, Equatable, Sendable {
         }
     }
 }
+
+extension HTTPError {
+    /// The server could not be reached or stopped answering (no network, DNS, refused, timed out): a stored
+    /// copy is better than nothing. Not for answers the server did give (statuses, certificates, sizes).
+    public var isUnreachable: Bool {
+        switch self {
+        case .network, .timedOut: true
+        default: false
+        }
+    }
+}
+
+extension HTTPRequest {
+    /// The same request, asking the disk cache for its copy however stale: libsoup then answers from disk
+    /// without asking the server (unless the response said must-revalidate, or there is no copy).
+    var askingForStaleCopy: HTTPRequest {
+        var stale = self
+        stale.headers["Cache-Control"] = "max-stale"
+        return stale
+    }
+}

@@ -27,10 +27,10 @@ final class ViewerActions {
         add("back") { $0.onBack?() }
         add("previous") { $0.onShowNeighbour?(-1) }
         add("next") { $0.onShowNeighbour?(1) }
-        add("zoom-in") { $0.largeView.zoomIn() }
-        add("zoom-out") { $0.largeView.zoomOut() }
-        add("zoom-real-size") { $0.largeView.zoomToRealSize() }
-        add("zoom-fit") { $0.largeView.zoomToFit() }
+        add("zoom-in") { $0.largeView.zoom.zoomIn() }
+        add("zoom-out") { $0.largeView.zoom.zoomOut() }
+        add("zoom-real-size") { $0.largeView.zoom.zoomToRealSize() }
+        add("zoom-fit") { $0.largeView.zoom.zoomToFit() }
         add("fullscreen") { $0.onToggleFullscreen?() }
         add("play-pause") { $0.largeView.togglePlayback() }
         add("mute") { $0.largeView.toggleMute() }
@@ -77,7 +77,7 @@ final class ViewerActions {
         case "up": (0, -1)
         default: (0, 1)
         }
-        guard !largeView.pan(dx: dx, dy: dy), dx != 0 else { return }
+        guard !largeView.zoom.pan(dx: dx, dy: dy), dx != 0 else { return }
         onShowNeighbour?(dx)
     }
 }

@@ -47,6 +47,8 @@ final class DetailsPanel {
     let pageLink = LinkButton()
     /// The page link was activated: the window opens it (and checks it once more).
     var onOpenLink: (@MainActor (String) -> Void)?
+    /// The details of the item the large view shows now (nil: none); asked when the panel opens or follows.
+    var current: (@MainActor () -> ItemDetails?)?
     private(set) var shown: ItemDetails?
 
     init() {
@@ -68,6 +70,23 @@ final class DetailsPanel {
         revealer.setChild(scroller)
         revealer.showAll()
         revealer.isRevealed = false
+    }
+
+    /// The panel is open (or opening).
+    var isOpen: Bool { revealer.isRevealed }
+
+    /// Opens or closes the panel; it opens filled with the item shown.
+    func setOpen(_ open: Bool) {
+        guard open != isOpen else { return }
+        revealer.isRevealed = open
+        if open { follow() }
+    }
+
+    /// Something about the item shown changed: an open panel shows it; a closed one need not follow, as it is
+    /// filled when it opens.
+    func follow() {
+        guard isOpen, let details = current?() else { return }
+        show(details)
     }
 
     /// Fills the rows; unchanged details change nothing (the view tells the panel about every change).

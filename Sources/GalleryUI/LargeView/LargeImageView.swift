@@ -17,15 +17,8 @@ public final class LargeImageView {
     public let container = Overlay()
     let details = DetailsPanel()
     let canvas = ImageCanvas()
-    let spinner = Spinner()
-    static let spinnerSize = 48
-    let progressBar = ProgressBar()
-    /// Spinner, message and buttons over the middle of the picture; hidden when empty, because an overlay
-    /// child takes the pointer events over its area (a scroll or double-click there would go nowhere).
-    let statusBox = Box(.vertical, spacing: 12)
-    let messageLabel = Label()
-    let retryButton = Button(label: tr("_Retry"))
-    let openInBrowserButton = Button(label: tr("Open in _Browser"))
+    /// The spinner, progress bar, message and buttons over the picture.
+    let status: LargeViewStatus
     private let pipeline: ImagePipeline
     private var task: ImageTask?
     /// The URL being loaded: the original, or a rendition the service offers when the original is too large.
@@ -66,48 +59,29 @@ public final class LargeImageView {
         media = LargeMediaView(client: pipeline.client)
         canvas.area.addStyleClass("large-view")
         container.setChild(canvas.area)
-        // First of the overlays: the spinner, the message and Retry stay above the frames.
+        // First of the overlays: the spinner, the message and Retry (`status`) stay above the frames.
         container.addOverlay(media.slot)
+        status = LargeViewStatus(over: container)
         root.append(container, expand: true)
         root.append(details.revealer)
         root.show()
         details.onOpenLink = { [weak self] url in self?.onOpenInBrowser?(url) }
+        details.current = { [weak self] in self?.itemDetails }
 
-        progressBar.valign = .start
-        progressBar.addStyleClass("osd")
-        progressBar.accessibleName = tr("Download progress")
-        container.addOverlay(progressBar)
-
-        let overlay = statusBox
-        overlay.halign = .center
-        overlay.valign = .center
-        spinner.setSizeRequest(width: Self.spinnerSize, height: Self.spinnerSize)
-        overlay.append(spinner)
-        messageLabel.addStyleClass("large-view-message")
-        messageLabel.wraps = true
-        messageLabel.justify = .center
-        overlay.append(messageLabel)
-        for button in [retryButton, openInBrowserButton] {
-            button.halign = .center
-            overlay.append(button)
-        }
-        openInBrowserButton.addStyleClass("suggested-action")
-        retryButton.onClicked { [weak self] in self?.retry() }
-        openInBrowserButton.onClicked { [weak self] in
+        status.retryButton.onClicked { [weak self] in self?.retry() }
+        status.openInBrowserButton.onClicked { [weak self] in
             if let url = self?.download?.item.pageURL { self?.onOpenInBrowser?(url) }
         }
-        container.addOverlay(overlay)
         container.showAll()
-        [progressBar, messageLabel, retryButton, openInBrowserButton].forEach { $0.hide() }
-        setLoading(false)
+        status.hideAll()
 
         canvas.onZoomSettled = { [weak self] in self?.onChange?() }
-        canvas.onZoomRequested = { [weak self] in self?.loadDetailIfNeeded() }
+        canvas.zoom.onZoomRequested = { [weak self] in self?.loadDetailIfNeeded() }
         canvas.onContextMenu = { [weak self] press in self?.onContextMenu?(press) }
         container.addOverlay(animation.bar)
         animation.onFrame = { [weak self] frame in self?.animationFrame(frame) }
-        detail.onProgress = { [weak self] progress in self?.showProgress(progress) }
-        detail.onSettled = { [weak self] in self?.setLoading(false) }
+        detail.onProgress = { [weak self] progress in self?.status.showProgress(progress) }
+        detail.onSettled = { [weak self] in self?.status.setLoading(false) }
         detail.onDecoded = { [weak self] surface, resolution in self?.canvas.addDetail(surface, resolution: resolution) }
         detail.onFailed = { [weak self] in self?.changed() }
         media.onChange = { [weak self] in self?.mediaChanged() }
@@ -115,13 +89,16 @@ public final class LargeImageView {
 
     public var title: String { download?.item.displayTitle ?? "" }
 
+    /// The zoom and pan of the picture (the window's zoom actions, the arrow keys' panning).
+    public var zoom: ImageZoom { canvas.zoom }
+
     /// "4000 × 3000 pixels", with the zoom when it is not "fit" ("… · 100 %"), or why the image is missing.
     public var sizeLine: String {
         guard let item = download?.item else { return "" }
         if let size = fullImageSize {
             let pixels = Self.pixels(size.width, size.height)
-            guard let viewport = canvas.viewport, !viewport.isFit, isShowingFullImage else { return pixels }
-            let zoom = Int((viewport.zoom * 100).rounded())
+            guard !zoom.isFit, isShowingFullImage else { return pixels }
+            let zoom = Int((zoom.level * 100).rounded())
             if let reason = detailFailure {
                 // TRANSLATORS: the large view's subtitle when zoomed but the full-resolution image could not be
                 // decoded: {size} is "4000 × 3000 pixels", {zoom} is 100, {reason} says why ("Not enough memory to zoom in").
@@ -149,9 +126,8 @@ public final class LargeImageView {
         failure = nil
         file = nil
         requestedURL = nil  // Retry must never load the previous item's image
-        [messageLabel, retryButton].forEach { $0.hide() }
-        openInBrowserButton.isVisible = download.item.pageURL != nil && download.item.fullImageURL == nil
-        updateStatusBox()
+        status.hideMessage()
+        status.offerOpenInBrowser(download.item.pageURL != nil && download.item.fullImageURL == nil)
         // TRANSLATORS: the picture's name for screen readers; {title} is the image's title.
         canvas.area.accessibleName = tr("Large view: {title}", ["title": download.item.displayTitle])
         self.maxPixelSize = maxPixelSize
@@ -167,7 +143,7 @@ public final class LargeImageView {
         }
         if let itemMedia = item.media, !hidden {
             if !showsCurrentItem { clearPicture() }
-            openInBrowserButton.hide()
+            status.offerOpenInBrowser(false)
             media.show(itemMedia, isSound: item.kind == .audio, hasStill: showsCurrentItem)
         } else if let url = item.largeImageURL(fitting: maxPixelSize, maxPixels: pipeline.limits.decode.maxPixels), !hidden {
             // Without a thumbnail the previous image stays until this one can be painted.
@@ -176,12 +152,12 @@ public final class LargeImageView {
             clearPicture()
             if item.mediaURLRejected && !hidden {
                 failure = HTTPError.notAWebAddress.message
-                showMessage(Self.notLoaded(HTTPError.notAWebAddress.message))
+                status.showMessage(Self.notLoaded(HTTPError.notAWebAddress.message))
             } else if hidden {
                 // TRANSLATORS: “Show Sensitive Content” is the main menu's item of that name.
-                showMessage(tr("Sensitive content is hidden. Turn on “Show Sensitive Content” in the menu to see it."))
+                status.showMessage(tr("Sensitive content is hidden. Turn on “Show Sensitive Content” in the menu to see it."))
             } else if item.kind != .image {
-                showMessage(tr("This item is not an image."))
+                status.showMessage(tr("This item is not an image."))
             }
         }
         changed()
@@ -196,20 +172,7 @@ public final class LargeImageView {
         animation.stop()
         media.stop()
         original = nil
-        setLoading(false)
-    }
-
-    /// The spinner and the progress bar, on or off; the status box shows only while it has something to show.
-    private func setLoading(_ loading: Bool) {
-        spinner.isSpinning = loading
-        spinner.isVisible = loading
-        progressBar.isVisible = loading
-        if loading { progressBar.fraction = 0 }
-        updateStatusBox()
-    }
-
-    private func updateStatusBox() {
-        statusBox.isVisible = [spinner, messageLabel, retryButton, openInBrowserButton].contains { $0.isVisible }
+        status.setLoading(false)
     }
 
     /// The view closed: stop, and let go of every picture (a full-resolution one is tens of megabytes).
@@ -225,11 +188,11 @@ public final class LargeImageView {
 
     private func load(_ url: String) {
         requestedURL = url
-        setLoading(true)
+        status.setLoading(true)
         let generation = self.generation
         let request = ImageRequest(url: url, size: .fitting(maxPixelSize), keepsOriginal: true, playsAnimation: true,
                                    priority: .interactive)
-        let task = pipeline.loadImage(request, progress: { [weak self] progress in self?.showProgress(progress) }) {
+        let task = pipeline.loadImage(request, progress: { [weak self] progress in self?.status.showProgress(progress) }) {
             [weak self] result in
             guard let self, self.generation == generation else { return }
             self.fullImageArrived(result)
@@ -237,23 +200,19 @@ public final class LargeImageView {
         if task.isPending { self.task = task }  // else a cached image completed at once
     }
 
-    private func showProgress(_ progress: LoadProgress) {
-        if let fraction = progress.fraction { progressBar.fraction = fraction } else { progressBar.pulse() }
-    }
-
     /// Tries the download that failed again (the Retry button).
     public func retry() {
         if media.isActive { return media.player.retry() }
         guard let url = requestedURL, failure != nil, task == nil else { return }
         failure = nil
-        [messageLabel, retryButton].forEach { $0.hide() }
+        status.hideMessage()
         load(url)
         changed()
     }
 
     private func fullImageArrived(_ result: Result<ImageResponse, ImageLoadError>) {
         task = nil
-        setLoading(false)
+        status.setLoading(false)
         // An original too large to decode, which its size in the feed did not give away: the service's own
         // scaled copy shows the same picture.
         if case .failure(.tooLarge) = result, let rendition = download?.item.rendition(covering: maxPixelSize),
@@ -278,9 +237,7 @@ public final class LargeImageView {
             // Nothing of this item to show: the previous item's picture must not stand in for it.
             if !showsCurrentItem { clearPicture() }
             failure = error.message
-            showMessage(Self.notLoaded(error.message))
-            retryButton.isVisible = error != .http(.notAWebAddress)
-            updateStatusBox()
+            status.showMessage(Self.notLoaded(error.message), retry: error != .http(.notAWebAddress))
             changed()
         }
     }
@@ -312,17 +269,35 @@ public final class LargeImageView {
         tr("The full image could not be loaded: {reason}", ["reason": reason])
     }
 
-    private func showMessage(_ text: String) {
-        messageLabel.text = text
-        messageLabel.show()
-        updateStatusBox()
-    }
-
-    /// Something about the item shown changed: the details panel and the picture's accessible description
+    /// Something about the item shown changed: the picture's accessible description and the details panel
     /// follow, then the window (title, size line).
     private func changed() {
-        updateDetails()
+        if let download {
+            // A hidden sensitive picture's alt text would describe what is hidden (as its title does not).
+            let description = download.state == .sensitiveHidden ? "" : download.item.altText ?? ""
+            // Set only when it changes: each set is an event to every screen reader listening.
+            if canvas.area.accessibleDescription != description { canvas.area.accessibleDescription = description }
+        }
+        details.follow()
         onChange?()
+    }
+
+    // MARK: Details
+
+    /// The details panel is open (or opening).
+    public var isShowingDetails: Bool { details.isOpen }
+
+    /// Opens or closes the details panel (`win.show-details`: Alt+Return, the header bar's toggle).
+    public func setDetailsShown(_ shown: Bool) { details.setOpen(shown) }
+
+    /// What the details panel shows of the item: what its player found of a video or sound, else what fetching
+    /// and decoding the image found.
+    private var itemDetails: ItemDetails? {
+        guard let download else { return nil }
+        let hidden = download.state == .sensitiveHidden
+        if media.isActive { return ItemDetails(item: download.item, hidden: hidden, playing: media.player) }
+        return ItemDetails(item: download.item, hidden: hidden, requestedURL: requestedURL, decodedSize: fullImageSize,
+                           file: file, failure: failure)
     }
 
     // MARK: Video and sound
@@ -340,18 +315,16 @@ public final class LargeImageView {
     private func mediaChanged() {
         guard media.isActive else { return }
         let status = media.player.status
-        setLoading(status == .loading)
+        self.status.setLoading(status == .loading)
         // The spinner alone: the player knows no fraction of what it needs before the first frame.
-        progressBar.hide()
+        self.status.hideProgressBar()
         if case .failed(let reason) = status {
             failure = reason
-            showMessage(reason)
-            retryButton.show()
+            self.status.showMessage(reason, retry: true)
         } else if failure != nil {
             failure = nil
-            [messageLabel, retryButton].forEach { $0.hide() }
+            self.status.hideMessage()
         }
-        updateStatusBox()
         changed()
     }
 
@@ -387,6 +360,6 @@ public final class LargeImageView {
     private func loadDetailIfNeeded() {
         guard isShowingFullImage, canvas.needsSharperPicture, detail.isIdle, animationPlayer == nil,
               let size = fullImageSize, let url = requestedURL else { return }
-        if detail.load(url, imageSize: size), original == nil { setLoading(true) }
+        if detail.load(url, imageSize: size), original == nil { status.setLoading(true) }
     }
 }

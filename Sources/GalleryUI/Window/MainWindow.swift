@@ -122,7 +122,7 @@ public final class MainWindow {
         guard preparation == nil else { return }
         var spinners: [(Widget, Int)] = [
             (statusPage.spinner, StatusPage.spinnerSize), (listView.listBox, GalleryRow.spinnerSize),
-            (listView.flowBox, GalleryTile.spinnerSize), (largeView.spinner, LargeImageView.spinnerSize),
+            (listView.flowBox, GalleryTile.spinnerSize), (largeView.status.spinner, LargeViewStatus.spinnerSize),
         ]
         preparation = MainLoopSource.whileIdle(priority: MainLoopSource.Priority.low) { [weak self] in
             guard let self, !self.isDestroyed, let (widget, size) = spinners.popLast() else { return false }

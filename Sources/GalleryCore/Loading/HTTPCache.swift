@@ -18,13 +18,14 @@ import GObjectBindings
 /// and each start trims to `fillAfterTrim` of it.
 ///
 /// One cache serves one `HTTPClient`, and its directory must belong to this process alone (SoupCache is
-/// not safe for two processes): `DiskCache` takes a lock for it. `HTTPClient.clearCache` empties it.
+/// not safe for two processes): `DiskCache` takes a lock for it. `HTTPClient.clearCache` empties it (see
+/// `HTTPSessions`).
 @MainActor
 public final class HTTPCache {
     public let directory: String
     public let maxBytes: Int
     /// The cache the client's session uses; replaced by an empty one when cleared.
-    private(set) var soupCache: Soup.Cache
+    private var soupCache: Soup.Cache
     /// Work waiting for the index; nil once it is read.
     private var waiting: [@MainActor () -> Void]? = []
     /// Reading the index at start: how long it took on the worker, and what the trim found and left.
@@ -106,14 +107,30 @@ public final class HTTPCache {
     /// before `dump` so that what they fetched is in the index. The app does not: at quit, a response still
     /// being written is simply not kept.
     public func finishWrites() {
-        guard isReady, attached else { return }
+        guard isReady, isAttached else { return }
         soupCache.flush()
     }
 
-    /// Set by the client once its session uses the cache (libsoup's flush needs the session).
-    var attached = false
+    /// A session uses the cache (libsoup's flush needs the session).
+    private(set) var isAttached = false
+    private var isClaimed = false
+
     /// One client per cache, for good: SoupCache belongs to one session at a time.
-    var claimed = false
+    func claim() {
+        precondition(!isClaimed, "an HTTPCache serves one HTTPClient")
+        isClaimed = true
+    }
+
+    /// `session`'s requests go through the cache from now on.
+    func attach(to session: Soup.Session) {
+        session.addCache(soupCache)
+        isAttached = true
+    }
+
+    func detach(from session: Soup.Session) {
+        session.removeCache(soupCache)
+        isAttached = false
+    }
 
     /// Puts an empty cache in the place of this one (its files are left to `removeTrash`): the directory
     /// is renamed aside (one rename) and a new cache made in its place. Nil when there was nothing to rename.
@@ -148,78 +165,5 @@ public final class HTTPCache {
         for name in DirectoryScan.names(in: parent) where name.hasPrefix(stem) {
             DirectoryScan.removeFlatDirectory(parent + "/" + name)
         }
-    }
-}
-
-extension HTTPError {
-    /// The server could not be reached or stopped answering (no network, DNS, refused, timed out): a stored
-    /// copy is better than nothing. Not for answers the server did give (statuses, certificates, sizes).
-    public var isUnreachable: Bool {
-        switch self {
-        case .network, .timedOut: true
-        default: false
-        }
-    }
-}
-
-extension HTTPClient {
-    /// Runs `send` once the disk cache (if any) can answer.
-    func whenCacheReady(_ send: @escaping @MainActor () -> Void) {
-        if let cache { cache.whenReady(send) } else { send() }
-    }
-
-    /// Attaches the cache to the session once its index is read; requests queued meanwhile run after.
-    func attachCacheWhenReady() {
-        guard let cache else { return }
-        precondition(!cache.claimed, "an HTTPCache serves one HTTPClient")
-        cache.claimed = true
-        cache.whenReady { [weak self] in
-            guard let self, let cache = self.cache else { return }
-            self.session.addCache(cache.soupCache)
-            cache.attached = true
-        }
-    }
-
-    /// Empties the disk cache without making the main loop wait for the disk; `completion` gets the bytes
-    /// freed (0 without a cache).
-    ///
-    /// A new, empty cache takes the old one's place at once, on a new session: libsoup's features count a
-    /// reference per request queued while they are attached and drop one when it leaves the queue, so a
-    /// cache attached to a session with requests in flight would be released once too often. The old
-    /// session finishes what it has in flight (with the old cache, which stops serving and storing anything
-    /// new) and is kept until the client goes. Whatever the old cache still writes is an unknown file the
-    /// next start deletes.
-    public func clearCache(completion: @escaping @MainActor (Int) -> Void) {
-        guard let cache else {
-            MainLoopSource.idle { completion(0) }
-            return
-        }
-        cache.whenReady { [weak self] in
-            guard let self else { return completion(0) }
-            self.session.removeCache(cache.soupCache)
-            self.retiredSessions.append(self.session)
-            let trash = cache.replaceWithEmptyCache()
-            self.session = Self.makeSession(self.configuration)
-            self.session.addCache(cache.soupCache)
-            HTTPCache.removeTrash(trash, completion: completion)
-        }
-    }
-
-    /// Puts a new session in place of the current one, which finishes what it has in flight and is kept
-    /// until the client goes; the disk cache moves over if attached.
-    func replaceSession() {
-        let movesCache = cache?.attached == true
-        if movesCache, let cache { session.removeCache(cache.soupCache) }
-        retiredSessions.append(session)
-        session = Self.makeSession(configuration)
-        if movesCache, let cache { session.addCache(cache.soupCache) }
-    }
-
-    /// The same request, asking the cache for its copy however stale: libsoup then answers from disk
-    /// without asking the server (unless the response said must-revalidate, or there is no copy).
-    static func staleCopyRequest(_ request: HTTPRequest) -> HTTPRequest {
-        var stale = request
-        stale.headers["Cache-Control"] = "max-stale"
-        return stale
     }
 }
