@@ -4,7 +4,9 @@ import PackageDescription
 // Layers, bottom up (see docs/ARCHITECTURE.md):
 //   CGLib, CGtk, CSoup     system libraries (GLib/GIO/gdk-pixbuf; GTK 3 + GDK + cairo; libsoup 2.4)
 //   CGStreamer             GStreamer core, appsrc and pbutils (playback of videos and sounds)
-//   GObjectBindings        owning references, signals, main-loop sources, GError, GCancellable, libsoup, pixbufs
+//   DecoderBindings        owning references, GError, GCancellable, translations, GBytes, pixbufs and their
+//                          decoding, the decoder protocol: GLib and gdk-pixbuf only (all gallery-decoder links)
+//   GObjectBindings        DecoderBindings re-exported, signals, main-loop sources, workers, files, libsoup
 //   GStreamerBindings      playbin fed by an appsrc, the bus on the main loop, gtksink, the element allowlist;
 //                          CGStreamer is an internal import, so no GStreamer type appears in its public API
 //   GtkBindings            one small Swift class per GTK widget type we use; CGtk and CGLib are internal imports,
@@ -51,7 +53,10 @@ let package = Package(
         // decoder helper (libseccomp).
         .target(name: "CDecoderSandbox", linkerSettings: [.linkedLibrary("seccomp")]),
 
-        .target(name: "GObjectBindings", dependencies: ["CGLib", "CSoup", "CDecoderSandbox"]),
+        // What `gallery-decoder` needs and no more (GLib, GObject, gdk-pixbuf): no libsoup, so the helper loads
+        // none of the network's libraries (Tests/Install/check.sh). GObjectBindings re-exports it.
+        .target(name: "DecoderBindings", dependencies: ["CGLib"]),
+        .target(name: "GObjectBindings", dependencies: ["DecoderBindings", "CGLib", "CSoup", "CDecoderSandbox"]),
         .target(name: "GStreamerBindings", dependencies: ["GObjectBindings", "CGLib", "CGStreamer"]),
         .target(name: "GtkBindings", dependencies: ["GObjectBindings", "GStreamerBindings", "CGLib", "CGtk"]),
         .target(
@@ -75,7 +80,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // -> `gallery-decoder`: decodes the network's images for the app, in a process of its own (no GTK).
-        .executableTarget(name: "GalleryDecoder", dependencies: ["GObjectBindings", "CDecoderSandbox", "CGLib"]),
+        .executableTarget(name: "GalleryDecoder", dependencies: ["DecoderBindings", "CDecoderSandbox", "CGLib"]),
         .executableTarget(
             name: "DemoServerCommand",
             dependencies: [

@@ -72,6 +72,14 @@ public final class DecoderProcess: Sendable {
     /// is the helper's memfd mapped read-only: no copy, unmapped when the pixbuf is finalized.
     public func decode(_ bytes: Bytes, _ request: DecodeRequest, timeoutMilliseconds: Int32)
         -> Result<DecodedPixbuf, DecoderFailure> {
+        if let failure = send(bytes, request) { return .failure(failure) }
+        return receive(for: request, timeoutMilliseconds: timeoutMilliseconds)
+    }
+
+    /// The first half of `decode`: sends the request and its bytes, or says how the helper ended. The helper
+    /// answers requests in the order they came, so a request may go out while the one before is decoded, as
+    /// long as the replies are read in the same order (`receive`). Blocks while the socket is full.
+    public func send(_ bytes: Bytes, _ request: DecodeRequest) -> DecoderFailure? {
         var request = request
         request.byteCount = bytes.count
         let header = request.encoded()
@@ -79,8 +87,12 @@ public final class DecoderProcess: Sendable {
             gv_send_with_fd(socket, header, header.count, -1) == 0
                 && (buffer.isEmpty || gv_write_all(socket, buffer.baseAddress, buffer.count) == 0)
         }
-        guard sent else { return .failure(reap()) }
-        return readReply(timeoutMilliseconds: timeoutMilliseconds).flatMap { reply, fd in
+        return sent ? nil : reap()
+    }
+
+    /// The second half of `decode`: waits for the reply to `request`, the oldest one not read yet.
+    public func receive(for request: DecodeRequest, timeoutMilliseconds: Int32) -> Result<DecodedPixbuf, DecoderFailure> {
+        readReply(timeoutMilliseconds: timeoutMilliseconds).flatMap { reply, fd in
             switch reply.status {
             case .decoded: return image(reply, fd: fd, request: request)
             case .refused: return .failure(.refused(width: reply.originalWidth, height: reply.originalHeight))

@@ -1,6 +1,6 @@
 import CDecoderSandbox
 import CGLib
-import GObjectBindings
+import DecoderBindings
 #if canImport(Glibc)
 import Glibc
 #endif

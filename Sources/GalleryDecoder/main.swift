@@ -6,7 +6,7 @@
 //   gallery-decoder --memory-limit BYTES --cpu-limit SECONDS --formats png,jpeg,…
 import CDecoderSandbox
 import CGLib
-import GObjectBindings
+import DecoderBindings
 #if canImport(Glibc)
 import Glibc
 #endif

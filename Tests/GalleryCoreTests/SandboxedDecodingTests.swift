@@ -79,6 +79,49 @@ final class SandboxedDecodingTests: GLibTestCase {
         }
     }
 
+    func testRequestsSentAheadToOneHelperEachGetTheirOwnImage() {
+        MainActor.assumeIsolated {
+            // One helper, two requests in flight: the second waits in its socket while the first is decoded,
+            // and each reply must be read by the worker that sent its request, or images swap.
+            let feeder = Feeder(pool: DecoderPool(sandbox: DecoderSandbox(), size: 1), widths: Array(8..<128))
+            feeder.pool.onAvailable = { [weak feeder] in feeder?.feed() }
+            feeder.feed()
+            iterateMainLoop(until: { feeder.decoded.count == feeder.widths.count }, timeout: 120)
+            XCTAssertEqual(feeder.decoded, Dictionary(uniqueKeysWithValues: feeder.widths.map { ($0, $0) }))
+            XCTAssertEqual(feeder.pool.startLog.count, 1, "one helper decoded them all")
+            XCTAssertEqual(feeder.mostInFlight, DecoderPool.depth, "requests were sent ahead")
+            feeder.pool.stopIdle()
+        }
+    }
+
+    /// Gives the pool PNGs of distinct widths whenever it can take one, and records the width each came back as.
+    @MainActor
+    private final class Feeder {
+        let pool: DecoderPool
+        let widths: [Int]
+        let images: [Bytes]
+        var decoded: [Int: Int] = [:]
+        var next = 0, mostInFlight = 0
+
+        init(pool: DecoderPool, widths: [Int]) {
+            (self.pool, self.widths) = (pool, widths)
+            images = widths.map { try! Pixbuf.filled(width: $0, height: 5, rgba: 0x3584e4ff).encoded(as: "png") }
+        }
+
+        func feed() {
+            while next < widths.count, pool.canStart {
+                let (width, bytes) = (widths[next], images[next])
+                next += 1
+                let request = DecodeRequest(loaderType: "png", maxPixelSize: nil,
+                                            expectedSize: .init(width: width, height: 5), maxPixels: nil, byteCount: 0)
+                pool.decode(request, bytes: { bytes }) { [weak self] result in
+                    self?.decoded[width] = (try? result.get().pixbuf.width) ?? -1
+                }
+                mostInFlight = max(mostInFlight, pool.busy)
+            }
+        }
+    }
+
     /// An SVG whose rendering at 4096 px takes a while: a large blur over many shapes.
     private static let slowSVG: Bytes = {
         var svg = #"<svg xmlns="http://www.w3.org/2000/svg" width="4096" height="4096">"#

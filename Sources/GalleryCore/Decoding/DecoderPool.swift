@@ -11,7 +11,7 @@ import Glibc
 ///
 /// Helpers are started on the main loop (a helper's parent-death signal follows the thread that started it,
 /// and GTask's workers come and go); each decode then runs on a GTask worker that blocks on its helper's
-/// socket, one worker per busy helper, so the main loop never waits for a helper. A helper that dies is that
+/// socket, one worker per request in flight, so the main loop never waits for a helper. A helper that dies is that
 /// image's failure, retried once on a new helper; starts are rate-bounded so that a gallery of images that
 /// each crash their decoder cannot fork without end.
 @MainActor
@@ -34,9 +34,8 @@ final class DecoderPool {
     /// Every helper start so far (monotonic µs), for tests of the rate bound.
     private(set) var startLog: [Int] = []
 
-    /// Requests given to one helper at a time: the second waits on the worker for the helper's lock and goes
-    /// out the moment the first's reply is in, not a main-loop turn later (measured: the round trip left
-    /// the helpers idle a third of the time).
+    /// Requests given to one helper at a time: while it decodes one, the next waits in its socket, so it
+    /// starts on it as soon as it has answered, without waiting for the app to read that answer.
     static let depth = 2
 
     init(sandbox: DecoderSandbox, size: Int = DecoderPool.defaultSize) {
@@ -64,29 +63,53 @@ final class DecoderPool {
         return starts.count < sandbox.maxStartsPerWindow
     }
 
-    /// One helper: its requests in flight (main loop), and the lock its workers take turns on, which also
-    /// guards whether it has greeted.
+    /// One helper: its requests in flight (main loop), and the locks its workers take turns on. A worker sends
+    /// while holding `sending` and takes `receiving` before it lets `sending` go, so the replies, which the helper
+    /// writes in the order the requests came, are read in that order too: only the worker that sent last can
+    /// be waiting for `receiving`. `receiving` also guards whether the greeting has been read.
     final class Helper: Sendable {
         let process: DecoderProcess
         let namespaces: Bool
-        let lock = Mutex(false)
+        private let sending = ThreadLock()
+        private let receiving = ThreadLock()
+        private let greetingRead = Mutex(false)
         @MainActor var inFlight = 0
         @MainActor var greeted = false
         init(process: DecoderProcess, namespaces: Bool) { (self.process, self.namespaces) = (process, namespaces) }
 
-        /// On a worker: the greeting first if no one has read it yet, then `body`.
-        nonisolated func withTurn<R>(timeout: Int32, _ body: () -> Result<R, DecoderFailure>)
-            -> (Result<R, DecoderFailure>, DecodeReply.Protections?) {
-            lock.withLock { greeted in
-                var greeting: DecodeReply.Protections?
-                if !greeted {
-                    switch process.awaitReady(timeoutMilliseconds: timeout) {
-                    case .success(let protections): greeting = protections
-                    case .failure(let failure): return (.failure(failure), nil)
-                    }
-                    greeted = true
-                }
-                return (body(), greeting)
+        /// On a worker: sends `request`, then waits for its reply (after the greeting, if no one has read it yet).
+        nonisolated func decode(_ bytes: Bytes, _ request: DecodeRequest, timeout: Int32)
+            -> (Result<DecodedPixbuf, DecoderFailure>, DecodeReply.Protections?) {
+            sending.lock()
+            let failure = process.send(bytes, request)
+            receiving.lock()
+            sending.unlock()
+            defer { receiving.unlock() }
+            let greeting: DecodeReply.Protections?
+            switch readGreeting(timeout: timeout) {
+            case .success(let protections): greeting = protections
+            case .failure(let failure): return (.failure(failure), nil)
+            }
+            if let failure { return (.failure(failure), greeting) }
+            return (process.receive(for: request, timeoutMilliseconds: timeout), greeting)
+        }
+
+        /// On a worker: the greeting, when no one has read it yet.
+        nonisolated func awaitGreeting(timeout: Int32) -> (Result<Void, DecoderFailure>, DecodeReply.Protections?) {
+            receiving.lock()
+            defer { receiving.unlock() }
+            switch readGreeting(timeout: timeout) {
+            case .success(let protections): return (.success(()), protections)
+            case .failure(let failure): return (.failure(failure), nil)
+            }
+        }
+
+        /// Holding `receiving`: the protections the greeting states, nil when it was read before.
+        private nonisolated func readGreeting(timeout: Int32) -> Result<DecodeReply.Protections?, DecoderFailure> {
+            guard !greetingRead.withLock({ $0 }) else { return .success(nil) }
+            return process.awaitReady(timeoutMilliseconds: timeout).map { protections in
+                greetingRead.withLock { $0 = true }
+                return protections
             }
         }
     }
@@ -102,9 +125,7 @@ final class DecoderPool {
         }
         helper.inFlight += 1
         let timeout = sandbox.decodeTimeoutMilliseconds
-        WorkerTask.run({
-            helper.withTurn(timeout: timeout) { helper.process.decode(makeBytes(), request, timeoutMilliseconds: timeout) }
-        }, completion: { [weak self] result, greeting in
+        WorkerTask.run({ helper.decode(makeBytes(), request, timeout: timeout) }, completion: { [weak self] result, greeting in
             guard let self else { return completion(result) }
             helper.inFlight -= 1
             if let greeting { self.greeted(helper, greeting) }
@@ -143,7 +164,7 @@ final class DecoderPool {
         let timeout = sandbox.decodeTimeoutMilliseconds
         while helpers.count < size, mayStartHelper, case .success(let helper) = start() {
             helper.inFlight += 1
-            WorkerTask.run({ helper.withTurn(timeout: timeout) { .success(()) } }, completion: { [weak self] result, greeting in
+            WorkerTask.run({ helper.awaitGreeting(timeout: timeout) }, completion: { [weak self] result, greeting in
                 guard let self else { return }
                 helper.inFlight -= 1
                 if let greeting { self.greeted(helper, greeting) }
@@ -211,4 +232,20 @@ final class DecoderPool {
     func stopIdle() {
         helpers.filter { $0.inFlight == 0 }.forEach(drop)
     }
+}
+
+/// A mutex that is locked and unlocked by calls, not a scope, for the hand-over of `DecoderPool.Helper`'s turns
+/// (each is unlocked on the thread that locked it).
+final class ThreadLock: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+
+    init() { pthread_mutex_init(mutex, nil) }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    func lock() { pthread_mutex_lock(mutex) }
+    func unlock() { pthread_mutex_unlock(mutex) }
 }

@@ -48,7 +48,7 @@ public final class ObjectRef {
     /// The object's GType name, for diagnostics.
     public var typeName: String {
         let klass = pointer.as(GTypeInstance.self).pointee.g_class
-        return GObjectBindings.string(g_type_name(klass?.pointee.g_type ?? 0)) ?? "?"
+        return DecoderBindings.string(g_type_name(klass?.pointee.g_type ?? 0)) ?? "?"
     }
 }
 
@@ -115,6 +115,6 @@ extension ObjectRef {
         g_value_init(&gvalue, gv_type_string())
         g_object_get_property(object, property, &gvalue)
         defer { g_value_unset(&gvalue) }
-        return GObjectBindings.string(g_value_get_string(&gvalue))
+        return DecoderBindings.string(g_value_get_string(&gvalue))
     }
 }
