@@ -10,9 +10,14 @@ public final class Label: Widget {
 
     private var label: UnsafeMutablePointer<GtkLabel> { widget.raw.as(GtkLabel.self) }
 
+    /// Set only when it changes: GTK measures a label again and redraws its container for any text set, the
+    /// same included (a recycled row's labels are set at every change of its model).
     public var text: String {
         get { string(gtk_label_get_text(label)) ?? "" }
-        set { gtk_label_set_text(label, newValue) }
+        set {
+            guard newValue != text else { return }
+            gtk_label_set_text(label, newValue)
+        }
     }
 
     /// Where text that does not fit is shortened with "…", instead of widening the window.

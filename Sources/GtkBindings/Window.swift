@@ -15,9 +15,14 @@ public final class ApplicationWindow: Bin, ActionMap {
 
     private var window: UnsafeMutablePointer<GtkWindow> { widget.raw.as(GtkWindow.self) }
 
+    /// Set only when it changes: the same title set again still passes to a header bar, which then lays out
+    /// and redraws itself whole.
     public var title: String? {
         get { string(gtk_window_get_title(window)) }
-        set { gtk_window_set_title(window, newValue) }
+        set {
+            guard newValue != title else { return }
+            gtk_window_set_title(window, newValue)
+        }
     }
 
     public func setDefaultSize(width: Int, height: Int) {

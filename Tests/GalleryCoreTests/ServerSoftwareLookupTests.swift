@@ -27,12 +27,12 @@ final class ServerSoftwareLookupTests: GLibTestCase {
         return server
     }
 
-    @MainActor
     /// The lookup's own deadline (10 s) is a product limit, not a bound on the machine's speed: the tests
     /// that are not about it give it two minutes, as long as they wait (a 1 MB discovery document parsed under
     /// AddressSanitizer on a loaded machine took longer than 10 s).
-    static let patientLimits = ServerSoftwareLookup.Limits(deadlineMilliseconds: 120_000)
+    nonisolated static let patientLimits = ServerSoftwareLookup.Limits(deadlineMilliseconds: 120_000)
 
+    @MainActor
     static func lookUp(_ server: TestHTTPServer, limits: ServerSoftwareLookup.Limits = patientLimits,
                        host: String = "example.social") -> Result<SourceKind, GalleryError>? {
         var result: Result<SourceKind, GalleryError>?

@@ -153,6 +153,60 @@ final class GtkBindingsTests: GLibTestCase {
         }
     }
 
+    /// A header bar's new subtitle redraws its titles, not the whole bar: GTK's own subtitle lays out and
+    /// redraws every child of the bar, and the app's subtitle changes with every page of a gallery.
+    func testANewSubtitleRedrawsTheTitlesOnly() throws {
+        try MainActor.assumeIsolated {
+            try Self.initGtk()
+            let bar = HeaderBar()
+            let button = Button(label: "Start")
+            bar.packStart(button)
+            let window = try XCTUnwrap(gtk_window_new(GTK_WINDOW_TOPLEVEL))
+            defer { gtk_widget_destroy(window) }
+            gtk_window_set_titlebar(window.raw.as(GtkWindow.self), bar.widget)
+            bar.title = "Gallery Viewer"
+            bar.subtitle = "24 images"
+            gtk_widget_show_all(window)
+            XCTAssertTrue(iterateMainLoop(until: { gtk_widget_get_mapped(button.widget) != 0 }, timeout: 60))
+            XCTAssertTrue(waitForFrames(of: window), "the window drew no frame")
+            let titles = try XCTUnwrap(gtk_header_bar_get_custom_title(bar.widget.raw.as(GtkHeaderBar.self)))
+
+            final class Draws { var count = 0 }
+            let buttonDraws = Draws(), titleDraws = Draws()
+            let connections = [
+                button.ref.connectEvent("draw") { _ in
+                    buttonDraws.count += 1
+                    return false
+                },
+                ObjectRef(UnsafeMutableRawPointer(titles), transfer: .none).connectEvent("draw") { _ in
+                    titleDraws.count += 1
+                    return false
+                },
+            ]
+            defer { connections.forEach { $0.disconnect() } }
+            let clock = try XCTUnwrap(gtk_widget_get_frame_clock(window))
+            let before = gdk_frame_clock_get_frame_counter(clock)
+            bar.subtitle = "48 images"
+            // One main-loop dispatch runs a whole frame (layout and paint): once the counter moved, the frame
+            // that shows the new subtitle is painted.
+            XCTAssertTrue(iterateMainLoop(until: { gdk_frame_clock_get_frame_counter(clock) > before }, timeout: 60),
+                          "no frame after the change")
+            XCTAssertGreaterThan(titleDraws.count, 0, "the new subtitle is drawn")
+            XCTAssertEqual(buttonDraws.count, 0, "the bar's other children are not drawn again")
+            XCTAssertEqual(bar.subtitle, "48 images")
+            XCTAssertEqual(bar.title, "Gallery Viewer")
+            let label = try XCTUnwrap(gtk_container_get_children(titles.raw.as(GtkContainer.self)))
+            defer { g_list_free(label) }
+            XCTAssertEqual(g_list_length(label), 2, "a title and a subtitle")
+            let subtitleLabel = try XCTUnwrap(g_list_nth_data(label, 1))
+            XCTAssertEqual(String(cString: gtk_label_get_text(subtitleLabel.assumingMemoryBound(to: GtkLabel.self))), "48 images")
+            XCTAssertNotEqual(gtk_widget_get_visible(subtitleLabel.assumingMemoryBound(to: GtkWidget.self)), 0)
+            bar.subtitle = nil
+            XCTAssertEqual(gtk_widget_get_visible(subtitleLabel.assumingMemoryBound(to: GtkWidget.self)), 0,
+                           "no subtitle: hidden, as GTK's own")
+        }
+    }
+
     /// An icon of the theme is drawn in a widget's colours; one the theme lacks says so.
     func testASymbolicIconIsPreparedOnlyWhenTheThemeHasIt() throws {
         try MainActor.assumeIsolated {

@@ -16,7 +16,9 @@ import GalleryCore
 ///
 /// The footer ("Loading more…", "End of gallery · 60 images") follows the last line. Selection is a model
 /// (`selectedIndex`), not a widget, so it survives rebinding and a switch of view; so do keyboard focus and
-/// the models' state.
+/// the models' state. The view binds; its collaborators own the rest: `GalleryScroller` the adjustment,
+/// scrollbar and viewport, `CellPool` the cells, `GallerySelection` the keys and selection,
+/// `GalleryContextMenu` the menu, `ThumbnailDemand` what the models are asked to load.
 @MainActor
 public final class GalleryListView {
     /// How close (in lines) to the end the next page is requested.
@@ -32,29 +34,27 @@ public final class GalleryListView {
     static let newRowsPerFrame = 1
     static let newTilesPerFrame = 4
 
-    /// What the window shows: the viewport and its scrollbar.
-    public let container = Box(.horizontal)
-    public let adjustment = Adjustment()
     /// The list's rows; hidden while the grid shows.
     public let listBox = ListBox()
     /// The grid's tiles; hidden while the list shows.
     public let flowBox = FlowBox()
-    let viewport = Layout()
-    let scrollbar: Scrollbar
-    /// The box of cells and the footer, moved together inside the viewport.
-    private let content = Box(.vertical)
-    private let footer = GalleryFooter()
-    var footerLabel: Label { footer.label }
+    private let scroller: GalleryScroller
+    /// What the window shows: the viewport and its scrollbar.
+    public var container: Box { scroller.container }
+    /// Spans the whole gallery (lines × line height, plus the footer).
+    public var adjustment: Adjustment { scroller.adjustment }
+    var viewport: Layout { scroller.viewport }
+    var kinetic: KineticScroll { scroller.kinetic }
+    var footerLabel: Label { scroller.footer.label }
     let listPool: CellPool
     let gridPool: CellPool
     private var demand: ThumbnailDemand!
-    let kinetic: KineticScroll
     /// Passes every frame while cells on screen are still to be made.
     private let cellTicker: FrameTicker
-    private var scrollController: EventControllerScroll!
     public private(set) var gallery: Gallery?
 
     private lazy var selection = GallerySelection(view: self)
+    private lazy var contextMenu = GalleryContextMenu(view: self)
     /// The item selected (and, while the view has the focus, the keyboard cursor); survives rebinding and a
     /// switch between list and grid.
     public var selectedIndex: Int? { selection.index }
@@ -68,28 +68,26 @@ public final class GalleryListView {
     public var columns: Int { layout.columns }
     /// A list row's height, or a line of tiles' (tile and spacing).
     public var lineHeight: Int { layout.lineHeight }
-    private var footerHeight = 52
-    private(set) var viewportWidth = 0
-    private(set) var viewportHeight = 0
-    /// Where the content (box of cells and footer) sits in the viewport: at or less than two lines above its
-    /// top.
-    private var contentY = 0
+    private var viewportWidth: Int { scroller.width }
+    private var viewportHeight: Int { scroller.height }
 
     /// A cell was double-clicked or Enter was pressed: the item it shows.
     public var onActivate: (@MainActor (ItemViewModel) -> Void)?
     /// A cell's context menu was asked for: the item it shows, and the click (nil: the Menu key or Shift+F10).
-    public var onContextMenu: (@MainActor (ItemViewModel, ButtonPress?) -> Void)?
+    public var onContextMenu: (@MainActor (ItemViewModel, ButtonPress?) -> Void)? {
+        get { contextMenu.onOpen }
+        set { contextMenu.onOpen = newValue }
+    }
 
     public init() {
-        scrollbar = Scrollbar(.vertical, adjustment: adjustment)
+        scroller = GalleryScroller(boxes: [listBox, flowBox])
         listPool = CellPool(box: listBox, newCellsPerFrame: Self.newRowsPerFrame) { [listBox] in
             GalleryRow(scale: max(1, listBox.scaleFactor))
         }
         gridPool = CellPool(box: flowBox, newCellsPerFrame: Self.newTilesPerFrame, slides: false) { [flowBox] in
             GalleryTile(scale: max(1, flowBox.scaleFactor))
         }
-        cellTicker = FrameTicker(widget: viewport)
-        kinetic = KineticScroll(widget: viewport, adjustment: adjustment)
+        cellTicker = FrameTicker(widget: scroller.viewport)
         demand = ThumbnailDemand { [weak self] index in self?.download(at: index) }
 
         // Not BROWSE: a browse-mode box cannot unselect, and when the selected item scrolls away, the cell
@@ -109,41 +107,15 @@ public final class GalleryListView {
         flowBox.setMargins(top: LineLayout.tileSpacing)
         flowBox.addStyleClass("gallery-grid")
         for box in [listBox.boxWidget, flowBox.boxWidget] { box.accessibleName = tr("Gallery") }
-
-        content.append(listBox)
-        content.append(flowBox)
-        content.append(footer.box)
-        content.addStyleClass("gallery-content")
-        viewport.put(content, x: 0, y: 0)
-        viewport.hexpand = true
-        viewport.vexpand = true
-        viewport.addStyleClass("gallery-viewport")
-        container.append(viewport, expand: true)
-        container.append(scrollbar)
-        container.showAll()
         flowBox.hide()
-        footer.spinner.isSpinning = false
 
-        connectSignals()
-    }
-
-    private func connectSignals() {
-        adjustment.onValueChanged { [weak self] in self?.positionChanged() }
+        scroller.onMoved = { [weak self] in self?.positionChanged() }
+        scroller.onResized = { [weak self] widthChanged in self?.viewportResized(widthChanged: widthChanged) }
+        scroller.onFooterResized = { [weak self] in self?.configureAdjustment(value: self?.adjustment.value ?? 0) }
         listBox.onSizeAllocate { [weak self] _, _ in self?.cellsAllocated() }
         flowBox.onSizeAllocate { [weak self] _, _ in self?.cellsAllocated() }
-        footer.box.onSizeAllocate { [weak self] _, height in self?.footerAllocated(height: height) }
-        viewport.onSizeAllocate { [weak self] width, height in self?.viewportAllocated(width: width, height: height) }
-        viewport.onMap { [weak self] in self?.positionChanged() }
-        scrollController = EventControllerScroll(on: viewport, flags: [.vertical, .kinetic])
-        scrollController.onScroll { [weak self] _, dy in self?.kinetic.scroll(by: dy) }
-        scrollController.onScrollBegin { [weak self] in self?.kinetic.stop() }
-        scrollController.onDecelerate { [weak self] _, velocity in self?.kinetic.decelerate(velocity: velocity) }
-        scrollbar.onButtonPress { [weak self] _ in
-            self?.kinetic.stop()
-            return false
-        }
         selection.connect([listPool.box, gridPool.box])
-        connectContextMenu()
+        contextMenu.connect([listPool.box, gridPool.box])
     }
 
     /// Shows `gallery` (or nothing), replacing the previous one. Work is proportional to the cells on
@@ -201,45 +173,22 @@ public final class GalleryListView {
     // MARK: Geometry
 
     var geometry: LineGeometry {
-        LineGeometry(count: rowCount, columns: columns, lineHeight: lineHeight, footerHeight: footerHeight)
+        LineGeometry(count: rowCount, columns: columns, lineHeight: lineHeight, footerHeight: scroller.footerHeight)
     }
 
     private func configureAdjustment(value: Double) {
-        let page = Double(max(viewportHeight, 1))
-        adjustment.configure(value: value, upper: Double(max(geometry.contentHeight, 1)),
-                             stepIncrement: Double(lineHeight), pageIncrement: max(Double(lineHeight), page - Double(lineHeight)),
-                             pageSize: page)
+        scroller.configure(value: value, contentHeight: geometry.contentHeight, lineHeight: lineHeight)
     }
 
-    /// GtkLayout gives its children their requested size at their position, but only when it is itself
-    /// allocated anew: a child growing inside it (cells added to their box) is not laid out again. So the
-    /// content is placed here, after the layout's own pass, every time.
-    private func viewportAllocated(width: Int, height: Int) {
-        viewportResized(width: width, height: height)
-        content.allocate(x: 0, y: contentY, width: viewportWidth, height: content.minimumHeight(forWidth: viewportWidth))
-    }
-
-    private func viewportResized(width: Int, height: Int) {
-        guard width != viewportWidth || height != viewportHeight else { return }
+    /// The item at the top stays at the top (GTK clamps the value when the page grows past the end); in the
+    /// grid, also when the tiles reflow into more or fewer columns.
+    private func viewportResized(widthChanged: Bool) {
         let value = adjustment.value
         let anchor = geometry.anchor(at: value)
         let oldColumns = columns
-        if width != viewportWidth {
-            viewportWidth = width
-            content.setSizeRequest(width: width, height: -1)
-            updateColumns()
-        }
-        viewportHeight = height
-        // The item at the top stays at the top (GTK clamps the value when the page grows past the end); in the
-        // grid, also when the tiles reflow into more or fewer columns.
+        if widthChanged { updateColumns() }
         configureAdjustment(value: columns == oldColumns ? value : geometry.value(for: anchor))
         positionChanged()
-    }
-
-    private func footerAllocated(height: Int) {
-        guard height > 1, height != footerHeight else { return }
-        footerHeight = height
-        configureAdjustment(value: adjustment.value)
     }
 
     // MARK: Binding cells to the view
@@ -276,11 +225,8 @@ public final class GalleryListView {
             measureLine()
             if needsAnotherPass { return }
         }
-        // The footer follows the last line, so it is in the box's company only when that line is.
-        footer.box.isVisible = pool.range.upperBound == downloads.count
-        contentY = (bound.isEmpty ? 0 : boundLines.lowerBound * lineHeight) - Int(value)
-        viewport.move(content, x: 0, y: contentY)
-        viewport.queueAllocate()
+        scroller.showFooter(pool.range.upperBound == downloads.count)
+        scroller.placeContent(at: (bound.isEmpty ? 0 : boundLines.lowerBound * lineHeight) - Int(value))
         selection.sync(focus: hadFocus)
 
         let visible = visibleRange
@@ -321,7 +267,31 @@ public final class GalleryListView {
     /// "Loading more…", "End of gallery · 60 images"…
     public var footerText: String { footerLabel.text }
 
-    public func updateFooter() { footer.update(for: gallery) }
+    public func updateFooter() { scroller.footer.update(for: gallery) }
+
+    // MARK: Cells
+
+    /// The cell showing `download` now, if it is bound (on screen or next to it).
+    func cell(for download: ItemViewModel) -> (any GalleryCell)? {
+        pool.cell(forIndex: download.index).flatMap { $0.download === download ? $0 : nil }
+    }
+
+    /// The list row showing `download` now (nil in the grid).
+    public func row(for download: ItemViewModel) -> GalleryRow? { cell(for: download) as? GalleryRow }
+    /// The grid tile showing `download` now (nil in the list).
+    public func tile(for download: ItemViewModel) -> GalleryTile? { cell(for: download) as? GalleryTile }
+    /// The cell under (`x`, `y`) pixels of the viewport.
+    func cell(atViewportX x: Int, y: Int) -> (any GalleryCell)? { contextMenu.cell(atViewportX: x, y: y) }
+
+    /// The cells bound to items now, in order.
+    public var boundRows: [GalleryRow] { pool.cells.compactMap { $0 as? GalleryRow } }
+    public var boundTiles: [GalleryTile] { pool.cells.compactMap { $0 as? GalleryTile } }
+
+    /// The widget a context menu opened by key hangs from: the selected item's cell.
+    public func menuAnchor(for download: ItemViewModel) -> Widget? { cell(for: download)?.cellWidget }
+
+    /// The Menu key or Shift+F10 (from the view's key handler).
+    func openContextMenuForSelection() -> Bool { contextMenu.openForSelection() }
 
     // MARK: Selection
 
