@@ -39,8 +39,8 @@ public final class ReadableStream {
     }
 
     /// Reads what has arrived, up to `maxBytes`, without waiting: what libsoup does inside its own I/O loop.
-    /// One chunk costs one read instead of a GTask and a main-loop iteration (`read`), which is most of a
-    /// fast download's main-thread time. Only when `readsWithoutWaiting`.
+    /// One chunk costs one read instead of a GTask and a main-loop iteration (`read`): on loopback, where
+    /// chunks come fastest, `--download` took about a fifth less time. Only when `readsWithoutWaiting`.
     @MainActor
     public func readNow(maxBytes: Int, cancellable: Cancellable) -> ImmediateRead {
         let buffer = g_malloc(gsize(maxBytes))!
