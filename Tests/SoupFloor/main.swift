@@ -44,7 +44,7 @@ final class GalleryRun {
     let folder: String
     /// Six connections for the images, and one of its own for the pages, as the app keeps: a page never waits
     /// for an image to finish.
-    let images = session(connections: 6)
+    let imageSession = session(connections: 6)
     let pageSession = session(connections: 1)
     let pages: [Page]
     var nextPage = 0
@@ -82,7 +82,7 @@ final class GalleryRun {
             // The image's number rides in the message's data, the run in the callback's user data.
             g_object_set_data(UnsafeMutableRawPointer(message).assumingMemoryBound(to: GObject.self), "index",
                               UnsafeMutableRawPointer(bitPattern: imagesQueued))
-            soup_session_queue_message(images, message, { _, message, context in
+            soup_session_queue_message(imageSession, message, { _, message, context in
                 guard let message, let context else { return }
                 let index = Int(bitPattern: g_object_get_data(UnsafeMutableRawPointer(message).assumingMemoryBound(to: GObject.self), "index")) - 1
                 Unmanaged<GalleryRun>.fromOpaque(context).takeUnretainedValue().imageArrived(message, index: index)
