@@ -30,7 +30,7 @@ public enum DemoCommons {
         if let token = query["gaicontinue"] {
             // "TIMESTAMP|FILE NAME" of the first file of the page asked for.
             guard let bar = token.firstIndex(of: "|"), let user,
-                  let index = user.items.firstIndex(where: { uploadName($0) == token[token.index(after: bar)...] }) else {
+                  let index = user.items.firstIndex(where: { uploadIsNamed($0, token[token.index(after: bar)...]) }) else {
                 return apiError("badcontinue", "Invalid continue param. You should pass the original value returned by the previous query.")
             }
             start = index
@@ -99,6 +99,12 @@ public enum DemoCommons {
         }
         return .object([("pageid", .int(item.id)), ("ns", 6), ("title", .string("File:" + uploadName(item))),
                         ("imagerepository", "local"), ("imageinfo", .array([.object(info)]))])
+    }
+
+    /// Whether `item`'s upload is called `name`: a name is made only for the few that are media, so finding
+    /// where a continuation starts costs a comparison per upload, not a new string per upload.
+    private static func uploadIsNamed(_ item: DemoItem, _ name: Substring) -> Bool {
+        DemoMedia.commonsUpload(item) == nil ? item.fileName == name : uploadName(item) == name
     }
 
     /// The upload's file name: the picture's, or for a video or sound the same name with its own extension.
