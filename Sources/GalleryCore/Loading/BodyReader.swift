@@ -61,16 +61,21 @@ final class BodyReader {
             guard case .success(let chunk) = result, chunk.count > 0 else { return take(result) }
             taken += chunk.count
             // The sink calls back at once while it only holds the chunk, later when it writes (`FileSink`).
-            var storedAlready = false
-            var returned = false
+            let turn = Turn()
             take(result) {
-                guard returned else { return storedAlready = true }
+                guard turn.returned else { return turn.storedAlready = true }
                 self.readNext()
             }
-            returned = true
-            guard storedAlready, completion != nil else { return }
+            turn.returned = true
+            guard turn.storedAlready, completion != nil else { return }
         }
         body.whenReadable(cancellable: cancellable) { self.readNext() }
+    }
+
+    /// Whether a chunk's sink answered before `take` returned (it only held the chunk: read on in the loop).
+    @MainActor private final class Turn {
+        var storedAlready = false
+        var returned = false
     }
 
     /// What one dispatch reads at most before letting the main loop run its other sources (a window's frames):
