@@ -134,6 +134,32 @@ public enum DemoBluesky {
     }
 
     /// What `playlist` names: an HLS playlist without segments (the app opens the post, never plays).
+    /// The user's DID document, as the PLC directory serves it (`GET /DID`): its PDS is this server.
+    static func didDocument(_ did: String, catalog: DemoCatalog, baseURL: String) -> ServerResponse {
+        guard let user = catalog.users.first(where: { Self.did(of: $0.name) == did }) else {
+            return .text(#"{"message":"DID not registered: \#(did)"}"#, status: 404, contentType: "application/json; charset=utf-8")
+        }
+        let value: JSONValue = .object([
+            ("@context", .array(["https://www.w3.org/ns/did/v1", "https://w3id.org/security/multikey/v1",
+                                 "https://w3id.org/security/suites/secp256k1-2019/v1"])),
+            ("id", .string(did)), ("alsoKnownAs", .array([.string("at://" + handle(of: user.name))])),
+            ("verificationMethod", .array([.object([
+                ("id", .string(did + "#atproto")), ("type", "Multikey"), ("controller", .string(did)),
+                ("publicKeyMultibase", .string("zQ3sh" + DemoPosts.word("key:" + did, length: 44))),
+            ])])),
+            ("service", .array([.object([
+                ("id", "#atproto_pds"), ("type", "AtprotoPersonalDataServer"), ("serviceEndpoint", .string(baseURL)),
+            ])])),
+        ])
+        return .text(value.render(), contentType: "application/did+ld+json")
+    }
+
+    /// Whether `cid` is one of `did`'s video blobs (`com.atproto.sync.getBlob`); the demo serves its clip for each.
+    static func isVideoBlob(did: String, cid: String, catalog: DemoCatalog) -> Bool {
+        guard let user = catalog.users.first(where: { Self.did(of: $0.name) == did }) else { return false }
+        return DemoPosts.posts(of: user).contains { post in post.isVideo && post.items.first.map { Self.cid("video:\($0.id)") } == cid }
+    }
+
     static func playlist() -> ServerResponse {
         .text("#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-ENDLIST\n", contentType: "application/vnd.apple.mpegurl")
     }

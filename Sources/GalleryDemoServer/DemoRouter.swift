@@ -39,8 +39,16 @@ final class DemoRouter {
             respond(DemoMastodon.route(Array(segments.dropFirst(2)), query: query, catalog: catalog, baseURL: baseURL))
         case "w" where segments == ["w", "api.php"]:
             respond(DemoCommons.query(query, catalog: catalog, baseURL: baseURL))
+        case "xrpc" where segments == ["xrpc", "com.atproto.sync.getBlob"]:
+            // A PDS's blob: the demo's clip stands for every video's original.
+            guard DemoBluesky.isVideoBlob(did: query["did"] ?? "", cid: query["cid"] ?? "", catalog: catalog) else {
+                return respond(DemoBluesky.json(#"{"error":"BlobNotFound","message":"Blob not found"}"#, status: 400))
+            }
+            media(fileName: DemoMedia.clip.fileName, respond: respond)
         case "xrpc" where segments.count == 2:
             respond(xrpc(method: segments[1], query: query))
+        case let did? where segments.count == 1 && did.hasPrefix("did:plc:"):
+            respond(DemoBluesky.didDocument(did, catalog: catalog, baseURL: baseURL))
         case "media" where segments.count == 2:
             media(fileName: segments[1], respond: respond)
         case "video" where segments.count == 3 && segments[2] == "playlist.m3u8":

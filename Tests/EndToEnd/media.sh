@@ -84,6 +84,23 @@ done < <(find "$work/commons" -type f -print0)
   || fail "--download --source commons saved $commons_media of its videos and sounds"
 echo "e2e media: Commons lists and saves its $commons_media videos and sounds"
 
+# 2c. Bluesky: each video is played and saved from the original on the account's PDS, which its DID document
+#     (the demo server stands for the PLC directory too) names: `getBlob` by the video's CID.
+bluesky=(--source bluesky --endpoint "$base_url" atlas.demo.test)
+bounded "$GALLERY_VIEWER" --list --json "${bluesky[@]}" >"$work/bluesky.json" || fail "--list --source bluesky failed"
+bluesky_videos=$(grep -c '"kind":"video"' "$work/bluesky.json")
+[ "$bluesky_videos" -gt 0 ] && [ "$bluesky_videos" -eq "$(grep -c '"kind":"video","media_url":"http[^"]*/xrpc/com.atproto.sync.getBlob?did=did%3Aplc%3A[a-z2-7]*&cid=bafkrei' "$work/bluesky.json")" ] \
+  || fail "--list --source bluesky: not every video is played from the PDS"
+bounded "$GALLERY_VIEWER" --download "$work/bluesky" "${bluesky[@]}" >"$work/bluesky.log" 2>&1 \
+  || fail "--download --source bluesky failed: $(cat "$work/bluesky.log")"
+bluesky_saved=0
+while IFS= read -r -d '' file; do
+  cmp -s "$file" "$media_dir/clip.webm" || fail "$file is not byte for byte the video's original"
+  bluesky_saved=$((bluesky_saved + 1))
+done < <(find "$work/bluesky" -type f -name '*.mp4' -print0)
+[ "$bluesky_saved" -eq "$bluesky_videos" ] || fail "--download --source bluesky saved $bluesky_saved of $bluesky_videos videos"
+echo "e2e media: Bluesky lists and saves its $bluesky_videos videos from the PDS"
+
 # 3. The window: the first gifv's row (its place in the list) opens with Return, and its frames move.
 row=$(grep -n '"loops":true' "$work/list.json" | head -n 1 | cut -d: -f1)
 title=$(sed -n "${row}p" "$work/list.json" | sed 's/.*"title":"\([^"]*\)".*/\1/')

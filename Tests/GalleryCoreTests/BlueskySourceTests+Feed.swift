@@ -30,15 +30,50 @@ extension BlueskySourceTests {
                 default: return .status(400)
                 }
             }
+            // The DID document names this server as the PDS (the override stands for plc.directory too).
+            server.route("/\(Self.did)") { _ in
+                Self.json(Self.fixture("did-plc.json").replacingOccurrences(of: "https://morel.us-east.host.bsky.network", with: server.baseURL))
+            }
             let run = loadEveryPage(try BlueskySource(actor: "@alice.bsky.social", endpointOverride: server.baseURL))
             XCTAssertEqual(run.feed.state, .finished)
             XCTAssertEqual(run.pages.map(\.count), [9, 2])
             XCTAssertTrue(run.states.contains { if case .waiting(page: 2, _) = $0 { true } else { false } }, "\(run.states)")
             XCTAssertEqual(server.requestLog.map { $0.split(separator: "?")[0] },
-                           ["/xrpc/app.bsky.actor.getProfile"] + Array(repeating: "/xrpc/app.bsky.feed.getAuthorFeed", count: 3))
+                           ["/xrpc/app.bsky.actor.getProfile", "/\(Self.did)"] + Array(repeating: "/xrpc/app.bsky.feed.getAuthorFeed", count: 3))
+            XCTAssertEqual(run.pages.joined().first { $0.kind == .video }?.media?.url,
+                           server.url("/xrpc/com.atproto.sync.getBlob?did=did%3Aplc%3Agmoqedkttnau72v3gujfn4b6&cid=bafkreigxhlre56sfxx5sx3rt5f54fqroq4htkpfgbhwpwjvwjnph5ngax6"))
 
             let missing = loadEveryPage(try BlueskySource(actor: "nobody.bsky.social", endpointOverride: server.baseURL))
             XCTAssertEqual(missing.feed.state, .failed(.noSuchUser(service: "Bluesky", username: "nobody.bsky.social")))
+        }
+    }
+
+    /// The DID document is a lookup the gallery does without: a connection that breaks, or a server that
+    /// never answers (given up after `optionalAnswerMilliseconds`), leaves the videos opening the post.
+    func testTheGalleryGoesOnWhenTheDIDDocumentFailsOrNeverComes() throws {
+        try MainActor.assumeIsolated {
+            let server = try TestHTTPServer()
+            server.route("/xrpc/app.bsky.actor.getProfile") { _ in Self.json(Self.fixture("profile.json")) }
+            server.route("/xrpc/app.bsky.feed.getAuthorFeed") { request in
+                Self.json(Self.fixture(request.query["cursor"] == nil ? "author-feed-page1.json" : "author-feed-page2.json"))
+            }
+            for (answer, fault) in [(Self.json(Self.fixture("did-plc.json")).truncated(afterBytes: 40), "cut off"),
+                                    (Self.json(Self.fixture("did-plc.json")).stalled(afterBytes: 0), "never answered")] {
+                server.route("/\(Self.did)") { _ in answer }
+                let source = try BlueskySource(actor: "alice.bsky.social", endpointOverride: server.baseURL)
+                // The wait for an optional answer is short here so the test is quick; the feed's end is what is
+                // waited for (loadEveryPage's generous timeout), not a time.
+                // Without that wait the stalled answer would hold the feed for good: the client gives up on a
+                // silent server only after an hour here, and loadEveryPage after two minutes.
+                let patient = HTTPClient(configuration: .init(ioTimeoutSeconds: 3600, throughputWindowSeconds: 3600))
+                let run = loadEveryPage(source, limits: GalleryFeed.Limits(backoffMilliseconds: 10, optionalAnswerMilliseconds: 200),
+                                        client: patient)
+                XCTAssertEqual(run.feed.state, .finished, fault)
+                XCTAssertEqual(run.pages.map(\.count), [9, 2], fault)
+                let video = run.pages.joined().first { $0.kind == .video }
+                XCTAssertNotNil(video?.pageURL, fault)
+                XCTAssertNil(video?.media, fault)
+            }
         }
     }
 

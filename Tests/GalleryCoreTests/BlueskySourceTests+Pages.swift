@@ -11,15 +11,21 @@ extension BlueskySourceTests {
 
     // MARK: - Profile
 
-    func testTheProfileLeadsToTheFeedByDIDWithoutItems() throws {
+    func testTheProfileLeadsToTheDIDDocumentThenTheFeedByDIDWithoutItems() throws {
         let source = try alice()
         let result = try source.parse(response(Self.fixture("profile.json")), of: source.firstRequest())
         XCTAssertEqual(result.items, [])
-        let next = try XCTUnwrap(result.next)
+        let identity = try XCTUnwrap(result.next)
+        XCTAssertEqual(identity.url, "https://plc.directory/did:plc:gmoqedkttnau72v3gujfn4b6")
+        XCTAssertEqual(identity.stage, BlueskyIdentity.stage)
+        XCTAssertEqual(identity.context, Self.did)
+        // Without the document (it failed, or was slow) the feed goes on all the same.
+        let next = try XCTUnwrap(identity.fallback?.request)
         XCTAssertEqual(next.url, "https://public.api.bsky.app/xrpc/app.bsky.feed.getAuthorFeed?actor=did%3Aplc%3Agmoqedkttnau72v3gujfn4b6&filter=posts_with_media&limit=50")
         XCTAssertEqual(next.stage, BlueskySource.Stage.feed)
         XCTAssertEqual(next.method, "GET")
         XCTAssertNil(next.body)
+        XCTAssertNil(next.context, "no PDS known")
     }
 
     func testAnAccountHiddenFromLoggedOutViewersSaysSo() throws {

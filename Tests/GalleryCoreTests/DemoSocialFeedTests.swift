@@ -43,6 +43,11 @@ final class DemoSocialFeedTests: GLibTestCase {
                         XCTAssertEqual(items.map(\.media?.url), user.items.map { demo in
                             mediaOf[demo.id]?.map { server.baseURL + $0.path }
                         })
+                    } else {
+                        // Bluesky's videos play from the PDS the DID document names (the demo server itself).
+                        let pds = server.baseURL + "/xrpc/com.atproto.sync.getBlob?did=" + URLText.encodeComponent(DemoBluesky.did(of: name)) + "&cid=bafkrei"
+                        XCTAssertEqual(items.map { $0.media?.url.hasPrefix(pds) == true }, items.map { $0.kind == .video },
+                                       "\(name): every video, and only videos, from the PDS")
                     }
                     XCTAssertEqual(items.map(\.isSensitive), user.items.map { $0.rating == .adult })
                     XCTAssertTrue(items.allSatisfy { $0.pageURL?.hasPrefix("https://") == true }, "\(source.kind): pages are https")

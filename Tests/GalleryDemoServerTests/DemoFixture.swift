@@ -23,6 +23,21 @@ enum DemoFixture {
         return catalog
     }
 
+    /// The bytes of a demo video or sound, as `make demo-data` made them.
+    static func mediaBytes(_ media: DemoMedia) throws -> [UInt8] {
+        _ = try catalog()
+        let path = DemoGalleryLocation.imagesDirectory(in: dataDirectory) + "/\(DemoMedia.folder)/\(media.fileName)"
+        var contents: UnsafeMutablePointer<gchar>?
+        var length = 0
+        guard g_file_get_contents(path, &contents, &length, nil) != 0, let contents else {
+            throw MissingMedia(path: path)
+        }
+        defer { g_free(contents) }
+        return Array(UnsafeRawBufferPointer(start: contents, count: length))
+    }
+
+    struct MissingMedia: Error { let path: String }
+
     /// A started demo server; stop it at the end of the test.
     static func startServer(options: DemoServer.Options = .init()) throws -> DemoServer {
         _ = try catalog()

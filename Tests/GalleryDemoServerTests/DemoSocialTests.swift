@@ -57,6 +57,24 @@ final class DemoSocialTests: GLibTestCase {
             let missing = try fetchOrFail(server.baseURL + "/xrpc/app.bsky.actor.getProfile?actor=nobody.demo.test", session: session)
             XCTAssertEqual(missing.status, 400)
             XCTAssertEqual(missing.text, #"{"error":"InvalidRequest","message":"Profile not found"}"#)
+
+            // As the PLC directory: the DID document names this server as the PDS, which serves each video's
+            // original (the demo's clip) by its CID, and no other blob.
+            let documentResult = try fetchOrFail(server.baseURL + "/" + did, session: session)
+            XCTAssertEqual(documentResult.mediaType, "application/did+ld+json")
+            let document = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(documentResult.body)) as? [String: Any])
+            XCTAssertEqual(document["id"] as? String, did)
+            let services = try XCTUnwrap(document["service"] as? [[String: String]])
+            XCTAssertEqual(services, [["id": "#atproto_pds", "type": "AtprotoPersonalDataServer", "serviceEndpoint": server.baseURL]])
+            XCTAssertEqual(try fetchOrFail(server.baseURL + "/did:plc:aaaaaaaaaaaaaaaaaaaaaaaa", session: session).status, 404)
+            let video = try XCTUnwrap(posts.compactMap { $0["embed"] as? [String: Any] }.first { $0["$type"] as? String == "app.bsky.embed.video#view" })
+            let cid = try XCTUnwrap(video["cid"] as? String)
+            let blob = try fetchOrFail(server.baseURL + "/xrpc/com.atproto.sync.getBlob?did=\(did)&cid=\(cid)", session: session)
+            XCTAssertEqual(blob.status, 200)
+            XCTAssertEqual(blob.mediaType, DemoMedia.clip.mediaType)
+            XCTAssertEqual(blob.body, try DemoFixture.mediaBytes(.clip))
+            let otherBlob = try fetchOrFail(server.baseURL + "/xrpc/com.atproto.sync.getBlob?did=\(DemoBluesky.did(of: "atlas"))&cid=\(cid)", session: session)
+            XCTAssertEqual(otherBlob.status, 400, "another account's repository has no such blob")
         }
     }
 

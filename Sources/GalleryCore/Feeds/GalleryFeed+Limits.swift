@@ -15,9 +15,15 @@ extension GalleryFeed {
         /// Items handed over per main-loop turn: more than a real page (DeviantArt's 60), few enough that
         /// making their rows stays well under a frame's worth of work each time.
         public var maxItemsPerDelivery: Int
+        /// How long a request the gallery can do without (`PageRequest.fallback`) is waited for before the feed
+        /// goes on without its answer: a lookup on another server must not hold the first page up for the
+        /// client's whole I/O timeout.
+        public var optionalAnswerMilliseconds: Int
 
         public init(maxPageBytes: Int = 8 * 1_048_576, maxWaitSeconds: Int = 900, maxRateLimitRetries: Int = 5,
-                    backoffMilliseconds: Int = 2000, maxEmptyReplies: Int = 5, maxItemsPerDelivery: Int = 64) {
+                    backoffMilliseconds: Int = 2000, maxEmptyReplies: Int = 5, maxItemsPerDelivery: Int = 64,
+                    optionalAnswerMilliseconds: Int = 4000) {
+            self.optionalAnswerMilliseconds = optionalAnswerMilliseconds
             self.maxPageBytes = maxPageBytes
             self.maxWaitSeconds = maxWaitSeconds
             self.maxRateLimitRetries = maxRateLimitRetries

@@ -11,6 +11,8 @@ final class PageLoad {
     /// The request or parse in flight; cancelling it (or replacing it) makes its result be ignored.
     private var cancellable: Cancellable?
     private var retryTimer: MainLoopSource?
+    /// Gives up waiting for an optional request's answer (`PageRequest.fallback`).
+    private var optionalDeadline: MainLoopSource?
     private let slices: SlicedDelivery
 
     init(feed: GalleryFeed, deliver: @escaping @MainActor ([GalleryItem]) -> Void) {
@@ -27,6 +29,8 @@ final class PageLoad {
         cancellable = nil
         retryTimer?.cancel()
         retryTimer = nil
+        optionalDeadline?.cancel()
+        optionalDeadline = nil
         slices.cancel()
     }
 
@@ -43,9 +47,20 @@ final class PageLoad {
         if let ahead = feed.readAhead.take(for: request) { return adopt(ahead, as: request) }
         let cancellable = Cancellable()
         self.cancellable = cancellable
+        if let fallback = request.fallback?.request {
+            optionalDeadline = MainLoopSource.after(milliseconds: UInt32(feed.limits.optionalAnswerMilliseconds)) { [weak self] in
+                guard let self, self.cancellable === cancellable else { return }
+                self.optionalDeadline = nil
+                self.cancellable = nil
+                cancellable.cancel()
+                self.send(fallback)
+            }
+        }
         feed.client.fetch(feed.httpRequest(request), cancellable: cancellable) { [weak self] result in
             guard let self, self.cancellable === cancellable else { return }
             self.cancellable = nil
+            self.optionalDeadline?.cancel()
+            self.optionalDeadline = nil
             received(result, of: request)
         }
     }
@@ -64,6 +79,10 @@ final class PageLoad {
 
     private func received(_ result: Result<HTTPResponse, HTTPError>, of request: PageRequest) {
         guard let feed else { return }
+        // A lookup the gallery can do without: the feed goes on without its answer.
+        if case .failure(let error) = result, error != .cancelled, let fallback = request.fallback?.request {
+            return send(fallback)
+        }
         switch result {
         case .success(let response):
             askAhead(after: response, of: request, in: feed)
@@ -191,6 +210,8 @@ final class PageLoad {
     private func replay(_ request: PageRequest, from snapshot: FeedSnapshot) {
         guard let feed else { return }
         guard let response = snapshot.response(for: request.key) else {
+            // An optional lookup that had failed when the copy was made: the copy goes on as the feed did.
+            if let fallback = request.fallback?.request { return send(fallback) }
             feed.next = nil
             return feed.state = .failed(.offline(service: feed.serviceName))
         }

@@ -26,14 +26,31 @@ public struct PageRequest: Hashable, Sendable {
     public var method: String
     /// The body, sent with the Content-Type in `headers`; nil sends none.
     public var body: String?
+    /// What an earlier reply told that this request's parse needs (Bluesky: the author's PDS, where video
+    /// files are); never sent.
+    public var context: String?
+    /// Where the feed goes on when this request fails to bring an answer (no connection, a slow server,
+    /// `GalleryFeed.Limits.optionalAnswerMilliseconds` without one): a lookup the gallery can do without. Nil: the
+    /// failure is the feed's.
+    public var fallback: Fallback?
+
+    /// A request to send instead of a failed optional one. A class, so that `PageRequest` can hold one.
+    public final class Fallback: Hashable, Sendable {
+        public let request: PageRequest
+        public init(_ request: PageRequest) { self.request = request }
+        public static func == (lhs: Fallback, rhs: Fallback) -> Bool { lhs.request == rhs.request }
+        public func hash(into hasher: inout Hasher) { hasher.combine(request) }
+    }
 
     public init(url: String, stage: String = "page", headers: [String: String] = [:], method: String = "GET",
-                body: String? = nil) {
+                body: String? = nil, context: String? = nil, fallback: PageRequest? = nil) {
         self.url = url
         self.stage = stage
         self.headers = headers
         self.method = method
         self.body = body
+        self.context = context
+        self.fallback = fallback.map(Fallback.init)
     }
 
     /// What tells two requests apart: the URL, and the method and body when there is a body (Misskey pages by

@@ -2,8 +2,8 @@ import GObjectBindings
 
 /// Items from one page of `app.bsky.feed.getAuthorFeed`. Only the account's own posts count: a repost
 /// (`reason` `reasonRepost`), a post by another author and a quoted post (`record#view`, the record part of
-/// `recordWithMedia#view`) are left out. Each image is an item; a video is one item of kind `.video` that
-/// opens the post in the browser, as Mastodon's videos do.
+/// `recordWithMedia#view`) are left out. Each image is an item; a video is one item of kind `.video`, played
+/// from its original on the author's PDS when that is known (`BlueskyIdentity`), else opening the post.
 enum BlueskyItems {
     /// A hostile page cannot make more rows than a real one ever has (50 posts × 10 gallery images).
     static let maxItemsPerPage = 1000
@@ -21,7 +21,8 @@ enum BlueskyItems {
     }
 
     /// `did`: the account's DID (the feed's `actor`); `username`: what the user typed, for messages.
-    static func page(from body: Bytes, did: String, username: String, baseURL: String?) throws(GalleryError) -> Page {
+    /// `pds`: the author's PDS (`BlueskyIdentity`), where videos are played from; nil: they open the post.
+    static func page(from body: Bytes, did: String, username: String, baseURL: String?, pds: String? = nil) throws(GalleryError) -> Page {
         let reply = try BlueskyJSON.decode(BlueskyJSON.FeedPage.self, from: body, document: tr("List of posts"))
         var page = Page(postCount: reply.feed.totalCount, cursor: reply.cursor)
         var postsRead = 0
@@ -31,7 +32,7 @@ enum BlueskyItems {
                 page.content.skip(JSONDecoding.explain(error, document: tr("Post {number}", ["number": index])))
             case .success(let entry):
                 postsRead += 1
-                try append(entry, did: did, username: username, baseURL: baseURL, to: &page.content)
+                try append(entry, did: did, username: username, baseURL: baseURL, pds: pds, to: &page.content)
             }
         }
         if reply.feed.leftOut > 0 {
@@ -45,7 +46,7 @@ enum BlueskyItems {
     }
 
     private static func append(_ entry: BlueskyJSON.FeedViewPost, did: String, username: String, baseURL: String?,
-                               to page: inout SourcePage) throws(GalleryError) {
+                               pds: String?, to page: inout SourcePage) throws(GalleryError) {
         let post = entry.post
         if let reason = entry.reason, reason != "app.bsky.feed.defs#reasonPin" {
             return page.skip("\(post.uri): a repost")
@@ -81,7 +82,10 @@ enum BlueskyItems {
         let context = PostContext(post: post, count: video == nil ? images.count : 1,
                                   isSensitive: !postLabels.union(accountLabels).isDisjoint(with: BlueskyLabels.sensitive),
                                   baseURL: baseURL)
-        if let video { return add(item(for: video, in: context), post: post.uri, to: &page) }
+        if let video {
+            let original = pds.flatMap { pds in video.cid.flatMap { BlueskyIdentity.blobURL(pds: pds, did: post.author.did, cid: $0) } }
+            return add(item(for: video, original: original, in: context), post: post.uri, to: &page)
+        }
         for (index, image) in images.enumerated() {
             guard page.items.count < maxItemsPerPage else {
                 return page.skip("\(post.uri): more than \(maxItemsPerPage) items on the page")
@@ -165,7 +169,8 @@ enum BlueskyItems {
         return .success(item)
     }
 
-    private static func item(for video: BlueskyJSON.Video, in post: PostContext) -> Result<GalleryItem, SkipReason> {
+    /// `original`: the video's file on the author's PDS, which the large view plays; nil: the item opens the post.
+    private static func item(for video: BlueskyJSON.Video, original: String?, in post: PostContext) -> Result<GalleryItem, SkipReason> {
         let thumbnail = URLText.webURL(video.thumbnail, relativeTo: post.baseURL)
         guard thumbnail != nil || post.pageURL != nil else {
             return .failure(SkipReason(text: "video without a still or a post to open"))
@@ -177,6 +182,7 @@ enum BlueskyItems {
             pageURL: post.pageURL, author: post.author, altText: altText, isSensitive: post.isSensitive,
             published: post.published)
         item.suggestedFileName = fileName(post: post, number: 1, url: nil, fallbackExtension: "mp4")
+        item.media = original.map { GalleryItem.Media(url: $0) }
         return .success(item)
     }
 

@@ -203,20 +203,22 @@ enum BlueskyJSON {
         }
     }
 
-    /// `video#view`: the HLS playlist and a still; the app shows the still and opens the post to play.
+    /// `video#view`: the blob's CID (its original is on the author's PDS), the HLS playlist and a still.
     struct Video: Decodable {
+        let cid: String?
         let thumbnail: String?
         let playlist: String?
         let alt: String?
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
+            cid = try? container.decodeIfPresent(String.self, forKey: .cid)
             thumbnail = try container.decodeIfPresent(String.self, forKey: .thumbnail)
             playlist = try? container.decodeIfPresent(String.self, forKey: .playlist)
             alt = try? container.decodeIfPresent(String.self, forKey: .alt)
         }
 
-        enum CodingKeys: String, CodingKey { case thumbnail, playlist, alt }
+        enum CodingKeys: String, CodingKey { case cid, thumbnail, playlist, alt }
     }
 
     /// A union member's `$type`.

@@ -3,10 +3,13 @@ import GObjectBindings
 /// A Bluesky account's media, read from the public AppView without signing in:
 /// 1. `GET /xrpc/app.bsky.actor.getProfile?actor=HANDLE` → the account's DID and labels (stage "profile",
 ///    no items); an account labelled `!no-unauthenticated` ends here with a message;
-/// 2. `GET /xrpc/app.bsky.feed.getAuthorFeed?actor=DID&filter=posts_with_media&limit=50`, paged by `cursor`
-///    until a reply has no cursor or no posts.
-/// Every image of a post (images, gallery, the media of a quote) is one item, a video one item that opens
-/// the post; reposts and quoted posts are someone else's and left out. See `BlueskyItems`.
+/// 2. the DID's document (`BlueskyIdentity`, stage "identity", no items) → the account's PDS, where its
+///    videos' files are; a lookup the gallery does without (the videos then open the post in the browser)
+///    when it fails or is slow (`PageRequest.fallback`);
+/// 3. `GET /xrpc/app.bsky.feed.getAuthorFeed?actor=DID&filter=posts_with_media&limit=50`, paged by `cursor`
+///    until a reply has no cursor or no posts; each page request carries the PDS (`PageRequest.context`).
+/// Every image of a post (images, gallery, the media of a quote) is one item, a video one item played from
+/// its original on the PDS; reposts and quoted posts are someone else's and left out. See `BlueskyItems`.
 public struct BlueskySource: GallerySource {
     public enum Stage {
         public static let profile = "profile"
@@ -17,6 +20,8 @@ public struct BlueskySource: GallerySource {
     /// The handle (lower-cased) or DID, as shown in messages.
     public let username: String
     public let endpoint: Endpoint
+    /// The override of every server the source asks (the DID document's too), for tests and the demo.
+    private let endpointOverride: String?
 
     static let service = SourceKind.bluesky.displayName
     static let headers = ["Accept": "application/json"]
@@ -28,6 +33,7 @@ public struct BlueskySource: GallerySource {
     public init(actor: String, endpointOverride: String?) throws(GalleryError) {
         username = try BlueskyActor.validate(actor)
         endpoint = Endpoint(canonical: "https://public.api.bsky.app", override: endpointOverride)
+        self.endpointOverride = endpointOverride
     }
 
     public func firstRequest() -> PageRequest {
@@ -36,25 +42,33 @@ public struct BlueskySource: GallerySource {
     }
 
     public func parse(_ response: HTTPResponse, of request: PageRequest) throws(GalleryError) -> PageResult {
+        if request.stage == BlueskyIdentity.stage {
+            // Whatever the answer, the gallery goes on; without a PDS its videos open the post.
+            let did = request.context ?? ""
+            let pds = response.head.isSuccess ? BlueskyIdentity.personalDataServer(
+                in: response.body, did: did, allowsHTTP: endpoint.origin.hasPrefix("http://")) : nil
+            return PageResult(items: [], next: feedRequest(did: did, cursor: nil, pds: pds))
+        }
         try check(response)
         if request.stage == Stage.profile {
-            return PageResult(items: [], next: try feedRequest(profile: response))
+            return PageResult(items: [], next: try identityRequest(profile: response))
         }
         // The feed was asked for by DID, the one every own post's author has.
         let did = URLText.queryValue("actor", in: request.url) ?? ""
-        let page = try BlueskyItems.page(from: response.body, did: did, username: username, baseURL: response.head.url)
+        let page = try BlueskyItems.page(from: response.body, did: did, username: username, baseURL: response.head.url,
+                                         pds: request.context)
         guard let cursor = page.cursor, !cursor.isEmpty, page.postCount > 0 else {
             return PageResult(items: page.items, next: nil)
         }
         guard cursor.utf8.count <= Self.maxCursorBytes else {
             throw .malformedResponse(service: Self.service, detail: tr("The server sent a page marker the app cannot use."))
         }
-        return PageResult(items: page.items, next: feedRequest(did: did, cursor: cursor))
+        return PageResult(items: page.items, next: feedRequest(did: did, cursor: cursor, pds: request.context))
     }
 
     // MARK: - Requests
 
-    private func feedRequest(profile response: HTTPResponse) throws(GalleryError) -> PageRequest {
+    private func identityRequest(profile response: HTTPResponse) throws(GalleryError) -> PageRequest {
         let profile = try BlueskyJSON.decode(BlueskyJSON.Profile.self, from: response.body, document: tr("Profile"))
         if BlueskyLabels.values(of: profile.labels).contains(BlueskyLabels.noUnauthenticated) {
             throw .onlyForSignedInViewers(service: Self.service, username: username)
@@ -63,14 +77,16 @@ public struct BlueskySource: GallerySource {
         guard profile.did.hasPrefix("did:"), (try? BlueskyActor.validate(profile.did)) != nil else {
             throw .malformedResponse(service: Self.service, detail: tr("The server sent an account id the app cannot use."))
         }
-        return feedRequest(did: profile.did, cursor: nil)
+        let feed = feedRequest(did: profile.did, cursor: nil, pds: nil)
+        guard let document = BlueskyIdentity.documentURL(of: profile.did, endpointOverride: endpointOverride) else { return feed }
+        return PageRequest(url: document, stage: BlueskyIdentity.stage, headers: Self.headers, context: profile.did, fallback: feed)
     }
 
-    private func feedRequest(did: String, cursor: String?) -> PageRequest {
+    private func feedRequest(did: String, cursor: String?, pds: String?) -> PageRequest {
         var query = "actor=\(URLText.encodeComponent(did))&filter=posts_with_media&limit=\(Self.pageSize)"
         if let cursor { query += "&cursor=\(URLText.encodeComponent(cursor))" }
         return PageRequest(url: endpoint.url("/xrpc/app.bsky.feed.getAuthorFeed?\(query)"), stage: Stage.feed,
-                           headers: Self.headers)
+                           headers: Self.headers, context: pds)
     }
 
     // MARK: - Errors
