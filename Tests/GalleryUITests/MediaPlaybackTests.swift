@@ -38,6 +38,32 @@ final class MediaPlaybackTests: GLibTestCase {
                       "\(what): the player is \(view.media.player.status), not \(status)")
     }
 
+    /// A grid tile says a video's stated length on the picture, beside the play icon (a row says it in its
+    /// detail line); a picture's tile has no badge.
+    func testAVideoTileShowsItsLengthOnThePicture() throws {
+        try MainActor.assumeIsolated {
+            let ui = try Self.harness()
+            defer { ui.close() }
+            ui.window.setViewMode(.grid)
+            ui.search("aurora@demo.test", source: .mastodon)
+            XCTAssertTrue(ui.waitForRows(24))
+            let video = try XCTUnwrap((0..<ui.list.rowCount).first { ui.list.download(at: $0)?.item.media?.url.hasSuffix(DemoMedia.clip.path) == true },
+                                      "no video on the first page")
+            ui.scroll(toRow: video)
+            XCTAssertTrue(ui.waitUntilSettled(video))
+            let tile = try ui.tile(video)
+            XCTAssertEqual(tile.badgeView.shown?.length, "0:06")
+            XCTAssertTrue(tile.badgeView.widget.isVisible)
+            XCTAssertEqual(tile.badgeView.lengthLabel?.text, "0:06")
+            XCTAssertTrue(tile.badgeView.lengthLabel?.isVisible == true)
+            XCTAssertEqual(tile.badge.accessibleName, "Video, 0:06")
+            let picture = try XCTUnwrap((0..<ui.list.rowCount).first { ui.list.download(at: $0)?.item.kind == .image })
+            ui.scroll(toRow: picture)
+            XCTAssertTrue(ui.waitUntilSettled(picture))
+            XCTAssertFalse(try ui.tile(picture).badgeView.widget.isVisible, "a still picture's tile has no badge")
+        }
+    }
+
     func testAGifvLoopsByItselfSilently() throws {
         try MainActor.assumeIsolated {
             let ui = try Self.harness()

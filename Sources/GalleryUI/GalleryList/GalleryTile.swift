@@ -18,7 +18,7 @@ public final class GalleryTile: GalleryCell {
     let titleLabel = TextLine(ellipsize: .middle)
     let spinner = Spinner()
     static let spinnerSize = 16
-    let badgeView = ItemBadgeView()
+    let badgeView = ItemBadgeView(showsLength: true)
     var badge: Image { badgeView.image }
     private lazy var binder = CellBinder(widget: child, slot: slot, spinner: spinner, badgeView: badgeView)
 
@@ -48,12 +48,12 @@ public final class GalleryTile: GalleryCell {
         // every tile whenever a tile enters or leaves the grid.
         let picture = Overlay(cssName: "gallery-picture")
         picture.setChild(slot.stack)
-        for corner in [badge, spinner] {
+        for corner in [badgeView.widget, spinner] {
             corner.valign = .end
             corner.setMargins(top: 6, bottom: 6, start: 6, end: 6)
             picture.addOverlay(corner, passThrough: true)
         }
-        badge.halign = .start
+        badgeView.widget.halign = .start
         spinner.halign = .end
         spinner.setSizeRequest(width: Self.spinnerSize, height: Self.spinnerSize)
 
@@ -66,6 +66,7 @@ public final class GalleryTile: GalleryCell {
         content.showAll()
         spinner.hide()
         badge.hide()
+        badgeView.widget.hide()
     }
 
     /// The title may be cut short under the tile: the tooltip has it whole, with what a row's detail line
