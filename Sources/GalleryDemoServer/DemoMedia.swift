@@ -2,9 +2,9 @@
 /// own encoders (no third-party files) into `<images>/media`, and served under `/media/`. Every seventh post is
 /// a video post (`DemoPost.isVideo`); those take the three in turn, in each service's own wire format.
 ///
-/// Debian's GStreamer has no H.264 encoder (gst-libav offers only `avenc_h264_omx`, which needs an OpenMAX
-/// device), so the gifv-style loop is VP9 in MP4 (a combination Mastodon itself does not produce, but one the
-/// same demuxer reads) and the video is WebM.
+/// The gifv-style loop is H.264 in MP4, as Mastodon converts every GIF (encoded with GStreamer's `x264enc`, from
+/// gstreamer1.0-plugins-ugly: gst-libav offers only `avenc_h264_omx`, which needs an OpenMAX device); the app
+/// decodes it with gst-libav's `avdec_h264`. The video is WebM (VP8 and Opus), as Commons and Misskey serve.
 public enum DemoMedia: String, CaseIterable, Sendable {
     /// A silent looping clip, as Mastodon's `gifv` (an MP4 whose index sits at the end, as a muxer writes it by
     /// default; each loop reads its start again with a Range request).
@@ -58,9 +58,9 @@ public enum DemoMedia: String, CaseIterable, Sendable {
         let video = "video/x-raw,width=480,height=270,framerate=15/1,format=I420"
         switch self {
         case .loop:
-            return "videotestsrc pattern=ball num-buffers=45 ! \(video) ! vp9enc deadline=1 cpu-used=8 ! "
-                + "video/x-vp9,profile=(string)0 ! capssetter caps=\"video/x-vp9,chroma-format=(string)4:2:0,"
-                + "bit-depth-luma=(uint)8,bit-depth-chroma=(uint)8\" ! mp4mux ! filesink location=%OUTPUT%"
+            // One thread: the same bytes on every machine.
+            return "videotestsrc pattern=ball num-buffers=45 ! \(video) ! x264enc speed-preset=ultrafast threads=1 ! "
+                + "video/x-h264,profile=constrained-baseline ! mp4mux ! filesink location=%OUTPUT%"
         case .clip:
             return "videotestsrc pattern=smpte num-buffers=90 ! \(video) ! vp8enc deadline=1 ! webmmux name=mux ! "
                 + "filesink location=%OUTPUT% audiotestsrc num-buffers=259 freq=330 ! audioconvert ! opusenc ! mux."

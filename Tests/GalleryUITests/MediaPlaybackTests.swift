@@ -87,6 +87,11 @@ final class MediaPlaybackTests: GLibTestCase {
             XCTAssertGreaterThan(view.media.player.rangeRequests, 0)
             XCTAssertFalse(Self.mappedLibraries().contains { $0.contains("libsoup-3") }, "libsoup 3 was loaded")
             XCTAssertFalse(Self.mappedLibraries().contains { $0.contains("libgstsoup") }, "souphttpsrc was loaded")
+            // H.264, as Mastodon's gifv are, decoded by gst-libav.
+            ui.activateAction("show-details")
+            XCTAssertTrue(iterateMainLoop(until: { view.details.shown?.file?.contains("H.264") == true }, timeout: 60),
+                          "details: \(String(describing: view.details.shown))")
+            XCTAssertTrue(Self.mappedLibraries().contains { $0.contains("libgstlibav") }, "avdec_h264 decodes it")
         }
     }
 

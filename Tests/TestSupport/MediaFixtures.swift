@@ -8,7 +8,7 @@ import XCTest
 /// (the demo gallery's pipelines, and a few the demo does not need), then served from memory: each test
 /// server answers with the same bytes every time.
 public enum MediaFixture: String, CaseIterable, Sendable {
-    /// The demo's gifv-style loop (VP9 in MP4, its index at the end) and its video (VP8 and Opus in WebM).
+    /// The demo's gifv-style loop (H.264 in MP4, its index at the end) and its video (VP8 and Opus in WebM).
     case loop, clip, sound
     /// Twenty seconds of noise at 4 Mbit/s, 10 MB: far more than the player may hold at once.
     case long
