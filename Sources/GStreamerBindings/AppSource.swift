@@ -53,7 +53,8 @@ public final class AppSource {
     @MainActor
     public func push(_ bytes: Bytes) -> Bool {
         feed.whileCurrent {
-            let buffer = gst_buffer_new_wrapped_bytes(bytes.retainedPointer())
+            // The buffer takes a reference of its own (transfer none) and drops it when GStreamer is done.
+            let buffer = gst_buffer_new_wrapped_bytes(bytes.pointer)
             _ = gst_app_src_push_buffer(appsrc, buffer)  // takes the buffer
         }
     }
