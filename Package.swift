@@ -99,8 +99,8 @@ let package = Package(
         .executableTarget(
             name: "GalleryBenchmarks",
             dependencies: [
-                "GalleryUI", "GalleryCore", "GtkBindings", "GObjectBindings", "GalleryDemoServer", "GalleryHostileServer",
-                "CGLib", "CGtk", "CSoup",
+                "GalleryUI", "GalleryCore", "GtkBindings", "GObjectBindings", "GStreamerBindings", "GalleryDemoServer",
+                "GalleryHostileServer", "CGLib", "CGtk", "CSoup", "CGStreamer",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             path: "Tests/Benchmarks",

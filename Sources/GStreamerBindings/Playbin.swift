@@ -118,6 +118,17 @@ public final class Playbin {
                                        gint64(max(0, nanoseconds))) != 0
     }
 
+    /// Plays on at `rate` times the normal speed from where it is (every frame still decoded): `make bench`
+    /// plays a long video through in a fraction of its length. Not a user feature.
+    @_spi(Testing) public func setRate(_ rate: Double) -> Bool {
+        let element = pipeline.typed(GstElement.self)
+        var position: gint64 = 0
+        guard gst_element_query_position(element, GST_FORMAT_TIME, &position) != 0 else { return false }
+        let flags = GstSeekFlags(rawValue: GST_SEEK_FLAG_FLUSH.rawValue | GST_SEEK_FLAG_ACCURATE.rawValue)
+        return gst_element_seek(element, rate, GST_FORMAT_TIME, flags, GST_SEEK_TYPE_SET, position,
+                                GST_SEEK_TYPE_NONE, gint64(bitPattern: gv_clock_time_none())) != 0
+    }
+
     /// 0...1 (linear, playbin's soft volume).
     public var volume: Double {
         get {

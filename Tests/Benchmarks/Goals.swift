@@ -128,6 +128,19 @@ enum Goals {
     /// which itself reaches only about half of curl's rate there, out of reach of any libsoup 2.4 client.
     static let downloadRateVersusBound = 0.9
 
+    // MARK: 7c. Playing a video (PlaybackScenario)
+
+    /// From the player being asked to the first frame of a 720p H.264 video in the sink, on loopback.
+    static let playbackFirstFrameMilliseconds = 400.0
+    /// The same against a bare `playbin` reading the file from disk into the same sink, in the same run: what
+    /// the app's own path (its client, appsrc, the allowlist) adds.
+    static let playbackVersusBare = 1.5
+    /// CPU per second of playback (the whole process) against that bare pipeline's.
+    static let playbackCPUVersusBare = 1.25
+    /// Resident memory while a 10-minute video plays: the peak after its first minute at most this much over
+    /// the first minute's (appsrc's queue and GStreamer's are bounded; nothing grows with the length played).
+    static let playbackMemoryGrowthMegabytes = 8.0
+
     // MARK: 8. Hostile input
 
     /// The bound for the whole app while a gallery of decompression bombs, huge bodies and broken

@@ -23,6 +23,7 @@ import GObjectBindings
 //   relaunch    the disk cache: a relaunch's first screen with the server up and gone, requests, the index
 //   fullcache   a full 256 MB cache: the index file's size, writing it at quit, reading it at start
 //   sandbox     360 thumbnails decoded by the gallery-decoder helpers against in-process; the hostile SVGs' peak
+//   playback    a 720p H.264 video in the app's player against a bare playbin: first frame, CPU, gaps while scrolling
 //   serve       (internal) the demo server child process
 // As the app does first thing: the benchmarks measure its process (see WorkerTask.returnLargeBlocksWhenFreed).
 WorkerTask.returnLargeBlocksWhenFreed()
@@ -59,6 +60,7 @@ enum Bench {
         ("fullcache", CacheScenario.runFullCache),
         ("zoom", ZoomScenario.run),
         ("sandbox", SandboxScenario.run),
+        ("playback", PlaybackScenario.run),
     ]
 
     static func run(_ name: String) -> Int32 {

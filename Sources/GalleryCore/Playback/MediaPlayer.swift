@@ -1,5 +1,5 @@
 import GObjectBindings
-import GStreamerBindings
+@_spi(Testing) import GStreamerBindings
 
 /// Plays one video or sound from the network: a `MediaStream` feeds GStreamer's playbin (decoding on
 /// GStreamer's own threads, the bus heard on the main loop), frames go to a `VideoSink` the view shows.
@@ -196,6 +196,9 @@ public final class MediaPlayer {
         guard case .failed = status, let url else { return }
         load(url, options: options)
     }
+
+    /// Plays on faster (`Playbin.setRate`): `make bench`'s long video only.
+    @_spi(Testing) public func setRate(_ rate: Double) -> Bool { playbin?.setRate(rate) ?? false }
 
     /// Seconds from the start; nil while unknown.
     public var position: Double? { playbin?.position.map { Double($0) / 1e9 } }
