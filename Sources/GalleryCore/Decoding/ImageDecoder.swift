@@ -42,6 +42,18 @@ public final class ImageDecoder {
     /// When each helper was started (monotonic µs).
     public var helperStarts: [Int] { pool.startLog }
 
+    /// Runs `body` once decoding goes on without the namespace sandbox because bubblewrap could not create
+    /// namespaces here (at once when that is known already) with the note a person reads; never when
+    /// bubblewrap works, or was left out on purpose.
+    public func whenNamespaceSandboxFails(_ body: @escaping @MainActor (String) -> Void) {
+        if pool.namespacesFailedHere { return body(DecoderPool.namespacesOffNote) }
+        let earlier = pool.onNamespacesFailed
+        pool.onNamespacesFailed = {
+            earlier?()
+            body(DecoderPool.namespacesOffNote)
+        }
+    }
+
     /// What the last helper to start said it runs under, and whether bubblewrap is in use.
     public var protections: (DecodeReply.Protections, namespaces: Bool)? {
         pool.protections.map { ($0, pool.namespaces) }
