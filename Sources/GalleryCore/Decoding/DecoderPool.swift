@@ -220,6 +220,7 @@ final class DecoderPool {
         _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
     }
 
+    /// What the app says, on stderr and in the window, once helpers run without bubblewrap.
     static var namespacesOffNote: String {
         tr("Images are decoded without the namespace sandbox: bubblewrap cannot create namespaces here. The decoders still run as separate processes with their memory limit and system-call filter.")
     }

@@ -44,7 +44,7 @@ public final class ImageDecoder {
 
     /// Runs `body` once decoding goes on without the namespace sandbox because bubblewrap could not create
     /// namespaces here (at once when that is known already) with the note a person reads; never when
-    /// bubblewrap works, or was left out on purpose.
+    /// bubblewrap works, nor when it is not there (not installed, or `GALLERY_DECODER_SANDBOX=no-namespaces`).
     public func whenNamespaceSandboxFails(_ body: @escaping @MainActor (String) -> Void) {
         if pool.namespacesFailedHere { return body(DecoderPool.namespacesOffNote) }
         let earlier = pool.onNamespacesFailed

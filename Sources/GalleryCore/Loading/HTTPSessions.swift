@@ -22,9 +22,9 @@ final class HTTPSessions {
     /// The sessions held now: the current one, and those replaced that still have requests in flight.
     var keptSessionCount: Int { 1 + retired.count }
 
-    /// A session and the requests in its queue, counted by libsoup's `request-queued` and `request-unqueued`:
-    /// a request leaves the queue when its response is done with (body read or closed, cancelled, failed),
-    /// also one that was sent before the count began, since none is.
+    /// A session and the requests in its queue, counted by libsoup's `request-queued` and `request-unqueued`
+    /// from the session's start: a request leaves the queue once its response is done with (body read to its
+    /// end or closed, cancelled, failed).
     private final class CountedSession {
         let session: Soup.Session
         var queued = 0
