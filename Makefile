@@ -15,9 +15,11 @@ PREFIX  ?= /usr/local
 DESTDIR ?=
 BINDIR  ?= $(PREFIX)/bin
 DATADIR ?= $(PREFIX)/share
-# gallery-decoder, the app's image-decoding helper; the app looks for it in ../libexec/gallery-viewer beside its
-# own directory (or beside itself in a build directory).
-HELPER_DIR := $(PREFIX)/libexec/gallery-viewer
+# gallery-decoder, the app's image-decoding helper, goes to LIBEXECDIR. The app looks for it beside itself (a build
+# directory), in ../libexec/gallery-viewer beside its own directory, then in the directory the install wrote to
+# $(DATADIR)/gallery-viewer/helper-directory (read from ../share/gallery-viewer, as the app's other data).
+LIBEXECDIR ?= $(PREFIX)/libexec/gallery-viewer
+HELPER_DIR := $(LIBEXECDIR)
 HELPERS    := gallery-decoder
 
 # The toolchain lives in /opt/swift on our machines; use it even when it is not on PATH (e.g. under sudo).
@@ -90,7 +92,7 @@ BUILD_AS := $(if $(and $(SUDO_USER),$(filter-out root,$(SUDO_USER))),sudo -u $(S
 .NOTPARALLEL:
 .DEFAULT_GOAL := build
 .PHONY: help deps test-deps build build-tests release demo-data run test test-resources test-unit test-asan test-e2e test-a11y \
-        test-translation demo-data-release check-install bench fuzz pot install install-translated uninstall clean \
+        test-translation demo-data-release check-install bench fuzz pot install install-translated install-decoder uninstall clean \
         distclean
 
 help:
@@ -111,7 +113,7 @@ help:
 	@echo "  pot            regenerate the translation template $(PO_DIR)/$(GETTEXT_DOMAIN).pot (and POTFILES)"
 	@echo "  install        release build installed under \$$(DESTDIR)\$$(PREFIX); uninstall removes it"
 	@echo "  clean          build products, demo images, stamps;  distclean  all of .build"
-	@echo "Variables: PREFIX=$(PREFIX) DESTDIR=$(DESTDIR) BINDIR DATADIR SWIFT=$(SWIFT) SWIFT_FLAGS BUILD_DIR=$(BUILD_DIR)"
+	@echo "Variables: PREFIX=$(PREFIX) DESTDIR=$(DESTDIR) BINDIR DATADIR LIBEXECDIR SWIFT=$(SWIFT) SWIFT_FLAGS BUILD_DIR=$(BUILD_DIR)"
 	@echo "           DEMO_USER=$(DEMO_USER) RUN_ARGS='$(RUN_ARGS)' SKIP_INSTALL_CHECK=$(SKIP_INSTALL_CHECK) BENCH_ARGS=$(BENCH_ARGS)"
 	@echo "           FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_ARGS=$(FUZZ_ARGS)"
 
@@ -254,12 +256,10 @@ define refresh_caches
 	fi
 endef
 
-install: release demo-data-release install-translated
+install: release demo-data-release install-translated install-decoder
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) \
 	  $(DESTDIR)$(ICONS_DIR)/scalable/apps $(DESTDIR)$(ICONS_DIR)/symbolic/apps $(DESTDIR)$(PKG_DATA_DIR)/demo
 	$(INSTALL_PROG) $(addprefix $(RELEASE_BIN)/,$(PROGRAMS)) $(DESTDIR)$(BINDIR)/
-	$(INSTALL) -d $(DESTDIR)$(HELPER_DIR)
-	$(INSTALL_PROG) $(addprefix $(RELEASE_BIN)/,$(HELPERS)) $(DESTDIR)$(HELPER_DIR)/
 	$(INSTALL_DATA) resources/$(APP_ID).svg $(DESTDIR)$(ICONS_DIR)/scalable/apps/
 	$(INSTALL_DATA) resources/$(APP_ID)-symbolic.svg $(DESTDIR)$(ICONS_DIR)/symbolic/apps/
 	$(if $(wildcard resources/*.css),$(INSTALL_DATA) $(wildcard resources/*.css) $(DESTDIR)$(PKG_DATA_DIR)/)
@@ -269,6 +269,13 @@ install: release demo-data-release install-translated
 	cd $(DEMO_DIR) && find . -name '.*' ! -name . -prune -o -type f -print | \
 	  while read -r f; do $(INSTALL_DATA) "$$f" "$(DESTDIR)$(PKG_DATA_DIR)/demo/$$f" || exit 1; done
 	$(refresh_caches)
+
+# The decoder helper, and where it is for the app (the path it runs from: without DESTDIR).
+install-decoder: release
+	$(INSTALL) -d $(DESTDIR)$(HELPER_DIR) $(DESTDIR)$(PKG_DATA_DIR)
+	$(INSTALL_PROG) $(addprefix $(RELEASE_BIN)/,$(HELPERS)) $(DESTDIR)$(HELPER_DIR)/
+	printf '%s\n' '$(HELPER_DIR)' >$(DESTDIR)$(PKG_DATA_DIR)/helper-directory
+	chmod 644 $(DESTDIR)$(PKG_DATA_DIR)/helper-directory
 
 # The texts a language changes: the compiled catalogues, and the desktop entry and metainfo with the
 # translations merged in (msgfmt reads PO_DIR/LINGUAS). Without languages both are installed as they are.
@@ -291,7 +298,9 @@ endif
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(BINDIR)/,$(PROGRAMS))
-	rm -rf $(DESTDIR)$(HELPER_DIR)
+	@# LIBEXECDIR may be a directory shared with other programs: only the helpers go, then the directory if empty.
+	rm -f $(addprefix $(DESTDIR)$(HELPER_DIR)/,$(HELPERS))
+	rmdir $(DESTDIR)$(HELPER_DIR) 2>/dev/null || true
 	rm -f $(foreach lang,$(LINGUAS),$(DESTDIR)$(LOCALE_DIR)/$(lang)/LC_MESSAGES/$(GETTEXT_DOMAIN).mo)
 	rm -f $(DESTDIR)$(APPS_DIR)/$(APP_ID).desktop $(DESTDIR)$(METAINFO_DIR)/$(APP_ID).metainfo.xml
 	rm -f $(DESTDIR)$(ICONS_DIR)/scalable/apps/$(APP_ID).svg $(DESTDIR)$(ICONS_DIR)/symbolic/apps/$(APP_ID)-symbolic.svg

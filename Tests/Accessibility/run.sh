@@ -4,8 +4,8 @@
 # gallery (rows, a failed row's retry button, a sensitive row's reveal button, the header bar and its Grid
 # toggle), the recent galleries' popover, the grid (tiles, pressed in), the large view (its back button; its
 # details panel, whose alt text is the picture's description), the shortcuts window, a status page with "Try
-# Again" (reached by a second launch handing its search to the running window), and the grid again after a
-# relaunch (the choice is remembered).
+# Again" (reached by a second launch handing its search to the running window), the grid again after a
+# relaunch (the choice is remembered), and the note that the namespace sandbox is off.
 #
 # Run through .ci/headless (X display and session bus). .ci/headless sets NO_AT_BRIDGE=1 so that other
 # tests need no accessibility bus; this one unsets it and starts its own bus with at-spi-bus-launcher.
@@ -88,4 +88,16 @@ launch_app app-relaunch.log --source demo --endpoint "$base_url" aurora
 wait_for_app_window || fail "no window after the relaunch"
 check "the grid after a relaunch" "Aurora over the Harbour" --expect-checked "Grid"
 assert_no_warnings "$work/app-relaunch.log"
+
+# Where bubblewrap cannot create namespaces (here a bwrap first on PATH that fails as it does in such
+# containers), the window says so in a bar at the top that a screen reader reads, its close button named.
+quit_app
+mkdir -p "$work/no-userns"
+printf '#!/bin/sh\necho "bwrap: No permissions to creating new namespace" >&2\nexit 1\n' >"$work/no-userns/bwrap"
+chmod +x "$work/no-userns/bwrap"
+PATH="$work/no-userns:$PATH" launch_app app-no-userns.log --source demo --endpoint "$base_url" aurora
+wait_for_app_window || fail "no window without namespaces"
+check "the note that the namespace sandbox is off" "Dismiss" "Aurora over the Harbour" \
+  --expect-text "Images are decoded without the namespace sandbox"
+assert_no_warnings "$work/app-no-userns.log"
 echo "a11y: PASS"

@@ -46,9 +46,10 @@ final class AnimationDecodeTests: GLibTestCase {
         }
     }
 
-    /// A GIF89a of 1 × 1 frames with these delays (hundredths) and NETSCAPE loop count (nil: no extension).
-    static func gif(delays: [Int], loopCount: Int?) -> Bytes {
-        var bytes = Array("GIF89a".utf8) + [1, 0, 1, 0, 0, 0, 0]
+    /// A GIF89a of 1 × 1 frames with these delays (hundredths) and NETSCAPE loop count (nil: no extension),
+    /// on a canvas of `width` × `height`.
+    static func gif(delays: [Int], loopCount: Int?, width: Int = 1, height: Int = 1) -> Bytes {
+        var bytes = Array("GIF89a".utf8) + [UInt8(width & 0xff), UInt8(width >> 8), UInt8(height & 0xff), UInt8(height >> 8), 0, 0, 0]
         if let loopCount {
             bytes += [0x21, 0xFF, 11] + Array("NETSCAPE2.0".utf8) + [3, 1, UInt8(loopCount & 0xff), UInt8(loopCount >> 8), 0]
         }
@@ -108,6 +109,36 @@ final class AnimationDecodeTests: GLibTestCase {
                 let refused = Self.decode(bytes, limits: ImageDecodeLimits(maxDecodeBytes: 64 * 48 * 2))?.failureValue
                 XCTAssertEqual(refused, .tooLarge(width: 64, height: 48, frames: 4))
             }
+        }
+    }
+
+    func testAnAnimationWhoseFramesTogetherAreOverTheBytesAllowedPlaysSmaller() throws {
+        try MainActor.assumeIsolated {
+            // Ten 1 × 1 frames changing a 400 × 300 canvas: little to decode, but every composited frame is as
+            // large as the canvas, and ten of them are over the bytes allowed (three canvases).
+            let bytes = Self.gif(delays: Array(repeating: 5, count: 10), loopCount: 0, width: 400, height: 300)
+            let limits = ImageDecodeLimits(maxDecodeBytes: 400 * 300 * 4 * 3)
+            let output = try XCTUnwrap(Self.decode(bytes, keepsAnimation: true, limits: limits)).get()
+            XCTAssertFalse(output.image.isFirstFrameOnly, "it plays")
+            let animation = try XCTUnwrap(output.animation)
+            XCTAssertEqual(animation.frames.count, 10, "every frame")
+            let (width, height) = (output.image.pixbuf.width, output.image.pixbuf.height)
+            XCTAssertLessThan(width, 400, "smaller than asked for")
+            XCTAssertGreaterThanOrEqual(width * 4, 400, "by a quarter of the side at most")
+            XCTAssertEqual(Double(width) / Double(height), 4.0 / 3.0, accuracy: 0.02, "the same shape")
+            XCTAssertLessThanOrEqual(width * height * 4 * 10, limits.maxDecodeBytes, "together within the bytes allowed")
+            for frame in animation.frames {
+                XCTAssertEqual([frame.width, frame.height], [width, height], "scaled as the first frame")
+            }
+            XCTAssertEqual([output.image.originalWidth, output.image.originalHeight], [400, 300])
+
+            // A hundred of them would have to shrink past a quarter of the side: the first frame shows, still, at
+            // the size asked for.
+            let many = Self.gif(delays: Array(repeating: 5, count: 100), loopCount: 0, width: 400, height: 300)
+            let still = try XCTUnwrap(Self.decode(many, keepsAnimation: true, limits: ImageDecodeLimits(maxDecodeBytes: 1_000_000))).get()
+            XCTAssertTrue(still.image.isFirstFrameOnly)
+            XCTAssertNil(still.animation)
+            XCTAssertEqual([still.image.pixbuf.width, still.image.pixbuf.height], [400, 300])
         }
     }
 

@@ -26,9 +26,10 @@ final class UIHarness {
     /// and the window keeps its galleries' first pages there, as the app's window does.
     /// `serverLookupOrigin` answers for the server of a `/@NAME` link (NodeInfo), as the endpoint override does.
     /// With `stateFile`, the window keeps its recent galleries in that state.ini, as the app's window does.
+    /// `sandbox` starts the decoder helpers (default: as the app does).
     init(server options: DemoServer.Options = .init(), client configuration: HTTPClient.Configuration = .init(),
          endpoints: [SourceKind: String] = [:], cacheDirectory: String? = nil, serverLookupOrigin: String? = nil,
-         stateFile: String? = nil, decodeLimits: ImageDecodeLimits = .init()) throws {
+         stateFile: String? = nil, decodeLimits: ImageDecodeLimits = .init(), sandbox: DecoderSandbox = .init()) throws {
         guard gtk_init_check(nil, nil) != 0 else {
             XCTFail("GTK could not open a display (DISPLAY=\(getenv("DISPLAY").map { String(cString: $0) } ?? "")); run the UI tests through `make test`")
             throw XCTSkip("no display")
@@ -37,7 +38,7 @@ final class UIHarness {
         application = try Self.sharedApplication()
         diskCache = cacheDirectory.map { HTTPCache(directory: $0 + "/http", maxBytes: 50_000_000) }
         client = HTTPClient(configuration: configuration, cache: diskCache)
-        pipeline = ImagePipeline(client: client, limits: .init(decode: decodeLimits))
+        pipeline = ImagePipeline(client: client, limits: .init(decode: decodeLimits), sandbox: sandbox)
         let baseURL = server.baseURL
         let snapshots = cacheDirectory.map { FeedSnapshotStore(path: $0 + "/last-gallery.json") }
         let stateStore = stateFile.map { RecentSearchStore(path: $0) }

@@ -102,6 +102,21 @@ else
   fail "gallery-viewer --version does not report a working decoder helper:"; printf '%s\n' "$out" | head -n 5 | indent
 fi
 
+# LIBEXECDIR elsewhere: the install writes the helper's directory down and the app finds it there. Only the
+# helper's part is installed again (install-decoder, the release build done above) and the installed app copied
+# beside it, into a prefix of their own: without DESTDIR, since the app reads the path it runs from.
+alt=$(mktemp -d "${TMPDIR:-/tmp}/gallery-viewer-libexec.XXXXXX") out=
+if "$MAKE" --no-print-directory -s install-decoder PREFIX="$alt" LIBEXECDIR="$alt/lib/helpers" >"$alt.log" 2>&1 \
+    && install -D -m 755 "$dest$prefix/bin/gallery-viewer" "$alt/bin/gallery-viewer" \
+    && out=$(env -i PATH=/usr/bin:/bin HOME="$alt" timeout --kill-after=10 120 "$alt/bin/gallery-viewer" --version 2>&1) \
+    && [ ! -e "$alt/libexec" ] && grep -q 'separate processes, .*seccomp filter' <<<"$out"; then
+  pass "LIBEXECDIR elsewhere: gallery-viewer --version finds the helper in it ($(grep 'Image decoding' <<<"$out"))"
+else
+  fail "make install-decoder LIBEXECDIR=$alt/lib/helpers: the app does not find its helper:"
+  { cat "$alt.log"; printf '%s\n' "${out:-}"; } | tail -n 10 | indent
+fi
+rm -rf "$alt" "$alt.log"
+
 # The hostile test server (decompression bombs, gzip bombs, broken feeds) is for the tests, the benchmarks and
 # `gallery-demo-server --hostile` only: the installed app must not carry it. gallery-demo-server must (it is the
 # control that shows the search finds the symbols when they are there), and the app must have a symbol table

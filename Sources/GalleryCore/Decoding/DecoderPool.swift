@@ -30,6 +30,11 @@ final class DecoderPool {
     private(set) var namespaces: Bool
     /// What the last helper to greet said it runs under.
     private(set) var protections: DecodeReply.Protections?
+    /// Whether bubblewrap was tried and could not create namespaces here (helpers run without it since).
+    private(set) var namespacesFailedHere = false
+    /// Runs once, when `namespacesFailedHere` becomes true, so that the window can say so (a user who starts
+    /// the app from the desktop's menu never sees stderr).
+    var onNamespacesFailed: (@MainActor () -> Void)?
 
     /// Every helper start so far (monotonic µs), for tests of the rate bound.
     private(set) var startLog: [Int] = []
@@ -202,15 +207,22 @@ final class DecoderPool {
         }
     }
 
+    /// The note stays on stderr for the command-line modes, once a process.
     private func namespacesFailed() {
         guard namespaces else { return }
         namespaces = false
+        namespacesFailedHere = true
         helpers.filter { $0.namespaces && $0.inFlight == 0 }.forEach(drop)
+        onNamespacesFailed?()
         guard !Self.saidNamespacesOff else { return }
         Self.saidNamespacesOff = true
-        let note = tr("Images are decoded without the namespace sandbox: bubblewrap cannot create namespaces here. The decoders still run as separate processes with their memory limit and system-call filter.")
-        let line = Array("gallery-viewer: \(note)\n".utf8)
+        let line = Array("gallery-viewer: \(Self.namespacesOffNote)\n".utf8)
         _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    }
+
+    /// What the app says, on stderr and in the window, once helpers run without bubblewrap.
+    static var namespacesOffNote: String {
+        tr("Images are decoded without the namespace sandbox: bubblewrap cannot create namespaces here. The decoders still run as separate processes with their memory limit and system-call filter.")
     }
 
     /// Said once a process, whichever pool found out first.

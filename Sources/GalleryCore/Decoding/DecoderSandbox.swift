@@ -57,13 +57,26 @@ public struct DecoderSandbox: Sendable {
     }
 
     /// `gallery-decoder` beside the running program (a build directory, a test bundle's), or where `make
-    /// install` puts it: PREFIX/libexec/gallery-viewer beside PREFIX/bin.
+    /// install` puts it: PREFIX/libexec/gallery-viewer beside PREFIX/bin by default, else the directory the
+    /// install wrote down (`installedHelperDirectory`).
     public static func findHelper() -> String? {
         if let path = getenv("GALLERY_DECODER").map({ String(cString: $0) }) { return path }
         guard let program = linkTarget("/proc/self/exe") else { return nil }
         let directory = FileSystem.directoryName(of: program)
-        return [directory + "/gallery-decoder", directory + "/../libexec/gallery-viewer/gallery-decoder"]
-            .first { access($0, X_OK) == 0 }
+        let beside = [directory + "/gallery-decoder", directory + "/../libexec/gallery-viewer/gallery-decoder"]
+        if let found = beside.first(where: { access($0, X_OK) == 0 }) { return found }
+        guard let installed = installedHelperDirectory(programDirectory: directory) else { return nil }
+        return access(installed + "/gallery-decoder", X_OK) == 0 ? installed + "/gallery-decoder" : nil
+    }
+
+    /// The helper's directory as `make install LIBEXECDIR=…` wrote it into
+    /// PREFIX/share/gallery-viewer/helper-directory (one absolute path), found from the program's directory
+    /// as the app's other installed data.
+    static func installedHelperDirectory(programDirectory: String) -> String? {
+        let file = programDirectory + "/../share/gallery-viewer/helper-directory"
+        guard let text = File.smallText(atPath: file, maxBytes: 4096),
+              let line = text.split(separator: "\n").first, line.hasPrefix("/") else { return nil }
+        return String(line)
     }
 
     private static func linkTarget(_ path: String) -> String? {

@@ -42,6 +42,18 @@ public final class ImageDecoder {
     /// When each helper was started (monotonic µs).
     public var helperStarts: [Int] { pool.startLog }
 
+    /// Runs `body` once decoding goes on without the namespace sandbox because bubblewrap could not create
+    /// namespaces here (at once when that is known already) with the note a person reads; never when
+    /// bubblewrap works, nor when it is not there (not installed, or `GALLERY_DECODER_SANDBOX=no-namespaces`).
+    public func whenNamespaceSandboxFails(_ body: @escaping @MainActor (String) -> Void) {
+        if pool.namespacesFailedHere { return body(DecoderPool.namespacesOffNote) }
+        let earlier = pool.onNamespacesFailed
+        pool.onNamespacesFailed = {
+            earlier?()
+            body(DecoderPool.namespacesOffNote)
+        }
+    }
+
     /// What the last helper to start said it runs under, and whether bubblewrap is in use.
     public var protections: (DecodeReply.Protections, namespaces: Bool)? {
         pool.protections.map { ($0, pool.namespaces) }
@@ -142,12 +154,37 @@ public final class ImageDecoder {
             request.maxFrames = min(layout.frameDelays.isEmpty ? header.frames : layout.frameDelays.count,
                                     limits.maxAnimationFrames)
             request.maxFrameBytes = limits.maxDecodeBytes
+            if let side = Self.animationSide(header, maxPixelSize: maxPixelSize, frames: request.maxFrames,
+                                             frameBytes: limits.maxDecodeBytes) {
+                request.maxPixelSize = side
+            }
         }
         pool.decode(request, bytes: {
             firstFrame.map { layout in Bytes(bytes.withUnsafeBytes { layout.firstFrameFile(of: $0, format: header.format) }) } ?? bytes
         }, completion: { [weak self] result in
             self?.finish(pending, result.mapError { $0.loadError(format: header.format) })
         })
+    }
+
+    /// The longer side an animation's frames are asked for at when all of them at the size asked for would
+    /// not fit in `frameBytes` together (a GIF whose small frames change a large canvas: cheap to decode, each
+    /// composited frame as large as the canvas): the largest that fits, so that it plays, smaller, rather than
+    /// show still. Nil when they fit as asked, or would have to shrink below a quarter of the side asked for
+    /// (then the first frame alone shows, at the size asked for).
+    static func animationSide(_ header: ImageHeader, maxPixelSize: Int?, frames: Int, frameBytes: Int) -> Int? {
+        // One pixel more each way than this side's size: the helper's scaling may round up where this one
+        // rounds down.
+        func bytes(_ size: (width: Int, height: Int)) -> Int {
+            let (area, overflow) = (size.width + 1).multipliedReportingOverflow(by: (size.height + 1) * 4 * max(1, frames))
+            return overflow ? Int.max : area
+        }
+        let asked = header.targetSize(maxPixelSize: maxPixelSize)
+        let side = max(asked.width, asked.height)
+        guard frames > 1, bytes(asked) > frameBytes else { return nil }
+        // Area shrinks as the side squared: start from that estimate, then step down past rounding.
+        var fitting = Int(Double(side) * (Double(frameBytes) / Double(bytes(asked))).squareRoot())
+        while fitting > 0, bytes(header.targetSize(maxPixelSize: fitting)) > frameBytes { fitting -= 1 }
+        return fitting * 4 >= side ? fitting : nil
     }
 
     private func finish(_ pending: Pending, _ result: Result<DecodedPixbuf, ImageLoadError>) {

@@ -1,7 +1,8 @@
 import GObjectBindings
 
 /// The libsoup session one `HTTPClient` sends on, with its disk cache attached once the cache's index is read,
-/// and the sessions it replaced, which finish what they had in flight and are kept until the client goes.
+/// and the sessions it replaced, which finish what they had in flight and are let go once nothing is (letting go
+/// aborts a session and closes its idle connections: a window that clears its cache many times keeps none).
 ///
 /// A session is replaced rather than changed: libsoup's features count a reference per request queued while
 /// they are attached and drop one when it leaves the queue, so a cache detached from or attached to a session
@@ -12,14 +13,30 @@ final class HTTPSessions {
     /// The disk cache requests go through; nil: every request goes to the network.
     let cache: HTTPCache?
     /// Replaced by a new one when the disk cache is cleared or the address policy narrows.
-    private(set) var current: Soup.Session
-    private var retired: [Soup.Session] = []
+    var current: Soup.Session { currentSession.session }
+    private var currentSession: CountedSession
+    /// Replaced sessions with requests still in their queue.
+    private var retired: [CountedSession] = []
+    private var releasing: MainLoopSource?
+
+    /// The sessions held now: the current one, and those replaced that still have requests in flight.
+    var keptSessionCount: Int { 1 + retired.count }
+
+    /// A session and the requests in its queue, counted by libsoup's `request-queued` and `request-unqueued`
+    /// from the session's start: a request leaves the queue once its response is done with (body read to its
+    /// end or closed, cancelled, failed).
+    private final class CountedSession {
+        let session: Soup.Session
+        var queued = 0
+        init(_ session: Soup.Session) { self.session = session }
+    }
 
     /// With a `cache`, requests wait until its index is read (`whenCacheReady`), then go through it.
     init(configuration: HTTPClient.Configuration, cache: HTTPCache?) {
         self.configuration = configuration
         self.cache = cache
-        current = Self.makeSession(configuration)
+        currentSession = CountedSession(Self.makeSession(configuration))
+        track(currentSession)
         guard let cache else { return }
         cache.claim()
         cache.whenReady { [weak self] in
@@ -37,6 +54,38 @@ final class HTTPSessions {
             trustedCertificatesFile: configuration.trustedCertificatesFile))
     }
 
+    private func track(_ counted: CountedSession) {
+        counted.session.ref.connect("request-queued") { [weak counted] (_: UnsafeMutableRawPointer?) in
+            counted?.queued += 1
+        }
+        counted.session.ref.connect("request-unqueued") { [weak self, weak counted] (_: UnsafeMutableRawPointer?) in
+            guard let counted else { return }
+            counted.queued -= 1
+            if counted.queued == 0 { self?.releaseIdleRetired() }
+        }
+    }
+
+    /// Lets go of the replaced sessions with nothing in flight, from an idle callback: never inside one of
+    /// the session's own signals (the last request leaving its queue, a connection's `network-event` that
+    /// narrowed the policy), where aborting it would pull libsoup's state from under its caller.
+    private func releaseIdleRetired() {
+        guard releasing == nil else { return }
+        releasing = MainLoopSource.idle { [weak self] in
+            guard let self else { return }
+            self.releasing = nil
+            self.retired.removeAll { $0.queued == 0 }
+        }
+    }
+
+    /// Puts a new session in place of the current one, its own requests counted; the old one is kept while
+    /// it has some in flight.
+    private func retireCurrent() {
+        retired.append(currentSession)
+        currentSession = CountedSession(Self.makeSession(configuration))
+        track(currentSession)
+        releaseIdleRetired()
+    }
+
     /// Runs `send` once the disk cache (if any) can answer.
     func whenCacheReady(_ send: @escaping @MainActor () -> Void) {
         if let cache { cache.whenReady(send) } else { send() }
@@ -47,8 +96,7 @@ final class HTTPSessions {
     func replace() {
         let movesCache = cache?.isAttached == true
         if movesCache { cache?.detach(from: current) }
-        retired.append(current)
-        current = Self.makeSession(configuration)
+        retireCurrent()
         if movesCache { cache?.attach(to: current) }
     }
 
@@ -66,9 +114,8 @@ final class HTTPSessions {
         cache.whenReady { [weak self] in
             guard let self else { return completion(0) }
             cache.detach(from: self.current)
-            self.retired.append(self.current)
             let trash = cache.replaceWithEmptyCache()
-            self.current = Self.makeSession(self.configuration)
+            self.retireCurrent()
             cache.attach(to: self.current)
             HTTPCache.removeTrash(trash, completion: completion)
         }
@@ -77,6 +124,6 @@ final class HTTPSessions {
     /// Cancels everything in flight, on every session.
     func abortAll() {
         current.abort()
-        for session in retired { session.abort() }
+        for counted in retired { counted.session.abort() }
     }
 }

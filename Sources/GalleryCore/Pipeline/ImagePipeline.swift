@@ -49,11 +49,13 @@ public final class ImagePipeline {
 
     /// - Parameter decodes: false for a pipeline that only saves files (`--download`): no decoder helper is
     ///   started ahead of a first decode.
-    public init(client: HTTPClient, cache: ImageCache = ImageCache(), limits: Limits = .init(), decodes: Bool = true) {
+    /// - Parameter sandbox: how the decoder helpers are started (tests: a bubblewrap that cannot work).
+    public init(client: HTTPClient, cache: ImageCache = ImageCache(), limits: Limits = .init(), decodes: Bool = true,
+                sandbox: DecoderSandbox = .init()) {
         self.client = client
         self.cache = cache
         self.limits = limits
-        decoder = ImageDecoder(limits: limits.decode)
+        decoder = ImageDecoder(limits: limits.decode, sandbox: sandbox)
         if decodes { decoder.startHelpers() }
         // One connection per host stays free for page requests: a feed served from the same host as its
         // images (the demo, self-hosted servers) must not wait behind a screenful of thumbnails, or behind a
@@ -69,6 +71,12 @@ public final class ImagePipeline {
     public var unfinishedTaskCount: Int { downloads.count + decodes.count + saves.count }
     /// Connection slots per host (libsoup's per-host limit less one).
     public var maxConnectionsPerHost: Int { scheduler.maxPerHost }
+
+    /// Runs `body` once, with the note to show, if images are decoded without the namespace sandbox because
+    /// bubblewrap cannot create namespaces here (see `ImageDecoder.whenNamespaceSandboxFails`).
+    public func whenNamespaceSandboxFails(_ body: @escaping @MainActor (String) -> Void) {
+        decoder.whenNamespaceSandboxFails(body)
+    }
 
     // MARK: Images
 

@@ -16,6 +16,8 @@ public final class MainWindow {
     public let statusPage = StatusPage()
     /// Offline (a saved first page is shown), or a note of something done.
     public let notices = NoticeBar()
+    /// Once a session, when images are decoded without the namespace sandbox.
+    let sandboxNote: SandboxNote
     let stack = Stack()
     let notification = InAppNotification()
     private let services: GalleryServices
@@ -46,6 +48,7 @@ public final class MainWindow {
         window = ApplicationWindow(application: application)
         header = HeaderControls(sources: services.sources)
         largeView = LargeImageView(pipeline: services.pipeline)
+        sandboxNote = SandboxNote(pipeline: services.pipeline)
         input = SearchInput(header: header, services: services)
         viewerActions = ViewerActions(window: window, largeView: largeView)
         rowMenu = RowMenu(listView: listView)
@@ -62,6 +65,7 @@ public final class MainWindow {
         stack.add(largeView.root, name: "viewer")
         let content = Box(.vertical, spacing: 0)
         content.append(notices.bar)
+        content.append(sandboxNote.bar)
         let overlay = Overlay()
         overlay.setChild(stack)
         overlay.addOverlay(notification.revealer)
