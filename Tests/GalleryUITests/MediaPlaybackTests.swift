@@ -213,6 +213,35 @@ final class MediaPlaybackTests: GLibTestCase {
     /// GStreamer's shared pool, which keeps a few idle ones) and the descriptors it opened are closed. Played
     /// and left three times, the counts after the third time are those after the first: nothing stays behind
     /// per video.
+    /// A video takes the large view's keys as a picture does: F11 and Escape for full screen (it plays on),
+    /// Right to the next item (the video stops and its pipeline goes), Left back to it (its first frame again).
+    func testFullScreenAndLeftRightWorkAsForPictures() throws {
+        try MainActor.assumeIsolated {
+            let ui = try Self.harness()
+            defer { ui.close() }
+            let (view, download) = try Self.open(.clip, in: ui)
+            Self.wait(for: .paused, of: view, "first frame")
+            ui.activateAction("play-pause")
+            Self.wait(for: .playing, of: view, "playing")
+            ui.press(GDK_KEY_F11)
+            XCTAssertTrue(ui.window.isFullscreen, "F11 asks for full screen")
+            XCTAssertEqual(view.media.player.status, .playing, "it plays on in full screen")
+            ui.press(GDK_KEY_Escape)
+            XCTAssertFalse(ui.window.isFullscreen, "Escape leaves full screen first")
+            XCTAssertTrue(ui.window.isLargeViewOpen)
+
+            ui.press(GDK_KEY_Right)
+            XCTAssertTrue(iterateMainLoop(until: { view.download !== download }, timeout: 60), "Right shows the next item")
+            XCTAssertFalse(view.media.player.hasPipeline, "the video stopped when another item was shown")
+            ui.press(GDK_KEY_Left)
+            XCTAssertTrue(iterateMainLoop(until: { view.download === download }, timeout: 60), "Left comes back")
+            Self.wait(for: .paused, of: view, "the video's first frame again")
+            ui.press(GDK_KEY_Escape)
+            XCTAssertFalse(ui.window.isLargeViewOpen)
+            XCTAssertFalse(view.media.player.hasPipeline)
+        }
+    }
+
     func testLeavingMidPlayReleasesThePipeline() throws {
         try MainActor.assumeIsolated {
             let ui = try Self.harness()
