@@ -38,7 +38,11 @@ final class FileServerProcess {
                 chunk = source.read(min(65536, remaining))
                 if not chunk: break
                 output.write(chunk); remaining -= len(chunk)
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    class Server(http.server.ThreadingHTTPServer):
+        # The player closes its connection whenever appsrc's queue is full: not an error worth a traceback.
+        def handle_error(self, request, address):
+            if not isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)): super().handle_error(request, address)
+    server = Server(("127.0.0.1", 0), Handler)
     print(f"http://127.0.0.1:{server.server_address[1]}", flush=True)
     server.serve_forever()
     """
