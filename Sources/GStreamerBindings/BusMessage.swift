@@ -62,6 +62,11 @@ public enum BusMessage: Sendable {
             self = .other
         }
     }
+
+    /// A message popped from a pipeline's bus by code outside the bindings (`make bench`'s bare pipeline).
+    @_spi(Testing) public init(popped message: UnsafeMutableRawPointer) {
+        self.init(message.assumingMemoryBound(to: GstMessage.self))
+    }
 }
 
 /// A GStreamer error, sorted by what the player tells the user.

@@ -37,12 +37,8 @@ public enum MediaEncoding {
             throw Failure(description: "\(launch): no end after \(timeoutSeconds) s")
         }
         defer { gv_message_unref(message) }
-        if gv_message_type(message) == GST_MESSAGE_ERROR {
-            var error: UnsafeMutablePointer<GError>?
-            gst_message_parse_error(message, &error, nil)
-            let text = error.flatMap { GObjectBindings.string($0.pointee.message) } ?? "?"
-            if let error { g_error_free(error) }
-            throw Failure(description: "\(launch): \(text)")
+        if case .error(let error) = BusMessage(message) {
+            throw Failure(description: "\(launch): \(error.message)")
         }
     }
 }

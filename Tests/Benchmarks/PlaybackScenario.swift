@@ -2,7 +2,7 @@ import CGLib
 import CGStreamer
 import CGtk
 import GObjectBindings
-import GStreamerBindings
+@_spi(Testing) import GStreamerBindings
 import GtkBindings
 @_spi(Testing) import GalleryCore
 import Glibc
@@ -66,10 +66,10 @@ enum PlaybackScenario {
                 video.play()
                 // CPU per second once it plays steadily (the first second's start-up work left out).
                 Loop.run(for: 1)
-                let cpu = ProcessCPU.milliseconds()
+                let cpu = ProcessStats.cpuSeconds()
                 let start = Loop.now()
                 Loop.run(for: playSeconds)
-                let perSecond = (ProcessCPU.milliseconds() - cpu) / (Double(Loop.now() - start) / 1_000_000)
+                let perSecond = (ProcessStats.cpuSeconds() - cpu) * 1000 / (Double(Loop.now() - start) / 1_000_000)
                 if bare { bareCPU.append(perSecond) } else { appCPU.append(perSecond) }
             }
         }
@@ -250,12 +250,8 @@ private final class BareVideo: PlayedVideo {
         let types = GstMessageType(rawValue: GST_MESSAGE_ASYNC_DONE.rawValue | GST_MESSAGE_ERROR.rawValue)
         while let message = gst_bus_pop_filtered(bus, types) {
             defer { gv_message_unref(message) }
-            if gv_message_type(message) == GST_MESSAGE_ERROR {
-                var error: UnsafeMutablePointer<GError>?
-                gst_message_parse_error(message, &error, nil)
-                let text = error.flatMap { GObjectBindings.string($0.pointee.message) } ?? "?"
-                if let error { g_error_free(error) }
-                failure = text
+            if case .error(let error) = BusMessage(popped: message) {
+                failure = error.message
                 return true
             }
             prerolled = true
@@ -268,15 +264,5 @@ private final class BareVideo: PlayedVideo {
     func close() {
         gst_element_set_state(element, GST_STATE_NULL)
         gtk_widget_destroy(window)
-    }
-}
-
-/// The whole process's CPU time (every thread: the app's and GStreamer's).
-enum ProcessCPU {
-    static func milliseconds() -> Double {
-        var usage = rusage()
-        getrusage(Int32(RUSAGE_SELF.rawValue), &usage)
-        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1000
-            + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1000
     }
 }

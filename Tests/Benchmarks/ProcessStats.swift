@@ -1,6 +1,7 @@
 import CGLib
 import CGtk
 import GObjectBindings
+import Glibc
 
 /// Numbers from /proc/self/status beyond the resident size (see Memory): the peak, and the thread count.
 enum ProcessStats {
@@ -8,6 +9,14 @@ enum ProcessStats {
     static func peakResidentMiB() -> Double { field("VmHWM:").map { $0 / 1024 } ?? .nan }
 
     /// Threads of this process now: GTK's, GLib's worker pool, libsoup's resolver, and any the app made.
+    /// CPU time of the whole process so far (every thread), in seconds.
+    static func cpuSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+            + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1_000_000
+    }
+
     static func threads() -> Int { field("Threads:").map { Int($0) } ?? -1 }
 
     /// A "Name:  value [kB]" line's value.

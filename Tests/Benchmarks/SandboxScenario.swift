@@ -25,7 +25,7 @@ enum SandboxScenario {
         var helperCPU = 0.0, ownCPU = 0.0, inProcessCPU = 0.0
         for run in 0..<runs * 2 {
             let sandboxed = run % 2 == (run / 2) % 2  // ABBA…, so neither side always runs first
-            let before = cpuSeconds(RUSAGE_SELF)
+            let before = ProcessStats.cpuSeconds()
             let probe = MainLoopProbe()
             probe.start()
             let (time, helpersUsed) = try thumbnails(items, sandboxed: sandboxed)
@@ -34,10 +34,10 @@ enum SandboxScenario {
                 helpers.append(time)
                 worstBusy = max(worstBusy, gaps.worstBusyMilliseconds)
                 helperCPU += helpersUsed
-                ownCPU += cpuSeconds(RUSAGE_SELF) - before
+                ownCPU += ProcessStats.cpuSeconds() - before
             } else {
                 inProcess.append(time)
-                inProcessCPU += cpuSeconds(RUSAGE_SELF) - before
+                inProcessCPU += ProcessStats.cpuSeconds() - before
             }
         }
         let ratio = Stats(helpers).median / Stats(inProcess).median
@@ -110,13 +110,6 @@ enum SandboxScenario {
         try Loop.run(until: { done.value == images.count * 2 }, timeout: 120, "the hostile images")
         server.stop()
         return peak
-    }
-
-    private static func cpuSeconds(_ who: __rusage_who) -> Double {
-        var usage = rusage()
-        getrusage(who.rawValue, &usage)
-        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
-            + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1_000_000
     }
 
     /// The proportional set size: pages shared with the app (a memfd of pixels both map) counted once in all.
