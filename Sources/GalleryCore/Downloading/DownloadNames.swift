@@ -13,17 +13,7 @@ public enum DownloadNames {
 
     /// `name` made safe; `fallback` (made safe too) when nothing usable is left.
     public static func safe(_ name: String, fallback: String = "item") -> String {
-        var scalars = String.UnicodeScalarView()
-        for scalar in name.unicodeScalars {
-            switch scalar.properties.generalCategory {
-            case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .unassigned, .privateUse:
-                continue
-            default:
-                break
-            }
-            scalars.append(forbidden.contains(scalar) ? "_" : scalar)
-        }
-        let result = tidy(String(scalars))
+        let result = tidy(withoutForbiddenCharacters(name))
         if result.isEmpty { return fallback == name ? "item" : safe(fallback, fallback: "item") }
         // Cutting happens between characters, and one character can be longer than the limit (a letter under
         // hundreds of combining marks): the stem may be gone, or end in a dot or space again. The cut name is
@@ -34,6 +24,23 @@ public enum DownloadNames {
         guard raw.hasPrefix(".") || cut.isEmpty else { return cut }
         let stand = fallback == name || fallback == "item" ? "item" : fallback
         return safe(stand + (raw.hasPrefix(".") ? raw : ""), fallback: "item")
+    }
+
+    /// `name` without control, format and unassigned characters, and with `forbidden` ones as "_".
+    private static func withoutForbiddenCharacters(_ name: String) -> String {
+        // Most names are printable ASCII without a forbidden character: nothing to take out or replace.
+        if name.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && !forbiddenBytes.contains($0) }) { return name }
+        var scalars = String.UnicodeScalarView()
+        for scalar in name.unicodeScalars {
+            switch scalar.properties.generalCategory {
+            case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .unassigned, .privateUse:
+                continue
+            default:
+                break
+            }
+            scalars.append(forbidden.contains(scalar) ? "_" : scalar)
+        }
+        return String(scalars)
     }
 
     /// Without what vanishes (trailing dots and spaces, on Windows file systems) or hides the file (a leading
@@ -69,6 +76,7 @@ public enum DownloadNames {
     }
 
     private static let forbidden: Set<Unicode.Scalar> = ["/", "\\", "<", ">", ":", "\"", "|", "?", "*"]
+    private static let forbiddenBytes = Set(forbidden.map { UInt8($0.value) })
 
     /// `suffix` before the extension ("a.jpg" → "a (x).jpg"), shortening the stem to stay within the limit.
     private static func insert(_ suffix: String, into name: String) -> String {

@@ -130,8 +130,9 @@ final class FileSink: BodySink {
     static func looksLikeHTML(_ chunk: Bytes) -> Bool {
         chunk.withUnsafeBytes { buffer in
             let start = buffer.prefix(1024).drop { [9, 10, 13, 32, 0xEF, 0xBB, 0xBF].contains($0) }
-            let head = String(decoding: start.prefix(15), as: UTF8.self).lowercased()
-            return head.hasPrefix("<!doctype html") || head.hasPrefix("<html")
+            // ASCII letters compared without their case: the markers are ASCII.
+            let head = start.prefix(14).map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 32 : $0 }
+            return head.starts(with: "<!doctype html".utf8) || head.starts(with: "<html".utf8)
         }
     }
 }

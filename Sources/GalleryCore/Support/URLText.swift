@@ -27,6 +27,14 @@ public enum URLText {
 
     /// "scheme://host[:port]" of an absolute http(s) URL, lower-cased; nil for anything else.
     public static func origin(of url: String) -> String? {
+        // Asked several times for every request (the scheduler's host, the address policy): most URLs are
+        // plain enough to read directly; anything else is left to the full parser, whose answer is the rule.
+        if case .decided(let origin) = PlainURL.origin(of: url) { return origin }
+        return parsedOrigin(of: url)
+    }
+
+    /// `origin(of:)` by Foundation's RFC 3986 parser.
+    static func parsedOrigin(of url: String) -> String? {
         guard let components = URLComponents(string: url), let scheme = components.scheme?.lowercased(),
               scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty
         else { return nil }
