@@ -16,6 +16,9 @@ let options = Options.parseOrExit()
 // Without a window no frame waits for the main thread; the workers' jobs are the command's own.
 if options.list || options.download != nil { WorkerTask.keepWorkersAtNormalPriority() }
 let status = MainActor.assumeIsolated {
+    // The commands' first request waits for GIO's modules and the certificate store (Soup.NetworkSetup):
+    // their loading starts now, on a worker, while the command sets itself up.
+    if options.list || options.download != nil { Soup.NetworkSetup.whenLoaded {} }
     if options.version {
         print("gallery-viewer \(AppVersion.string)\n\(DecoderSandbox().protectionSummary())")
         return Int32(0)
