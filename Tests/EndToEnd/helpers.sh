@@ -36,13 +36,32 @@ scratch_and_cleanup() {
 }
 
 # fail MESSAGE: says "NAME: FAIL: MESSAGE", calls the script's on_fail if it defines one (a screenshot),
-# shows the app's logs ($work/app*.log) and exits 1.
+# shows the app's logs ($work/app*.log), keeps what a rare failure needs to be understood after the scratch
+# folder is gone (see keep_failure_evidence) and exits 1.
 fail() {
   echo "$test_name: FAIL: $*" >&2
   if declare -F on_fail >/dev/null; then on_fail || true; fi
   local log
   for log in "$work"/app*.log; do [ -s "$log" ] && { echo "--- ${log##*/}:" >&2; cat "$log" >&2; }; done
+  keep_failure_evidence
   exit 1
+}
+
+# Copies the scratch folder's logs (the app's, the demo servers' requests) and the app's state file into
+# $shots/NAME-failure/, and, where gdb is installed, every thread's stack of the app still running: a window
+# that waits for ever shows there what it waits on.
+keep_failure_evidence() {
+  [ -n "${shots:-}" ] || return 0
+  local kept=$shots/$test_name-failure
+  rm -rf "$kept" && mkdir -p "$kept" || return 0
+  cp "$work"/*.log "$work"/*.err "$work"/*.out "$kept"/ 2>/dev/null || true
+  cp "${XDG_CONFIG_HOME:-/nonexistent}"/gallery-viewer/state.ini "$kept"/ 2>/dev/null || true
+  local pid
+  pid=$(app_process 2>/dev/null) || pid=${app_pid:-}
+  if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null && command -v gdb >/dev/null; then
+    timeout 60 gdb -p "$pid" -batch -ex 'thread apply all bt' >"$kept/app-stacks.txt" 2>&1 || true
+  fi
+  echo "$test_name: logs kept in $kept" >&2
 }
 
 # Polls `$@` every 0.2 s for up to $1 seconds.
