@@ -16,7 +16,7 @@ final class PlainURLTests: XCTestCase {
         ]
         for url in plain {
             XCTAssertNotEqual(PlainURL.origin(of: url), .undecided, url)
-            XCTAssertEqual(PlainURL.origin(of: url), .decided(URLText.parsedOrigin(of: url)), url)
+            XCTAssertEqual(PlainURL.origin(of: url), URLText.parsedOrigin(of: url).map(PlainURL.Answer.decided), url)
         }
         XCTAssertEqual(URLText.origin(of: "HTTPS://Example.COM:443/a"), "https://example.com:443")
     }

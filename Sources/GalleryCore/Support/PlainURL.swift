@@ -1,10 +1,10 @@
 /// The origin of an http(s) URL made only of the characters RFC 3986 allows unescaped, with a plain host name
 /// or IPv4 address and no user information: what every image and feed URL of a gallery looks like. Reading
 /// those bytes directly costs a fraction of a full parse; `URLText.origin(of:)` asks the full parser about
-/// everything this declines (`undecided`), so the two always agree (URLTextTests compares them).
+/// everything this declines (`undecided`), so the two always agree (PlainURLTests compares them).
 enum PlainURL {
     enum Answer: Equatable {
-        case decided(String?)
+        case decided(String)
         case undecided
     }
 
