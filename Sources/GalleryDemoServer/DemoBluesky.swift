@@ -133,7 +133,6 @@ public enum DemoBluesky {
         }))])
     }
 
-    /// What `playlist` names: an HLS playlist without segments (the app opens the post, never plays).
     /// The user's DID document, as the PLC directory serves it (`GET /DID`): its PDS is this server.
     static func didDocument(_ did: String, catalog: DemoCatalog, baseURL: String) -> ServerResponse {
         guard let user = catalog.users.first(where: { Self.did(of: $0.name) == did }) else {
@@ -160,6 +159,7 @@ public enum DemoBluesky {
         return DemoPosts.posts(of: user).contains { post in post.isVideo && post.items.first.map { Self.cid("video:\($0.id)") } == cid }
     }
 
+    /// What `playlist` names: an HLS playlist without segments (the app never plays it: it plays the original).
     static func playlist() -> ServerResponse {
         .text("#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-ENDLIST\n", contentType: "application/vnd.apple.mpegurl")
     }

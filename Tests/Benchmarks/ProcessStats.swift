@@ -8,7 +8,6 @@ enum ProcessStats {
     /// VmHWM: the highest VmRSS this process ever had, in MiB (each scenario is its own process).
     static func peakResidentMiB() -> Double { field("VmHWM:").map { $0 / 1024 } ?? .nan }
 
-    /// Threads of this process now: GTK's, GLib's worker pool, libsoup's resolver, and any the app made.
     /// CPU time of the whole process so far (every thread), in seconds.
     static func cpuSeconds() -> Double {
         var usage = rusage()
@@ -17,6 +16,7 @@ enum ProcessStats {
             + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1_000_000
     }
 
+    /// Threads of this process now: GTK's, GLib's worker pool, libsoup's resolver, and any the app made.
     static func threads() -> Int { field("Threads:").map { Int($0) } ?? -1 }
 
     /// A "Name:  value [kB]" line's value.

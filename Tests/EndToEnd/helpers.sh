@@ -52,7 +52,7 @@ fail() {
 # that waits for ever shows there what it waits on.
 keep_failure_evidence() {
   [ -n "${shots:-}" ] || return 0
-  local kept=$shots/$test_name-failure
+  local kept=$shots/${test_name// /-}-failure
   rm -rf "$kept" && mkdir -p "$kept" || return 0
   cp "$work"/*.log "$work"/*.err "$work"/*.out "$kept"/ 2>/dev/null || true
   cp "${XDG_CONFIG_HOME:-/nonexistent}"/gallery-viewer/state.ini "$kept"/ 2>/dev/null || true

@@ -209,10 +209,6 @@ final class MediaPlaybackTests: GLibTestCase {
         }
     }
 
-    /// Escape mid-play: the pipeline is set to NULL and dropped, so its streaming threads end (or go back to
-    /// GStreamer's shared pool, which keeps a few idle ones) and the descriptors it opened are closed. Played
-    /// and left three times, the counts after the third time are those after the first: nothing stays behind
-    /// per video.
     /// A video takes the large view's keys as a picture does: F11 and Escape for full screen (it plays on),
     /// Right to the next item (the video stops and its pipeline goes), Left back to it (its first frame again).
     func testFullScreenAndLeftRightWorkAsForPictures() throws {
@@ -242,6 +238,10 @@ final class MediaPlaybackTests: GLibTestCase {
         }
     }
 
+    /// Escape mid-play: the pipeline is set to NULL and dropped, so its streaming threads end (or go back to
+    /// GStreamer's shared pool, which keeps a few idle ones) and the descriptors it opened are closed. Played
+    /// and left three times, the counts after the third time are those after the first: nothing stays behind
+    /// per video.
     func testLeavingMidPlayReleasesThePipeline() throws {
         try MainActor.assumeIsolated {
             let ui = try Self.harness()

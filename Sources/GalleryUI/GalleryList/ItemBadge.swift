@@ -44,11 +44,10 @@ struct ItemBadge: Equatable {
 @MainActor
 final class ItemBadgeView {
     let image = Image()
-    /// The icon and, in a tile, the length: what the cell places.
+    /// The icon and, in a tile, the length: what the cell places (in a row, the icon itself).
     let widget: Widget
     /// The stated length beside the icon; nil in a row.
     let lengthLabel: Label?
-    private let pill: Box?
     /// The badge shown now; nil while hidden.
     private(set) var shown: ItemBadge?
 
@@ -57,7 +56,6 @@ final class ItemBadgeView {
         image.hide()
         guard showsLength else {
             lengthLabel = nil
-            pill = nil
             widget = image
             return
         }
@@ -69,7 +67,6 @@ final class ItemBadgeView {
         box.append(label)
         box.hide()
         lengthLabel = label
-        pill = box
         widget = box
     }
 
@@ -77,8 +74,8 @@ final class ItemBadgeView {
         guard wanted != shown else { return }
         shown = wanted
         guard let wanted else {
-            pill?.hide()
-            return image.hide()
+            image.hide()
+            return widget.hide()
         }
         image.setIcon(wanted.iconName, pixelSize: 16)
         image.tooltip = wanted.text
@@ -89,6 +86,6 @@ final class ItemBadgeView {
             // The icon says the length already (its accessible name); the label is for the eye only.
             if wanted.length == nil { lengthLabel.hide() } else { lengthLabel.show() }
         }
-        pill?.show()
+        widget.show()
     }
 }

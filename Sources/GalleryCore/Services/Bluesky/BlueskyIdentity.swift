@@ -16,8 +16,7 @@ enum BlueskyIdentity {
         if did.hasPrefix("did:plc:") {
             // As the directory writes it: 24 characters of base32, nothing that could change the path.
             let key = did.utf8.dropFirst("did:plc:".count)
-            guard key.count == 24, key.allSatisfy({ (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "2")...UInt8(ascii: "7")).contains($0) })
-            else { return nil }
+            guard key.count == 24, key.allSatisfy(isBase32) else { return nil }
             return Endpoint(canonical: "https://plc.directory", override: endpointOverride).url("/" + did)
         }
         guard did.hasPrefix("did:web:") else { return nil }
@@ -46,10 +45,13 @@ enum BlueskyIdentity {
     /// The original of the blob `cid` in `did`'s repository, on its PDS; nil for a CID that is not one
     /// (CIDv1 in base32: lower-case letters and digits 2–7).
     static func blobURL(pds: String, did: String, cid: String) -> String? {
-        guard cid.hasPrefix("b"), (8...128).contains(cid.utf8.count),
-              cid.utf8.allSatisfy({ (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "2")...UInt8(ascii: "7")).contains($0) })
-        else { return nil }
+        guard cid.hasPrefix("b"), (8...128).contains(cid.utf8.count), cid.utf8.allSatisfy(isBase32) else { return nil }
         return pds + "/xrpc/com.atproto.sync.getBlob?did=\(URLText.encodeComponent(did))&cid=\(cid)"
+    }
+
+    /// A character of the lower-case base32 alphabet (RFC 4648) that PLC identifiers and CIDv1 are written in.
+    private static func isBase32(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "2")...UInt8(ascii: "7")).contains(byte)
     }
 
     /// The parts of a DID document (W3C DID Core) that say where the PDS is.
