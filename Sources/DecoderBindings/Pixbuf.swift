@@ -34,6 +34,14 @@ public final class Pixbuf: @unchecked Sendable {
         PixbufCanvas(width: width, height: height, rgba: rgba).finish()
     }
 
+    /// The image composited over an opaque colour (0xRRGGBB), without an alpha channel; itself when it has none.
+    public func flattened(onto rgb: UInt32) -> Pixbuf {
+        guard gdk_pixbuf_get_has_alpha(pointer) != 0 else { return self }
+        var canvas = PixbufCanvas(width: width, height: height, hasAlpha: false, rgba: rgb << 8 | 0xFF)
+        canvas.draw(self)
+        return canvas.finish()
+    }
+
     /// Encodes to PNG or JPEG bytes (`type` is gdk-pixbuf's format name: "png", "jpeg").
     public func encoded(as type: String, options: [(String, String)] = []) throws(GLibError) -> Bytes {
         var buffer: UnsafeMutablePointer<gchar>?
@@ -64,6 +72,12 @@ public struct PixbufCanvas: ~Copyable {
     /// Lets `body` write the pixel data: rows `rowStride` bytes apart, 3 bytes a pixel (4 with alpha).
     public mutating func withMutablePixels<R>(_ body: (UnsafeMutablePointer<UInt8>, _ rowStride: Int) -> R) -> R {
         body(gdk_pixbuf_get_pixels(pixbuf.pointer), Int(gdk_pixbuf_get_rowstride(pixbuf.pointer)))
+    }
+
+    /// Blends `image` (its alpha applied) over the canvas's pixels, both the same size.
+    public mutating func draw(_ image: Pixbuf) {
+        gdk_pixbuf_composite(image.pointer, pixbuf.pointer, 0, 0, Int32(image.width), Int32(image.height),
+                             0, 0, 1, 1, GDK_INTERP_NEAREST, 255)
     }
 
     /// The finished image; the canvas is gone.

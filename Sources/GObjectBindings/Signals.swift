@@ -248,3 +248,25 @@ extension ObjectRef {
                 after: after)
     }
 }
+
+// Shape: void handler(GObject *instance, gpointer argument, gint number, gpointer user_data) — e.g.
+// GtkPrintOperation `draw-page` (the print context, the page number).
+private typealias PointerIntBox = SignalHandlerBox<(SignalEmitter, UnsafeMutableRawPointer?, Int32), Void>
+
+private let pointerIntTrampoline: @convention(c) (gpointer?, gpointer?, gint, gpointer?) -> Void = {
+    instance, argument, number, data in
+    let box = PointerIntBox.from(data)
+    nonisolated(unsafe) let arguments = (SignalEmitter(pointer: instance!), argument, number)
+    MainActor.assumeIsolated { box.handler(arguments) }
+}
+
+extension ObjectRef {
+    /// Connects a handler for a signal with a pointer and an int argument (GtkPrintOperation `draw-page`).
+    @MainActor @discardableResult
+    public func connect(
+        _ signal: String, after: Bool = false, _ handler: @escaping @MainActor (UnsafeMutableRawPointer?, Int32) -> Void
+    ) -> SignalConnection {
+        connect(signal, box: PointerIntBox { handler($0.1, $0.2) },
+                trampoline: unsafeBitCast(pointerIntTrampoline, to: GCallback.self), after: after)
+    }
+}

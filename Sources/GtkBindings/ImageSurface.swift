@@ -56,10 +56,21 @@ public final class ImageSurface: @unchecked Sendable {
         WorkerTask.run(cancellable: cancellable, { ImageSurface(pixbuf) }, completion: completion)
     }
 
+    /// Gives cairo `jpeg`, an encoding of these same pixels, for surfaces that can embed it (PDF, PostScript):
+    /// a print then carries that file instead of the pixels compressed again on the main loop. Only for a
+    /// surface made from a pixbuf that `jpeg` was encoded from, and before the surface is painted anywhere.
+    public func attachJPEG(_ jpeg: Bytes) {
+        let data = g_bytes_get_data(jpeg.pointer, nil)
+        cairo_surface_set_mime_data(surface, "image/jpeg", data?.assumingMemoryBound(to: UInt8.self), UInt(jpeg.count),
+                                    { g_bytes_unref(OpaquePointer($0)) }, UnsafeMutableRawPointer(jpeg.retainedPointer()))
+    }
+
     /// Paints the surface with its top-left corner at `x`, `y` and each of its pixels `scale` units wide (in
     /// the context's user space), clipped to the surface's own rectangle and whatever clip `cairo` already
-    /// has. PAD extension keeps the edges sharp instead of blending them into transparency.
-    func paint(on cairo: OpaquePointer, x: Double, y: Double, scale: Double, filter: Filter) {
+    /// has. PAD extension keeps the edges sharp instead of blending them into transparency; `padEdges` false
+    /// leaves it out where a vector surface must embed the image as it is (a print: cairo pads a copy, which
+    /// loses the JPEG attached with `attachJPEG`).
+    func paint(on cairo: OpaquePointer, x: Double, y: Double, scale: Double, filter: Filter, padEdges: Bool = true) {
         guard scale > 0 else { return }
         cairo_save(cairo)
         cairo_rectangle(cairo, x, y, Double(pixelWidth) * scale, Double(pixelHeight) * scale)
@@ -72,7 +83,7 @@ public final class ImageSurface: @unchecked Sendable {
             cairo_scale(cairo, scale, scale)
             cairo_set_source_surface(cairo, surface, 0, 0)
             let pattern = cairo_get_source(cairo)
-            cairo_pattern_set_extend(pattern, CAIRO_EXTEND_PAD)
+            if padEdges { cairo_pattern_set_extend(pattern, CAIRO_EXTEND_PAD) }
             cairo_pattern_set_filter(pattern, filter == .good ? CAIRO_FILTER_GOOD : CAIRO_FILTER_BILINEAR)
         }
         cairo_paint(cairo)

@@ -107,6 +107,14 @@ final class ShortcutsTests: GLibTestCase {
         }
     }
 
+    func testEveryItemActionIsInOneMenuGroup() {
+        MainActor.assumeIsolated {
+            let grouped = ItemMenus.groups.flatMap { $0 }
+            XCTAssertEqual(grouped.sorted { $0.rawValue < $1.rawValue }, ItemAction.allCases.sorted { $0.rawValue < $1.rawValue },
+                           "each action appears in the menus exactly once")
+        }
+    }
+
     // MARK: Helpers
 
     private static var readmePath: String {

@@ -13,11 +13,13 @@ import GalleryCore
 /// - Copy Link: the item's page on the service (what a person shares: it credits the author and works for
 ///   videos too), or the image's address when the item has no page.
 /// - Open in Browser: the item's page.
+/// - Print: the image at full resolution on one page, through GTK's print dialog (see `ImagePrint`).
 enum ItemAction: String, CaseIterable {
     case saveImage = "save-image"
     case copyImage = "copy-image"
     case copyLink = "copy-link"
     case openInBrowser = "open-in-browser"
+    case print = "print"
 
     var menuLabel: String {
         switch self {
@@ -25,6 +27,7 @@ enum ItemAction: String, CaseIterable {
         case .copyImage: tr("_Copy Image")
         case .copyLink: tr("Copy _Link")
         case .openInBrowser: tr("Open in _Browser")
+        case .print: tr("_Print…")
         }
     }
 
@@ -35,7 +38,7 @@ enum ItemAction: String, CaseIterable {
         let item = download.item
         return switch self {
         case .saveImage: item.savedFile() != nil && download.state != .sensitiveHidden
-        case .copyImage:
+        case .copyImage, .print:
             item.kind == .image && item.fullImageURL != nil && download.state != .sensitiveHidden
         case .copyLink: item.link != nil
         case .openInBrowser: item.pageURL.map(URLText.isWebAddress) ?? false
@@ -59,7 +62,8 @@ final class ItemActionRunner {
     private let openInBrowser: @MainActor (String) -> Void
     /// Saves in flight, by file (each finishes on its own; the window closing cancels them).
     private var saves: [String: FileTask] = [:]
-    private var copying: CopyWork?
+    private var copying: PreparingWork?
+    private var printing: PreparingWork?
     /// Where the last image was saved: the chooser starts there next time.
     private(set) var lastSaveFolder: String?
 
@@ -84,6 +88,7 @@ final class ItemActionRunner {
             notification.show(tr("Link copied"))
         case .openInBrowser:
             if let page = item.pageURL { openInBrowser(page) }
+        case .print: printImage(item, shownIn: largeView?.download === download ? largeView : nil)
         }
     }
 
@@ -92,6 +97,8 @@ final class ItemActionRunner {
         saves = [:]
         copying?.cancel()
         copying = nil
+        printing?.cancel()
+        printing = nil
     }
 
     // MARK: Save
@@ -148,21 +155,33 @@ final class ItemActionRunner {
     private func copyImage(_ item: GalleryItem, shownIn view: LargeImageView?) {
         copying?.cancel()
         copying = nil
-        if let pixbuf = view?.fullResolutionPixbuf { return placeOnClipboard(pixbuf) }
-        // The URL the large view shows (a rendition, when the original is too large to decode): the pipeline
-        // serves it from the bytes the view holds. Kept out of the memory cache, like the view's zoom.
-        guard let url = view?.requestedURL ?? item.fullImageURL else { return }
+        let task = loadFullImage(item, shownIn: view, failure: tr("Could not copy the image")) { [weak self] pixbuf in
+            self?.copying = nil
+            self?.placeOnClipboard(pixbuf)
+        }
+        if let task { copying = .loading(task) }
+    }
+
+    /// Calls `use` with the item's image at full resolution: the large view's pixels when it holds them, else
+    /// the URL it shows (a rendition, when the original is too large to decode), which the pipeline serves
+    /// from the bytes the view holds, kept out of the memory cache like the view's zoom. Returns the load
+    /// while it is pending; a failure is said in a dialog headed `failure`.
+    private func loadFullImage(_ item: GalleryItem, shownIn view: LargeImageView?, failure: String,
+                               then use: @escaping @MainActor (Pixbuf) -> Void) -> ImageTask? {
+        if let pixbuf = view?.fullResolutionPixbuf {
+            use(pixbuf)
+            return nil
+        }
+        guard let url = view?.requestedURL ?? item.fullImageURL else { return nil }
         let request = ImageRequest(url: url, size: .original, cachePolicy: [.readMemory, .disk], priority: .interactive)
         let task = services.pipeline.loadImage(request) { [weak self] result in
-            guard let self else { return }
-            self.copying = nil
             switch result {
-            case .success(let response): self.placeOnClipboard(response.image.pixbuf)
+            case .success(let response): use(response.image.pixbuf)
             case .failure(let error) where error.isCancelled: break
-            case .failure(let error): self.window.showMessage(tr("Could not copy the image"), secondary: error.message)
+            case .failure(let error): self?.window.showMessage(failure, secondary: error.message)
             }
         }
-        if task.isPending { copying = .loading(task) }
+        return task.isPending ? task : nil
     }
 
     /// Encodes the image as PNG on a worker, so that neither this nor a later paste into another application
@@ -188,8 +207,37 @@ final class ItemActionRunner {
     /// A copy is being prepared (downloaded or decoded), for tests.
     var isCopying: Bool { copying != nil }
 
-    /// What Copy Image is waiting for: the image, then its PNG encoding.
-    private enum CopyWork {
+    // MARK: Print
+
+    private func printImage(_ item: GalleryItem, shownIn view: LargeImageView?) {
+        printing?.cancel()
+        printing = nil
+        let failure = tr("Could not print the image")
+        let task = loadFullImage(item, shownIn: view, failure: failure) { [weak self] pixbuf in
+            guard let self else { return }
+            let cancellable = Cancellable()
+            self.printing = .encoding(cancellable)
+            ImagePrint.prepare(pixbuf, cancellable: cancellable) { [weak self] prepared in
+                guard let self else { return }
+                self.printing = nil
+                switch prepared {
+                case .success(let printable):
+                    ImagePrint.operation(for: printable, title: item.displayTitle).print(parent: self.window) { [weak self] outcome in
+                        if case .failed(let message) = outcome { self?.window.showMessage(failure, secondary: message) }
+                    }
+                case .failure(let error):
+                    self.window.showMessage(failure, secondary: error.message)
+                }
+            }
+        }
+        if let task { printing = .loading(task) }
+    }
+
+    /// A print is being prepared (the image downloaded, decoded or made printable), for tests.
+    var isPreparingPrint: Bool { printing != nil }
+
+    /// What Copy Image and Print wait for: the image, then its encoding.
+    private enum PreparingWork {
         case loading(ImageTask)
         case encoding(Cancellable)
 
@@ -215,7 +263,7 @@ enum ItemMenus {
         zoom.append(tr("O_riginal Size"), action: "win.zoom-real-size")
         zoom.append(tr("_Fullscreen"), action: "win.fullscreen")
         menu.appendSection(zoom)
-        menu.appendSection(actions(prefix: "win"))
+        appendActions(to: menu, prefix: "win")
         return menu
     }
 
@@ -225,13 +273,19 @@ enum ItemMenus {
         let open = Menu()
         open.append(tr("_Open"), action: "row.open")
         menu.appendSection(open)
-        menu.appendSection(actions(prefix: "row"))
+        appendActions(to: menu, prefix: "row")
         return menu
     }
 
-    private static func actions(prefix: String) -> Menu {
-        let section = Menu()
-        for action in ItemAction.allCases { section.append(action.menuLabel, action: "\(prefix).\(action.rawValue)") }
-        return section
+    /// The item actions in their groups: what takes the item elsewhere, then what prints it (as EOG and Loupe
+    /// group them). Every action is in exactly one group (ShortcutsTests checks).
+    static let groups: [[ItemAction]] = [[.saveImage, .copyImage, .copyLink, .openInBrowser], [.print]]
+
+    private static func appendActions(to menu: Menu, prefix: String) {
+        for group in groups {
+            let section = Menu()
+            for action in group { section.append(action.menuLabel, action: "\(prefix).\(action.rawValue)") }
+            menu.appendSection(section)
+        }
     }
 }
