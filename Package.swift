@@ -2,7 +2,8 @@
 import PackageDescription
 
 // Layers, bottom up (see docs/ARCHITECTURE.md):
-//   CGLib, CGtk, CSoup     system libraries (GLib/GIO/gdk-pixbuf; GTK 3 + GDK + cairo; libsoup 2.4)
+//   CGLib, CGtk, CSoup,    system libraries (GLib/GIO/gdk-pixbuf; GTK 3 + GDK + cairo; libsoup 2.4;
+//   CPortal                libportal 0.6 with its GTK 3 part)
 //   CGStreamer             GStreamer core, appsrc and pbutils (playback of videos and sounds)
 //   DecoderBindings        owning references, GError, GCancellable, translations, GBytes, pixbufs and their
 //                          decoding, the decoder protocol: GLib and gdk-pixbuf only (all gallery-decoder links)
@@ -46,6 +47,8 @@ let package = Package(
         .systemLibrary(name: "CGLib", pkgConfig: "gdk-pixbuf-2.0", providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
         .systemLibrary(name: "CGtk", pkgConfig: "gtk+-3.0", providers: [.apt(["libgtk-3-dev"])]),
         .systemLibrary(name: "CSoup", pkgConfig: "libsoup-2.4", providers: [.apt(["libsoup2.4-dev"])]),
+        // The desktop portals through libportal (Set as Background).
+        .systemLibrary(name: "CPortal", pkgConfig: "libportal-gtk3", providers: [.apt(["libportal-gtk3-dev"])]),
 
         .systemLibrary(name: "CGStreamer", pkgConfig: "gstreamer-app-1.0",
                        providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"])]),
@@ -58,7 +61,7 @@ let package = Package(
         .target(name: "DecoderBindings", dependencies: ["CGLib"]),
         .target(name: "GObjectBindings", dependencies: ["DecoderBindings", "CGLib", "CSoup", "CDecoderSandbox"]),
         .target(name: "GStreamerBindings", dependencies: ["GObjectBindings", "CGLib", "CGStreamer"]),
-        .target(name: "GtkBindings", dependencies: ["GObjectBindings", "GStreamerBindings", "CGLib", "CGtk"]),
+        .target(name: "GtkBindings", dependencies: ["GObjectBindings", "GStreamerBindings", "CGLib", "CGtk", "CPortal"]),
         .target(
             name: "GalleryCore",
             dependencies: [

@@ -13,6 +13,9 @@ public enum FileSystem {
     /// `$XDG_CACHE_HOME`, else ~/.cache, as GLib resolves it.
     public static var userCacheDirectory: String { string(g_get_user_cache_dir()) ?? "." }
 
+    /// `$XDG_DATA_HOME`, else ~/.local/share, as GLib resolves it.
+    public static var userDataDirectory: String { string(g_get_user_data_dir()) ?? "." }
+
     /// Everything before the last path component ("." when there is none).
     public static func directoryName(of path: String) -> String { takeString(g_path_get_dirname(path)) ?? "." }
 

@@ -14,12 +14,15 @@ import GalleryCore
 ///   videos too), or the image's address when the item has no page.
 /// - Open in Browser: the item's page.
 /// - Print: the image at full resolution on one page, through GTK's print dialog (see `ImagePrint`).
+/// - Set as Background: the original saved into `$XDG_DATA_HOME/backgrounds` (where GNOME Settings lists the
+///   user's backgrounds), then set through the portal or GNOME's setting (`DesktopBackground`).
 enum ItemAction: String, CaseIterable {
     case saveImage = "save-image"
     case copyImage = "copy-image"
     case copyLink = "copy-link"
     case openInBrowser = "open-in-browser"
     case print = "print"
+    case setAsBackground = "set-as-background"
 
     var menuLabel: String {
         switch self {
@@ -28,6 +31,7 @@ enum ItemAction: String, CaseIterable {
         case .copyLink: tr("Copy _Link")
         case .openInBrowser: tr("Open in _Browser")
         case .print: tr("_Print…")
+        case .setAsBackground: tr("Set as _Background…")
         }
     }
 
@@ -40,6 +44,8 @@ enum ItemAction: String, CaseIterable {
         case .saveImage: item.savedFile() != nil && download.state != .sensitiveHidden
         case .copyImage, .print:
             item.kind == .image && item.fullImageURL != nil && download.state != .sensitiveHidden
+        case .setAsBackground:
+            item.kind == .image && item.savedFile() != nil && download.state != .sensitiveHidden
         case .copyLink: item.link != nil
         case .openInBrowser: item.pageURL.map(URLText.isWebAddress) ?? false
         }
@@ -89,6 +95,7 @@ final class ItemActionRunner {
         case .openInBrowser:
             if let page = item.pageURL { openInBrowser(page) }
         case .print: printImage(item, shownIn: largeView?.download === download ? largeView : nil)
+        case .setAsBackground: setAsBackground(item)
         }
     }
 
@@ -123,20 +130,8 @@ final class ItemActionRunner {
         lastSaveFolder = directory
         // TRANSLATORS: {name} is a file name.
         notification.show(tr("Saving {name}…", ["name": name]))
-        // A partial file left by an earlier attempt at this name would be in the save's way (it creates a new
-        // one); this save starts afresh.
-        File(path: directory + "/" + DownloadNames.partialName(of: name)).delete { [weak self] _ in
-            self?.startSave(url, directory: directory, name: name, isMedia: isMedia)
-        }
-    }
-
-    private func startSave(_ url: String, directory: String, name: String, isMedia: Bool) {
-        let destination = FileDestination(directory: directory, name: name)
-        var request = ImageRequest(url: url, size: .original, priority: .interactive)
-        request.isMedia = isMedia
-        saves[destination.path] = services.pipeline.saveFile(request, to: destination) { [weak self] result in
+        fetchOriginal(url, into: FileDestination(directory: directory, name: name), isMedia: isMedia) { [weak self] result in
             guard let self else { return }
-            self.saves[destination.path] = nil
             switch result {
             case .success: self.notification.show(tr("Saved {name}", ["name": name]))
             case .failure(let error) where error.isCancelled: break
@@ -147,8 +142,70 @@ final class ItemActionRunner {
         }
     }
 
+    /// Downloads the original at `url` into `destination` through a partial file renamed when complete. A
+    /// partial file left by an earlier attempt at this name would be in the way (the save creates a new one):
+    /// this starts afresh.
+    private func fetchOriginal(_ url: String, into destination: FileDestination, isMedia: Bool,
+                               completion: @escaping @MainActor (Result<SavedFile, ImageLoadError>) -> Void) {
+        File(path: destination.directory + "/" + DownloadNames.partialName(of: destination.name)).delete { [weak self] _ in
+            guard let self else { return }
+            var request = ImageRequest(url: url, size: .original, priority: .interactive)
+            request.isMedia = isMedia
+            self.saves[destination.path] = self.services.pipeline.saveFile(request, to: destination) { [weak self] result in
+                self?.saves[destination.path] = nil
+                completion(result)
+            }
+        }
+    }
+
     /// Saves in flight, for tests.
     var savesInFlight: Int { saves.count }
+
+    // MARK: Set as Background
+
+    /// Where the originals set as backgrounds are kept: GNOME Settings offers the pictures there again.
+    static var backgroundsFolder: String { FileSystem.userDataDirectory + "/backgrounds" }
+
+    private func setAsBackground(_ item: GalleryItem) {
+        guard let file = item.savedFile() else { return }
+        let failure = tr("Could not set the background")
+        let folder = Self.backgroundsFolder
+        do throws(GLibError) {
+            try File.makeDirectories(atPath: folder, mode: 0o755)
+        } catch {
+            return window.showMessage(failure, secondary: error.message)
+        }
+        let destination = FileDestination(directory: folder, name: DownloadNames.safe(item.fileName))
+        notification.show(tr("Setting the background…"))
+        fetchOriginal(file.url, into: destination, isMedia: false) { [weak self] result in
+            guard let self else { return }
+            switch result {
+            case .success:
+                DesktopBackground.set(file: destination.path, parent: self.window) { [weak self] outcome in
+                    self?.backgroundWasSet(outcome, path: destination.path, failure: failure)
+                }
+            case .failure(let error) where error.isCancelled: self.notification.dismiss()
+            case .failure(let error):
+                self.notification.dismiss()
+                self.window.showMessage(failure, secondary: error.message)
+            }
+        }
+    }
+
+    private func backgroundWasSet(_ outcome: DesktopBackground.Outcome, path: String, failure: String) {
+        switch outcome {
+        case .set: notification.show(tr("Background set"))
+        case .cancelled: notification.dismiss()
+        case .unavailable:
+            notification.dismiss()
+            // TRANSLATORS: {path} is where the image was saved.
+            window.showMessage(failure, secondary: tr("This desktop offers no way for applications to set it. The image is saved as {path}.",
+                                                      ["path": path]))
+        case .failed(let message):
+            notification.dismiss()
+            window.showMessage(failure, secondary: message)
+        }
+    }
 
     // MARK: Copy
 
@@ -279,7 +336,7 @@ enum ItemMenus {
 
     /// The item actions in their groups: what takes the item elsewhere, then what prints it (as EOG and Loupe
     /// group them). Every action is in exactly one group (ShortcutsTests checks).
-    static let groups: [[ItemAction]] = [[.saveImage, .copyImage, .copyLink, .openInBrowser], [.print]]
+    static let groups: [[ItemAction]] = [[.saveImage, .copyImage, .copyLink, .openInBrowser], [.print, .setAsBackground]]
 
     private static func appendActions(to menu: Menu, prefix: String) {
         for group in groups {

@@ -53,7 +53,7 @@ public enum Shortcuts {
         .init(.gallery, tr("A screenful up / down"), action: nil, "Page_Up", "Page_Down"),
         .init(.gallery, tr("First / last item loaded; End also loads the next page"), action: nil,
               "Home", "End", "<Primary>Home", "<Primary>End"),
-        .init(.gallery, tr("The row's or tile's menu (save, copy, open in browser, print)"), action: nil, "Menu", "<Shift>F10"),
+        .init(.gallery, tr("The row's or tile's menu (save, copy, open, print, background)"), action: nil, "Menu", "<Shift>F10"),
         .init(.largeView, tr("Leave full screen, then back to the gallery"), action: "win.back", "Escape", "<Alt>Left"),
         .init(.largeView, tr("Previous image"), action: "win.previous", "Page_Up"),
         .init(.largeView, tr("Next image"), action: "win.next", "Page_Down"),
@@ -74,6 +74,7 @@ public enum Shortcuts {
         .init(.largeView, tr("Copy the image"), action: "win.copy-image", "<Primary>c"),
         .init(.largeView, tr("Copy the link to the item's page"), action: "win.copy-link", "<Primary><Shift>c"),
         .init(.largeView, tr("Print the image"), action: "win.print", "<Primary>p"),
+        .init(.largeView, tr("Set the image as the desktop background"), action: "win.set-as-background", "<Primary>F8"),
         .init(.largeView, tr("Show or hide the image details"), action: "win.show-details", "<Alt>Return"),
     ]
 

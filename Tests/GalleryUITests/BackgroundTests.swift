@@ -1,0 +1,165 @@
+import CGLib
+import CGtk
+import GObjectBindings
+import GtkBindings
+import GalleryCore
+import GalleryDemoServer
+import TestSupport
+import XCTest
+@testable import GalleryUI
+
+/// Set as Background (Ctrl+F8): the original is saved into `$XDG_DATA_HOME/backgrounds`, then set through
+/// the desktop portal when one answers on the session bus (here a portal of the test's own, speaking
+/// org.freedesktop.portal.Wallpaper on the private bus), else through GNOME's setting (the tests' memory
+/// GSettings backend).
+final class BackgroundTests: GLibTestCase {
+    func testWithoutAPortalTheOriginalIsSavedAndGnomesSettingPointsAtIt() throws {
+        try MainActor.assumeIsolated {
+            let ui = try UIHarness()
+            defer { ui.close() }
+            _ = ui.openPhoto()
+            let item = try ui.download(0).item
+            let saved = ItemActionRunner.backgroundsFolder + "/" + item.fileName
+
+            ui.press(GDK_KEY_F8, GDK_CONTROL_MASK)
+            XCTAssertTrue(iterateMainLoop(until: { ui.window.notification.text == "Background set" }, timeout: 60),
+                          "the background was set")
+            XCTAssertEqual(DesktopBackground.gnomePictureURI, takeString(g_filename_to_uri(saved, nil, nil)),
+                           "GNOME's setting names the saved file")
+            XCTAssertEqual(try XCTUnwrap(fileBytes(atPath: saved), "the original is in the backgrounds folder"),
+                           try XCTUnwrap(fileBytes(atPath: try XCTUnwrap(ItemActionTests.demoImagePath(item.fileName)))),
+                           "byte for byte")
+            XCTAssertEqual(g_file_test(ItemActionRunner.backgroundsFolder + "/." + item.fileName + ".part", G_FILE_TEST_EXISTS), 0)
+            XCTAssertNil(UIHarness.toplevel(ofType: gtk_message_dialog_get_type()), "no error message")
+        }
+    }
+
+    func testAPortalOnTheBusSetsItAndACancelInItsPreviewSaysNothing() throws {
+        try MainActor.assumeIsolated {
+            let portal = try FakeWallpaperPortal()
+            let ui = try UIHarness()
+            defer { ui.close() }
+            _ = ui.openPhoto()
+            let before = DesktopBackground.gnomePictureURI
+            let item = try ui.download(0).item
+            let saved = ItemActionRunner.backgroundsFolder + "/" + item.fileName
+
+            ui.press(GDK_KEY_F8, GDK_CONTROL_MASK)
+            XCTAssertTrue(iterateMainLoop(until: { ui.window.notification.text == "Background set" }, timeout: 60))
+            let request = try XCTUnwrap(portal.requests.first, "the portal was asked")
+            XCTAssertEqual(request.file, saved, "for the saved original, passed as a file descriptor")
+            XCTAssertEqual(request.setOn, "background")
+            XCTAssertEqual(request.showPreview, true, "with the portal's preview, where the user confirms")
+            XCTAssertTrue(request.parentWindow.hasPrefix("x11:"), "over the app's window: \(request.parentWindow)")
+            XCTAssertEqual(DesktopBackground.gnomePictureURI, before, "GNOME's setting left to the portal")
+
+            // Cancelled in the preview: nothing to say.
+            portal.answer = 1
+            ui.window.notification.dismiss()
+            ui.press(GDK_KEY_F8, GDK_CONTROL_MASK)
+            XCTAssertTrue(iterateMainLoop(until: { portal.requests.count == 2 }, timeout: 60))
+            XCTAssertTrue(iterateMainLoop(until: { ui.window.notification.text.isEmpty }, timeout: 60), "no notification")
+            XCTAssertNil(UIHarness.toplevel(ofType: gtk_message_dialog_get_type()), "and no message")
+        }
+    }
+}
+
+/// org.freedesktop.portal.Desktop's Wallpaper interface on the session bus, on a connection of its own:
+/// records each SetWallpaperFile and answers with `answer` (0 done, 1 cancelled) as xdg-desktop-portal does,
+/// through the Response signal of the request object it returns.
+@MainActor
+final class FakeWallpaperPortal {
+    struct Request {
+        let parentWindow: String
+        /// The path the descriptor points at.
+        let file: String
+        let setOn: String?
+        let showPreview: Bool?
+    }
+
+    private(set) var requests: [Request] = []
+    var answer: UInt32 = 0
+    private let connection: OpaquePointer
+
+    init() throws {
+        var error: UnsafeMutablePointer<GError>?
+        let address = g_dbus_address_get_for_bus_sync(G_BUS_TYPE_SESSION, nil, &error)
+        guard let address else { throw GLibError(consuming: error!) }
+        defer { g_free(address) }
+        let flags = GDBusConnectionFlags(rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue
+                                         | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
+        guard let connection = g_dbus_connection_new_for_address_sync(address, flags, nil, nil, &error) else {
+            throw GLibError(consuming: error!)
+        }
+        self.connection = connection
+        let xml = """
+            <node><interface name="org.freedesktop.portal.Wallpaper">
+            <method name="SetWallpaperFile"><arg type="s" direction="in"/><arg type="h" direction="in"/>
+            <arg type="a{sv}" direction="in"/><arg type="o" direction="out"/></method>
+            </interface></node>
+            """
+        let node = g_dbus_node_info_new_for_xml(xml, &error)!
+        defer { g_dbus_node_info_unref(node) }
+        var vtable = GDBusInterfaceVTable()
+        vtable.method_call = { _, sender, _, _, _, parameters, invocation, data in
+            let portal = Unmanaged<FakeWallpaperPortal>.fromOpaque(data!).takeUnretainedValue()
+            nonisolated(unsafe) let call = (sender, parameters, invocation)
+            MainActor.assumeIsolated { portal.setWallpaperFile(sender: call.0, parameters: call.1, invocation: call.2) }
+        }
+        let registered = g_dbus_connection_register_object(connection, "/org/freedesktop/portal/desktop",
+                                                            node.pointee.interfaces[0], &vtable,
+                                                            Unmanaged.passUnretained(self).toOpaque(), nil, &error)
+        guard registered != 0 else { throw GLibError(consuming: error!) }
+        let reply = g_dbus_connection_call_sync(connection, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                                "org.freedesktop.DBus", "RequestName",
+                                                g_variant_new_tuple([g_variant_new_string("org.freedesktop.portal.Desktop"),
+                                                                     g_variant_new_uint32(4)], 2),
+                                                nil, G_DBUS_CALL_FLAGS_NONE, -1, nil, &error)
+        guard let reply else { throw GLibError(consuming: error!) }
+        g_variant_unref(reply)
+    }
+
+    isolated deinit {
+        g_dbus_connection_close_sync(connection, nil, nil)
+        g_object_unref(UnsafeMutableRawPointer(connection))
+    }
+
+    private func setWallpaperFile(sender: UnsafePointer<gchar>?, parameters: OpaquePointer?,
+                                  invocation: OpaquePointer?) {
+        guard let sender, let parameters, let invocation else { return }
+        let parent = g_variant_get_child_value(parameters, 0)!
+        let handle = g_variant_get_child_value(parameters, 1)!
+        let options = g_variant_get_child_value(parameters, 2)!
+        defer { [parent, handle, options].forEach { g_variant_unref($0) } }
+        var file = ""
+        if let fds = g_dbus_message_get_unix_fd_list(g_dbus_method_invocation_get_message(invocation)) {
+            let fd = g_unix_fd_list_get(fds, g_variant_get_handle(handle), nil)
+            if fd >= 0 {
+                file = takeString(g_file_read_link("/proc/self/fd/\(fd)", nil)) ?? ""
+                close(fd)
+            }
+        }
+        func option(_ key: String) -> OpaquePointer? { g_variant_lookup_value(options, key, nil) }
+        let setOn = option("set-on").map { value in
+            defer { g_variant_unref(value) }
+            return String(cString: g_variant_get_string(value, nil))
+        }
+        let showPreview = option("show-preview").map { value in
+            defer { g_variant_unref(value) }
+            return g_variant_get_boolean(value) != 0
+        }
+        let token = option("handle_token").map { value in
+            defer { g_variant_unref(value) }
+            return String(cString: g_variant_get_string(value, nil))
+        } ?? "t"
+        requests.append(Request(parentWindow: String(cString: g_variant_get_string(parent, nil)), file: file,
+                                setOn: setOn, showPreview: showPreview))
+        // The request object's path, as xdg-desktop-portal makes it from the caller's name and token.
+        let caller = String(String(cString: sender).dropFirst()).map { $0 == "." ? "_" : $0 }
+        let path = "/org/freedesktop/portal/desktop/request/" + String(caller) + "/" + token
+        g_dbus_method_invocation_return_value(invocation, g_variant_new_tuple([g_variant_new_object_path(path)], 1))
+        let results = g_variant_new_array(g_variant_type_new("{sv}"), nil, 0)
+        g_dbus_connection_emit_signal(connection, sender, path, "org.freedesktop.portal.Request", "Response",
+                                      g_variant_new_tuple([g_variant_new_uint32(answer), results], 2), nil)
+    }
+}
