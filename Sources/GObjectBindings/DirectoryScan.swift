@@ -31,6 +31,21 @@ public enum DirectoryScan {
         return freed
     }
 
+    /// Deletes the regular files and links directly inside `path` last modified more than `seconds` ago.
+    /// Returns how many were deleted.
+    @discardableResult
+    public static func removeFiles(in path: String, olderThan seconds: Int) -> Int {
+        let now = time(nil)
+        var removed = 0
+        forEachEntry(in: path) { _, entryPath in
+            var info = stat()
+            guard lstat(entryPath, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR,
+                  now - info.st_mtim.tv_sec > seconds else { return }
+            if unlink(entryPath) == 0 { removed += 1 }
+        }
+        return removed
+    }
+
     /// The size of the regular file at `path`; nil when there is none. One stat: cheap enough for the main
     /// loop, and it lets a caller refuse to read a file bigger than it should be.
     public static func fileBytes(at path: String) -> Int? {

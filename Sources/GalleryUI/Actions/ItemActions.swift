@@ -14,6 +14,8 @@ import GalleryCore
 ///   videos too), or the image's address when the item has no page.
 /// - Open in Browser: the item's page.
 /// - Print: the image at full resolution on one page, through GTK's print dialog (see `ImagePrint`).
+/// - Open With: the original saved into the cache's `open-with` folder, then GTK's application chooser on it
+///   (`AppChooser`); copies older than a day are removed the next time.
 /// - Set as Background: the original saved into `$XDG_DATA_HOME/backgrounds` (where GNOME Settings lists the
 ///   user's backgrounds), then set through the portal or GNOME's setting (`DesktopBackground`).
 enum ItemAction: String, CaseIterable {
@@ -21,6 +23,7 @@ enum ItemAction: String, CaseIterable {
     case copyImage = "copy-image"
     case copyLink = "copy-link"
     case openInBrowser = "open-in-browser"
+    case openWith = "open-with"
     case print = "print"
     case setAsBackground = "set-as-background"
 
@@ -30,6 +33,7 @@ enum ItemAction: String, CaseIterable {
         case .copyImage: tr("_Copy Image")
         case .copyLink: tr("Copy _Link")
         case .openInBrowser: tr("Open in _Browser")
+        case .openWith: tr("Open _With…")
         case .print: tr("_Print…")
         case .setAsBackground: tr("Set as _Background…")
         }
@@ -41,7 +45,7 @@ enum ItemAction: String, CaseIterable {
     func applies(to download: ItemViewModel) -> Bool {
         let item = download.item
         return switch self {
-        case .saveImage: item.savedFile() != nil && download.state != .sensitiveHidden
+        case .saveImage, .openWith: item.savedFile() != nil && download.state != .sensitiveHidden
         case .copyImage, .print:
             item.kind == .image && item.fullImageURL != nil && download.state != .sensitiveHidden
         case .setAsBackground:
@@ -96,6 +100,7 @@ final class ItemActionRunner {
             if let page = item.pageURL { openInBrowser(page) }
         case .print: printImage(item, shownIn: largeView?.download === download ? largeView : nil)
         case .setAsBackground: setAsBackground(item)
+        case .openWith: openWith(item)
         }
     }
 
@@ -160,6 +165,40 @@ final class ItemActionRunner {
 
     /// Saves in flight, for tests.
     var savesInFlight: Int { saves.count }
+
+    // MARK: Open With
+
+    /// Where Open With keeps the originals it hands to other applications.
+    static var openWithFolder: String { DiskCache.defaultDirectory + "/open-with" }
+    /// A copy handed over is kept this long: the other application may still be reading it.
+    nonisolated static let openWithCopySeconds = 24 * 3600
+
+    private func openWith(_ item: GalleryItem) {
+        guard let file = item.savedFile() else { return }
+        let failure = tr("Could not open the image")
+        let folder = Self.openWithFolder
+        do throws(GLibError) {
+            try File.makeDirectories(atPath: folder, mode: 0o700)
+        } catch {
+            return window.showMessage(failure, secondary: error.message)
+        }
+        WorkerTask.run({ DirectoryScan.removeFiles(in: folder, olderThan: Self.openWithCopySeconds) }, completion: { _ in })
+        let destination = FileDestination(directory: folder, name: DownloadNames.safe(item.fileName))
+        // TRANSLATORS: {name} is a file name.
+        notification.show(tr("Fetching {name}…", ["name": destination.name]))
+        fetchOriginal(file.url, into: destination, isMedia: file.isMedia) { [weak self] result in
+            guard let self else { return }
+            self.notification.dismiss()
+            switch result {
+            case .success:
+                AppChooser(file: destination.path, parent: self.window).run { [weak self] outcome in
+                    if case .failed(let message) = outcome { self?.window.showMessage(failure, secondary: message) }
+                }
+            case .failure(let error) where error.isCancelled: break
+            case .failure(let error): self.window.showMessage(failure, secondary: error.message)
+            }
+        }
+    }
 
     // MARK: Set as Background
 
@@ -303,46 +342,6 @@ final class ItemActionRunner {
             case .loading(let task): task.cancel()
             case .encoding(let cancellable): cancellable.cancel()
             }
-        }
-    }
-}
-
-/// The menus of an item: the large view's (header bar button, right-click on the picture) and a row's.
-@MainActor
-enum ItemMenus {
-    /// Zoom and the item actions on the large view's item ("win.*").
-    static func largeView() -> Menu {
-        let menu = Menu()
-        let zoom = Menu()
-        zoom.append(tr("Zoom _In"), action: "win.zoom-in")
-        zoom.append(tr("Zoom _Out"), action: "win.zoom-out")
-        zoom.append(tr("_Best Fit"), action: "win.zoom-fit")
-        zoom.append(tr("O_riginal Size"), action: "win.zoom-real-size")
-        zoom.append(tr("_Fullscreen"), action: "win.fullscreen")
-        menu.appendSection(zoom)
-        appendActions(to: menu, prefix: "win")
-        return menu
-    }
-
-    /// A row's context menu ("row.*", on the item the row showed when it opened).
-    static func row() -> Menu {
-        let menu = Menu()
-        let open = Menu()
-        open.append(tr("_Open"), action: "row.open")
-        menu.appendSection(open)
-        appendActions(to: menu, prefix: "row")
-        return menu
-    }
-
-    /// The item actions in their groups: what takes the item elsewhere, then what prints it (as EOG and Loupe
-    /// group them). Every action is in exactly one group (ShortcutsTests checks).
-    static let groups: [[ItemAction]] = [[.saveImage, .copyImage, .copyLink, .openInBrowser], [.print, .setAsBackground]]
-
-    private static func appendActions(to menu: Menu, prefix: String) {
-        for group in groups {
-            let section = Menu()
-            for action in group { section.append(action.menuLabel, action: "\(prefix).\(action.rawValue)") }
-            menu.appendSection(section)
         }
     }
 }

@@ -73,6 +73,7 @@ public enum Shortcuts {
         .init(.largeView, tr("Save the original image"), action: "win.save-image", "<Primary>s"),
         .init(.largeView, tr("Copy the image"), action: "win.copy-image", "<Primary>c"),
         .init(.largeView, tr("Copy the link to the item's page"), action: "win.copy-link", "<Primary><Shift>c"),
+        .init(.largeView, tr("Open the original with another application"), action: "win.open-with", "<Primary><Shift>o"),
         .init(.largeView, tr("Print the image"), action: "win.print", "<Primary>p"),
         .init(.largeView, tr("Set the image as the desktop background"), action: "win.set-as-background", "<Primary>F8"),
         .init(.largeView, tr("Show or hide the image details"), action: "win.show-details", "<Alt>Return"),
