@@ -70,17 +70,30 @@ public final class ImageSurface: @unchecked Sendable {
     /// has. PAD extension keeps the edges sharp instead of blending them into transparency; `padEdges` false
     /// leaves it out where a vector surface must embed the image as it is (a print: cairo pads a copy, which
     /// loses the JPEG attached with `attachJPEG`).
-    func paint(on cairo: OpaquePointer, x: Double, y: Double, scale: Double, filter: Filter, padEdges: Bool = true) {
+    func paint(on cairo: OpaquePointer, x: Double, y: Double, scale: Double, filter: Filter, padEdges: Bool = true,
+               quarterTurns: Int = 0) {
         guard scale > 0 else { return }
+        let turns = ((quarterTurns % 4) + 4) % 4
+        let (width, height) = (Double(pixelWidth), Double(pixelHeight))
+        // The rectangle the image covers once turned.
+        let (shownWidth, shownHeight) = turns % 2 == 0 ? (width, height) : (height, width)
         cairo_save(cairo)
-        cairo_rectangle(cairo, x, y, Double(pixelWidth) * scale, Double(pixelHeight) * scale)
+        cairo_rectangle(cairo, x, y, shownWidth * scale, shownHeight * scale)
         cairo_clip(cairo)
-        if abs(scale - 1) < 1e-9 {
+        if abs(scale - 1) < 1e-9, turns == 0 {
             // 1:1 copy: no filtering at all, at whole pixels.
             cairo_set_source_surface(cairo, surface, x.rounded(), y.rounded())
         } else {
             cairo_translate(cairo, x, y)
             cairo_scale(cairo, scale, scale)
+            // Clockwise turns about the image's corner, then back into the rectangle it covers.
+            switch turns {
+            case 1: cairo_translate(cairo, height, 0)
+            case 2: cairo_translate(cairo, width, height)
+            case 3: cairo_translate(cairo, 0, width)
+            default: break
+            }
+            cairo_rotate(cairo, Double(turns) * Double.pi / 2)
             cairo_set_source_surface(cairo, surface, 0, 0)
             let pattern = cairo_get_source(cairo)
             if padEdges { cairo_pattern_set_extend(pattern, CAIRO_EXTEND_PAD) }
@@ -91,15 +104,15 @@ public final class ImageSurface: @unchecked Sendable {
     }
 
     /// Replaces this surface's pixels with `source` drawn at `x`, `y` (pixels of this surface), each source
-    /// pixel `scale` wide: the part of a large image that a view shows, rendered on the CPU into a buffer of
-    /// the view's size. Painting that 1:1 into a window sends only the view's pixels to the X server; painting
+    /// pixel `scale` wide, turned `quarterTurns` times clockwise (the turned image's corner at `x`, `y`): the
+    /// part of a large image that a view shows, rendered on the CPU into a buffer of the view's size. Painting that 1:1 into a window sends only the view's pixels to the X server; painting
     /// the large image with a matrix there would first upload all of it (ARCHITECTURE.md: "The large view").
-    public func draw(_ source: ImageSurface, x: Double, y: Double, scale: Double, filter: Filter) {
+    public func draw(_ source: ImageSurface, x: Double, y: Double, scale: Double, filter: Filter, quarterTurns: Int = 0) {
         guard isValid, let context = cairo_create(surface) else { return }
         cairo_set_operator(context, CAIRO_OPERATOR_CLEAR)
         cairo_paint(context)
         cairo_set_operator(context, CAIRO_OPERATOR_OVER)
-        source.paint(on: context, x: x, y: y, scale: scale, filter: filter)
+        source.paint(on: context, x: x, y: y, scale: scale, filter: filter, quarterTurns: quarterTurns)
         cairo_destroy(context)
     }
 

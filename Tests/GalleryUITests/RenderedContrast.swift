@@ -36,6 +36,9 @@ struct RenderedWindow {
         self.pixels = pixels
     }
 
+    /// The opaque RGB (0xRRGGBB) at `x`, `y`.
+    func pixel(x: Int, y: Int) -> UInt32 { pixels[y * width + x] }
+
     /// The widget's rectangle in the window, clipped to it; nil when it is not laid out in this window.
     func rectangle(of widget: UnsafeMutablePointer<GtkWidget>) -> (x: Int, y: Int, width: Int, height: Int)? {
         var x: Int32 = 0

@@ -12,6 +12,8 @@ enum ItemMenus {
         zoom.append(tr("Zoom _Out"), action: "win.zoom-out")
         zoom.append(tr("_Best Fit"), action: "win.zoom-fit")
         zoom.append(tr("O_riginal Size"), action: "win.zoom-real-size")
+        zoom.append(tr("Rotate _Clockwise"), action: "win.rotate-clockwise")
+        zoom.append(tr("Rotate Counter_clockwise"), action: "win.rotate-counterclockwise")
         zoom.append(tr("_Fullscreen"), action: "win.fullscreen")
         menu.appendSection(zoom)
         appendActions(to: menu, prefix: "win")

@@ -67,6 +67,8 @@ public enum Shortcuts {
               "<Primary>minus", "minus", "KP_Subtract", "<Primary>KP_Subtract"),
         .init(.largeView, tr("Original size, 100 % (or double-click)"), action: "win.zoom-real-size", "<Primary>0", "1"),
         .init(.largeView, tr("Best fit (or double-click again)"), action: "win.zoom-fit", "f"),
+        .init(.largeView, tr("Rotate clockwise (the view, not the file)"), action: "win.rotate-clockwise", "r"),
+        .init(.largeView, tr("Rotate counterclockwise"), action: "win.rotate-counterclockwise", "<Shift>r"),
         .init(.largeView, tr("Full screen"), action: "win.fullscreen", "F11"),
         .init(.largeView, tr("Play or pause a video, sound or animation"), action: "win.play-pause", "space"),
         .init(.largeView, tr("Mute or unmute a video or sound"), action: "win.mute", "m"),

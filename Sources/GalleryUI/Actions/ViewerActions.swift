@@ -31,6 +31,8 @@ final class ViewerActions {
         add("zoom-out") { $0.largeView.zoom.zoomOut() }
         add("zoom-real-size") { $0.largeView.zoom.zoomToRealSize() }
         add("zoom-fit") { $0.largeView.zoom.zoomToFit() }
+        add("rotate-clockwise") { $0.largeView.rotate(by: 1) }
+        add("rotate-counterclockwise") { $0.largeView.rotate(by: -1) }
         add("fullscreen") { $0.onToggleFullscreen?() }
         add("play-pause") { $0.largeView.togglePlayback() }
         add("mute") { $0.largeView.toggleMute() }

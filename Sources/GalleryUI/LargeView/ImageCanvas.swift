@@ -23,6 +23,10 @@ final class ImageCanvas {
     /// GOOD-filtered rest frame for that key, kept until the next move.
     private var buffer: ImageSurface?
     private var restRender: RestKey?
+    /// Quarter turns clockwise the picture is shown at (R, Shift+R): the view only, never the file.
+    private(set) var quarterTurns = 0
+    /// The image shown, unturned: its size and whether it is a placeholder.
+    private var shown: (width: Int, height: Int, isPlaceholder: Bool)?
 
     /// The view came to rest (the title shows the zoom).
     var onZoomSettled: (@MainActor () -> Void)?
@@ -32,6 +36,7 @@ final class ImageCanvas {
     private struct RestKey: Equatable {
         let surface: ObjectIdentifier
         let viewport: ImageViewport
+        let quarterTurns: Int
     }
 
     init() {
@@ -57,7 +62,8 @@ final class ImageCanvas {
     /// Shows a new image of `width` × `height` pixels, fitted, through `surface` (`resolution` surface pixels
     /// per image pixel). A placeholder (the thumbnail) is stretched to fit; a real image stops at 100 %.
     func show(_ surface: ImageSurface, imageWidth: Int, imageHeight: Int, resolution: Double, isPlaceholder: Bool) {
-        zoom.reset(imageWidth: imageWidth, imageHeight: imageHeight, isPlaceholder: isPlaceholder)
+        shown = (imageWidth, imageHeight, isPlaceholder)
+        resetZoom()
         pictures = [(surface, resolution)]
         restRender = nil
         area.queueDraw()
@@ -79,8 +85,29 @@ final class ImageCanvas {
         area.queueDraw()
     }
 
+    /// Turns the picture by `turns` quarter turns (clockwise when positive) and fits it again, as EOG does.
+    func rotate(by turns: Int) {
+        guard shown != nil else { return }
+        quarterTurns = ((quarterTurns + turns) % 4 + 4) % 4
+        resetZoom()
+        restRender = nil
+        area.queueDraw()
+    }
+
+    /// Shows the next item unturned.
+    func resetRotation() { quarterTurns = 0 }
+
+    /// The viewport fitted to the picture as it is turned.
+    private func resetZoom() {
+        guard let shown else { return }
+        let sideways = quarterTurns % 2 == 1
+        zoom.reset(imageWidth: sideways ? shown.height : shown.width, imageHeight: sideways ? shown.width : shown.height,
+                   isPlaceholder: shown.isPlaceholder)
+    }
+
     /// Lets go of every surface (the view closed).
     func clear() {
+        shown = nil
         zoom.clear()
         pictures = []
         restRender = nil
@@ -127,13 +154,13 @@ final class ImageCanvas {
         let y = (viewport.offsetY - top) * device
         let scale = viewport.zoom / picture.resolution
         let good = !zoom.isMoving && 1 / scale > Self.goodFilterShrink
-        let key = RestKey(surface: ObjectIdentifier(picture.surface), viewport: viewport)
+        let key = RestKey(surface: ObjectIdentifier(picture.surface), viewport: viewport, quarterTurns: quarterTurns)
         if !good || restRender != key {
             if buffer?.pixelWidth != width || buffer?.pixelHeight != height {
                 buffer = nil  // the old buffer goes before the new one is made
                 buffer = ImageSurface(width: width, height: height)
             }
-            buffer?.draw(picture.surface, x: x, y: y, scale: scale, filter: good ? .good : .fast)
+            buffer?.draw(picture.surface, x: x, y: y, scale: scale, filter: good ? .good : .fast, quarterTurns: quarterTurns)
             restRender = good ? key : nil
         }
         buffer?.paintUnscaled(on: context, x: left, y: top, deviceScale: device)

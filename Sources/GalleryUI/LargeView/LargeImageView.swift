@@ -92,6 +92,16 @@ public final class LargeImageView {
     /// The zoom and pan of the picture (the window's zoom actions, the arrow keys' panning).
     public var zoom: ImageZoom { canvas.zoom }
 
+    /// R and Shift+R: the picture turned a quarter clockwise (+1) or counterclockwise (-1), fitted again; the
+    /// view only, never the file. Not a video's or sound's (GStreamer plays them as they are).
+    public func rotate(by turns: Int) {
+        guard download?.item.media == nil else { return }
+        canvas.rotate(by: turns)
+    }
+
+    /// Quarter turns clockwise the picture is shown at (0 for each new item).
+    public var quarterTurns: Int { canvas.quarterTurns }
+
     /// "4000 × 3000 pixels", with the zoom when it is not "fit" ("… · 100 %"), or why the image is missing.
     public var sizeLine: String {
         guard let item = download?.item else { return "" }
@@ -126,6 +136,7 @@ public final class LargeImageView {
         failure = nil
         file = nil
         requestedURL = nil  // Retry must never load the previous item's image
+        canvas.resetRotation()
         status.hideMessage()
         status.offerOpenInBrowser(download.item.pageURL != nil && download.item.fullImageURL == nil)
         // TRANSLATORS: the picture's name for screen readers; {title} is the image's title.
