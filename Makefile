@@ -103,7 +103,7 @@ help:
 	@echo "  deps           Debian packages to build and run     test-deps  ... plus the test tools"
 	@echo "  demo-data      render the demo gallery into $(DEMO_IMAGES_DIR) (stamped: instant when done)"
 	@echo "  test-resources validate the desktop entry, metainfo and icons (Tests/Resources/validate.sh)"
-	@echo "  test-unit      swift test under Xvfb       test-e2e  Tests/EndToEnd/*.sh under Xvfb"
+	@echo "  test-unit      swift test under Xvfb       test-e2e  Tests/EndToEnd scripts under Xvfb"
 	@echo "  test-asan      the XCTest suite built with AddressSanitizer in $(ASAN_BUILD_DIR); fails on errors and leaks"
 	@echo "  test-a11y      the window's accessibility tree over AT-SPI (Tests/Accessibility/run.sh)"
 	@echo "  test-translation  the window and the command line in a test language (Tests/Translation/run.sh)"
@@ -192,7 +192,8 @@ test-asan: test-deps demo-data
 	$(BUILD_AS) env SWIFT=$(SWIFT) SWIFT_FLAGS="$(SWIFT_FLAGS)" ASAN_BUILD_DIR=$(ASAN_BUILD_DIR) bash Tests/AddressSanitizer/run.sh
 
 # Each script in a headless session of its own (its own throwaway HOME and cache): run.sh drives the window and
-# the command line, offline.sh the disk cache across launches.
+# the command line, offline.sh the disk cache across launches, media.sh videos and sounds, desktop.sh what the
+# large view hands to the desktop (background, Open With, print).
 test-e2e: test-deps build-tests demo-data
 	@for script in run.sh offline.sh media.sh desktop.sh; do \
 	  echo "GALLERY_VIEWER=$(DEBUG_BIN)/gallery-viewer GALLERY_DEMO_SERVER=$(DEBUG_BIN)/gallery-demo-server $(HEADLESS) Tests/EndToEnd/$$script"; \

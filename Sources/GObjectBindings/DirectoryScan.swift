@@ -31,15 +31,15 @@ public enum DirectoryScan {
         return freed
     }
 
-    /// Deletes the regular files and links directly inside `path` last modified more than `seconds` ago.
-    /// Returns how many were deleted.
+    /// Deletes the regular files and links directly inside `path` last modified more than `seconds` ago, but
+    /// not those named in `keeping` (one being written now under an old name). Returns how many were deleted.
     @discardableResult
-    public static func removeFiles(in path: String, olderThan seconds: Int) -> Int {
+    public static func removeFiles(in path: String, olderThan seconds: Int, keeping: [String] = []) -> Int {
         let now = time(nil)
         var removed = 0
-        forEachEntry(in: path) { _, entryPath in
+        forEachEntry(in: path) { name, entryPath in
             var info = stat()
-            guard lstat(entryPath, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR,
+            guard !keeping.contains(name), lstat(entryPath, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR,
                   now - info.st_mtim.tv_sec > seconds else { return }
             if unlink(entryPath) == 0 { removed += 1 }
         }

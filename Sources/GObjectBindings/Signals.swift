@@ -249,6 +249,16 @@ extension ObjectRef {
     }
 }
 
+// Shape: void handler(GObject *instance, gint number, gpointer user_data) — a dialog's `response` (the
+// response id), GtkPrintOperation `done` (its result).
+private typealias IntBox = SignalHandlerBox<(SignalEmitter, Int32), Void>
+
+private let intTrampoline: @convention(c) (gpointer?, gint, gpointer?) -> Void = { instance, number, data in
+    let box = IntBox.from(data)
+    nonisolated(unsafe) let arguments = (SignalEmitter(pointer: instance!), number)
+    MainActor.assumeIsolated { box.handler(arguments) }
+}
+
 // Shape: void handler(GObject *instance, gpointer argument, gint number, gpointer user_data) — e.g.
 // GtkPrintOperation `draw-page` (the print context, the page number).
 private typealias PointerIntBox = SignalHandlerBox<(SignalEmitter, UnsafeMutableRawPointer?, Int32), Void>
@@ -261,9 +271,18 @@ private let pointerIntTrampoline: @convention(c) (gpointer?, gpointer?, gint, gp
 }
 
 extension ObjectRef {
+    /// Connects a handler for a signal with one int (or enum) argument (a dialog's `response`).
+    @MainActor @discardableResult
+    public func connectInt(
+        _ signal: String, after: Bool = false, _ handler: @escaping @MainActor (Int32) -> Void
+    ) -> SignalConnection {
+        connect(signal, box: IntBox { handler($0.1) },
+                trampoline: unsafeBitCast(intTrampoline, to: GCallback.self), after: after)
+    }
+
     /// Connects a handler for a signal with a pointer and an int argument (GtkPrintOperation `draw-page`).
     @MainActor @discardableResult
-    public func connect(
+    public func connectPointerInt(
         _ signal: String, after: Bool = false, _ handler: @escaping @MainActor (UnsafeMutableRawPointer?, Int32) -> Void
     ) -> SignalConnection {
         connect(signal, box: PointerIntBox { handler($0.1, $0.2) },

@@ -17,13 +17,12 @@ public final class AppChooser {
 
     private let dialog: UnsafeMutablePointer<GtkWidget>
     private let file: ObjectRef
-    private let parent: ApplicationWindow
     private var completion: (@MainActor (Outcome) -> Void)?
+    /// Kept alive while the dialog is shown: until it is answered, or destroyed with the window unanswered.
     private var keepAlive: AppChooser?
 
     public init(file path: String, parent: ApplicationWindow) {
         file = ObjectRef(UnsafeMutableRawPointer(g_file_new_for_path(path)!), transfer: .full)
-        self.parent = parent
         let flags = GtkDialogFlags(rawValue: GTK_DIALOG_MODAL.rawValue | GTK_DIALOG_DESTROY_WITH_PARENT.rawValue)
         dialog = gtk_app_chooser_dialog_new(parent.widget.raw.as(GtkWindow.self), flags, file.opaque)
         // The type's default application heads the list and is the one chosen unless the user picks another,
@@ -36,10 +35,10 @@ public final class AppChooser {
     public func run(_ completion: @escaping @MainActor (Outcome) -> Void) {
         self.completion = completion
         keepAlive = self
-        ObjectRef(UnsafeMutableRawPointer(dialog), transfer: .none).connect("response") { [weak self] (response: UnsafeMutableRawPointer?) in
-            // The response id arrives as a gint in the pointer-sized argument.
-            self?.answered(Int32(truncatingIfNeeded: Int(bitPattern: response)))
-        }
+        let object = ObjectRef(UnsafeMutableRawPointer(dialog), transfer: .none)
+        object.connectInt("response") { [weak self] response in self?.answered(response) }
+        // Destroyed with its window before an answer (DESTROY_WITH_PARENT): no response comes.
+        object.connect("destroy") { [weak self] in self?.finish(.cancelled) }
         gtk_widget_show(dialog)
     }
 
@@ -49,23 +48,29 @@ public final class AppChooser {
             outcome = launch(info)
             g_object_unref(UnsafeMutableRawPointer(info))
         }
+        finish(outcome)
         gtk_widget_destroy(dialog)
-        let completion = self.completion
+    }
+
+    private func finish(_ outcome: Outcome) {
+        guard let completion else { return }
         self.completion = nil
         keepAlive = nil
-        completion?(outcome)
+        completion(outcome)
     }
 
     private func launch(_ info: OpaquePointer) -> Outcome {
-        let display = gtk_widget_get_display(parent.widget)
-        let context = gdk_display_get_app_launch_context(display)
+        let context = gdk_display_get_app_launch_context(gtk_widget_get_display(dialog))
         defer { g_object_unref(UnsafeMutableRawPointer(context)) }
+        // The click's time, so that the desktop lets the application it starts come to the front.
+        gdk_app_launch_context_set_timestamp(context, gtk_get_current_event_time())
         let files = g_list_append(nil, UnsafeMutableRawPointer(file.opaque))
         defer { g_list_free(files) }
         var error: UnsafeMutablePointer<GError>?
         let name = string(g_app_info_get_display_name(info)) ?? ""
         guard g_app_info_launch(info, files, UnsafeMutableRawPointer(context)?.assumingMemoryBound(to: GAppLaunchContext.self), &error) != 0 else {
-            return .failed(error.map { GLibError(consuming: $0).message } ?? "")
+            let message = error.map { GLibError(consuming: $0).message } ?? ""
+            return .failed(message.isEmpty ? tr("The application could not be started.") : message)
         }
         return .launched(name)
     }

@@ -31,9 +31,15 @@ public enum DesktopBackground {
     /// Sets `path` (an image file) as the background; `completion` runs once on the main loop.
     public static func set(file path: String, parent: ApplicationWindow,
                            completion: @escaping @MainActor (Outcome) -> Void) {
-        guard let uri = takeString(g_filename_to_uri(path, nil, nil)) else { return completion(.failed("")) }
-        // libportal 0.6 dereferences the session bus without checking it exists (it does since 0.7).
-        guard hasSessionBus else { return completion(settingOutcome(uri)) }
+        guard let uri = takeString(g_filename_to_uri(path, nil, nil)) else {
+            return completion(.failed(tr("The file has no address to give the desktop.")))
+        }
+        // Asked of the application, without I/O: is it on the session bus? Without one there is no portal, and
+        // no dconf to keep GNOME's setting either (libportal 0.6 would also crash: it dereferences the bus
+        // without checking it exists). With one, libportal's g_bus_get_sync returns that same connection.
+        guard let application = g_application_get_default(), g_application_get_dbus_connection(application) != nil else {
+            return completion(.unavailable)
+        }
         let portal = ObjectRef(UnsafeMutableRawPointer(xdp_portal_new()!), transfer: .full)
         let call = PortalCall(portal: portal, parent: xdp_parent_new_gtk(parent.widget.raw.as(GtkWindow.self))) { error in
             guard let error else { return completion(.set(.portal)) }
@@ -41,12 +47,18 @@ public enum DesktopBackground {
                 g_error_free(error)
                 return completion(.cancelled)
             }
-            // No portal on this bus, or one without a Wallpaper backend: the desktop's own setting instead.
-            if error.pointee.domain == g_dbus_error_quark() {
+            // No portal on this bus, or one without a Wallpaper backend: the desktop's own setting instead. A
+            // portal that answered and refused is not gone around.
+            let absent = [G_DBUS_ERROR_SERVICE_UNKNOWN, G_DBUS_ERROR_NAME_HAS_NO_OWNER, G_DBUS_ERROR_UNKNOWN_METHOD,
+                          G_DBUS_ERROR_UNKNOWN_INTERFACE, G_DBUS_ERROR_UNKNOWN_OBJECT]
+            if absent.contains(where: { g_error_matches(error, g_dbus_error_quark(), Int32($0.rawValue)) != 0 }) {
                 g_error_free(error)
                 return completion(settingOutcome(uri))
             }
-            completion(.failed(GLibError(consuming: error).message))
+            g_dbus_error_strip_remote_error(error)
+            let message = GLibError(consuming: error).message
+            completion(.failed(message.isEmpty || message == "SetWallpaper failed"
+                               ? tr("The desktop did not set the background.") : message))
         }
         let flags = XdpWallpaperFlags(rawValue: XDP_WALLPAPER_FLAG_BACKGROUND.rawValue | XDP_WALLPAPER_FLAG_PREVIEW.rawValue)
         xdp_portal_set_wallpaper(portal.opaque, call.parent, uri, flags, nil, { source, result, data in
@@ -56,13 +68,6 @@ public enum DesktopBackground {
             nonisolated(unsafe) let failure = error
             MainActor.assumeIsolated { call.finish(failure) }
         }, Unmanaged.passRetained(call).toOpaque())
-    }
-
-    private static var hasSessionBus: Bool {
-        // The application's own connection when it has registered on the bus: no new connection is made.
-        guard let bus = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, nil) else { return false }
-        g_object_unref(UnsafeMutableRawPointer(bus))
-        return true
     }
 
     /// Sets GNOME's setting to `uri` when its schema is installed.

@@ -29,10 +29,7 @@ public final class SaveFileChooser {
     public func run(_ completion: @escaping @MainActor (String?) -> Void) {
         self.completion = completion
         keepAlive = self
-        ref.connect("response") { [weak self] (response: UnsafeMutableRawPointer?) in
-            // The response id arrives as a gint in the pointer-sized argument.
-            self?.answered(Int32(truncatingIfNeeded: Int(bitPattern: response)))
-        }
+        ref.connectInt("response") { [weak self] response in self?.answered(response) }
         gtk_native_dialog_show(ref.typed())
     }
 

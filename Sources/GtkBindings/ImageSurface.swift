@@ -56,6 +56,17 @@ public final class ImageSurface: @unchecked Sendable {
         WorkerTask.run(cancellable: cancellable, { ImageSurface(pixbuf) }, completion: completion)
     }
 
+    /// The pixel at `x`, `y` of a surface made from a pixbuf, as cairo holds it (premultiplied 0xAARRGGBB, an
+    /// image without alpha opaque): what a paint of it shows. Without a flush, which would drop the JPEG
+    /// `attachJPEG` gave it.
+    public func argb(x: Int, y: Int) -> UInt32 {
+        guard isValid, (0..<pixelWidth).contains(x), (0..<pixelHeight).contains(y),
+              let data = cairo_image_surface_get_data(surface) else { return 0 }
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        let value = UnsafeRawPointer(data + y * stride + x * 4).loadUnaligned(as: UInt32.self)
+        return cairo_image_surface_get_format(surface) == CAIRO_FORMAT_RGB24 ? value | 0xFF00_0000 : value
+    }
+
     /// Gives cairo `jpeg`, an encoding of these same pixels, for surfaces that can embed it (PDF, PostScript):
     /// a print then carries that file instead of the pixels compressed again on the main loop. Only for a
     /// surface made from a pixbuf that `jpeg` was encoded from, and before the surface is painted anywhere.

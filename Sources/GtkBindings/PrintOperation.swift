@@ -8,8 +8,10 @@ import GObjectBindings
 /// was prepared beforehand (an `ImageSurface` made on a worker), since a print runs while the window waits.
 ///
 /// The dialog runs without a nested main loop (`allow-async`): `print` returns at once and `completion` gets
-/// the outcome. The settings a print was made with (printer, paper, copies) are kept for the next one, as
-/// EOG and Loupe do, for the rest of the session.
+/// the outcome. The caller keeps the operation until then, or until the next print: GTK emits no `done` for
+/// a preview, so an operation that keeps itself alive would hold its image for the rest of the session. The
+/// settings a print was made with (printer, paper, copies) are kept for the next one, as EOG and Loupe do,
+/// for the rest of the session.
 @MainActor
 public final class PrintOperation {
     public enum Outcome: Equatable, Sendable {
@@ -32,8 +34,6 @@ public final class PrintOperation {
     private var operation: UnsafeMutablePointer<GtkPrintOperation> { ref.typed() }
     private let drawPage: @MainActor (PrintPage) -> Void
     private var completion: (@MainActor (Outcome) -> Void)?
-    /// Keeps the operation alive while the dialog is shown and the job is sent.
-    private var keepAlive: PrintOperation?
 
     /// `jobName` names the job in the printer's queue; `orientation` is the page's initial one.
     public init(jobName: String, orientation: Orientation, drawPage: @escaping @MainActor (PrintPage) -> Void) {
@@ -48,7 +48,7 @@ public final class PrintOperation {
         gtk_print_operation_set_default_page_setup(operation, setup)
         g_object_unref(UnsafeMutableRawPointer(setup))
         if let settings = Self.lastSettings { gtk_print_operation_set_print_settings(operation, settings.pointer) }
-        ref.connect("draw-page") { [weak self] (context: UnsafeMutableRawPointer?, _: Int32) in
+        ref.connectPointerInt("draw-page") { [weak self] context, _ in
             guard let self, let context else { return }
             self.drawPage(PrintPage(context: OpaquePointer(context)))
         }
@@ -58,46 +58,40 @@ public final class PrintOperation {
     public func print(parent: ApplicationWindow, completion: @escaping @MainActor (Outcome) -> Void) {
         gtk_print_operation_set_allow_async(operation, 1)
         self.completion = completion
-        keepAlive = self
-        ref.connect("done") { [weak self] (result: UnsafeMutableRawPointer?) in
-            // The GtkPrintOperationResult arrives as an int in the pointer-sized argument.
-            self?.finish(GtkPrintOperationResult(UInt32(truncatingIfNeeded: Int(bitPattern: result))))
-        }
-        var error: UnsafeMutablePointer<GError>?
-        let result = gtk_print_operation_run(operation, GTK_PRINT_OPERATION_ACTION_PRINT_DIALOG,
-                                             parent.widget.raw.as(GtkWindow.self), &error)
-        // "done" is not emitted when the run ends at once (an error before the dialog).
-        if result == GTK_PRINT_OPERATION_RESULT_ERROR { finish(result, error: error) } else if let error { g_error_free(error) }
+        ref.connectInt("done") { [weak self] result in self?.finish(GtkPrintOperationResult(UInt32(bitPattern: result))) }
+        // With allow-async GTK answers IN_PROGRESS here and tells the outcome through `done`.
+        _ = gtk_print_operation_run(operation, GTK_PRINT_OPERATION_ACTION_PRINT_DIALOG, parent.widget.raw.as(GtkWindow.self), nil)
     }
 
-    /// Writes the page into a PDF file at `path`, without a dialog.
+    /// Writes the page into a PDF file at `path`, without a dialog (tests). Blocking: GTK runs the print in a
+    /// nested main loop. The session's print settings stay as they were.
     public func exportPDF(to path: String) -> Outcome {
         gtk_print_operation_set_export_filename(operation, path)
         var error: UnsafeMutablePointer<GError>?
         let result = gtk_print_operation_run(operation, GTK_PRINT_OPERATION_ACTION_EXPORT, nil, &error)
-        return outcome(of: result, error: error)
+        return outcome(of: result, error: error, keepsSettings: false)
     }
 
-    private func finish(_ result: GtkPrintOperationResult, error: UnsafeMutablePointer<GError>? = nil) {
+    private func finish(_ result: GtkPrintOperationResult) {
         guard let completion else { return }
         self.completion = nil
-        var error = error
-        if result == GTK_PRINT_OPERATION_RESULT_ERROR, error == nil { gtk_print_operation_get_error(operation, &error) }
-        let outcome = outcome(of: result, error: error)
-        keepAlive = nil
-        completion(outcome)
+        var error: UnsafeMutablePointer<GError>?
+        if result == GTK_PRINT_OPERATION_RESULT_ERROR { gtk_print_operation_get_error(operation, &error) }
+        completion(outcome(of: result, error: error, keepsSettings: true))
     }
 
-    private func outcome(of result: GtkPrintOperationResult, error: UnsafeMutablePointer<GError>?) -> Outcome {
+    private func outcome(of result: GtkPrintOperationResult, error: UnsafeMutablePointer<GError>?,
+                         keepsSettings: Bool) -> Outcome {
         switch result {
         case GTK_PRINT_OPERATION_RESULT_APPLY:
             if let error { g_error_free(error) }
-            if let settings = gtk_print_operation_get_print_settings(operation) {
+            if keepsSettings, let settings = gtk_print_operation_get_print_settings(operation) {
                 Self.lastSettings = PrintSettings(copying: settings)
             }
             return .printed
         case GTK_PRINT_OPERATION_RESULT_ERROR:
-            return .failed(error.map { GLibError(consuming: $0).message } ?? "")
+            let message = error.map { GLibError(consuming: $0).message } ?? ""
+            return .failed(message.isEmpty ? tr("The print could not be made.") : message)
         default:
             if let error { g_error_free(error) }
             return .cancelled
@@ -115,7 +109,10 @@ public final class PrintSettings {
         ref = ObjectRef(UnsafeMutableRawPointer(gtk_print_settings_copy(settings)!), transfer: .full)
     }
 
-    /// GTK's "Print to File" printer writing a PDF to `path`.
+    /// The printer's name.
+    public var printer: String? { string(gtk_print_settings_get_printer(pointer)) }
+
+    /// GTK's "Print to File" printer writing a PDF to `path` (tests: the printer's name is GTK's untranslated one).
     public static func printToFile(_ path: String) -> PrintSettings {
         let settings = gtk_print_settings_new()!
         gtk_print_settings_set_printer(settings, "Print to File")
@@ -135,10 +132,11 @@ public struct PrintPage {
     public var width: Double { gtk_print_context_get_width(context) }
     public var height: Double { gtk_print_context_get_height(context) }
 
-    /// Paints `surface` with its top-left corner at `x`, `y` (points), each pixel `scale` points wide.
-    public func paint(_ surface: ImageSurface, x: Double, y: Double, scale: Double) {
+    /// Paints `surface` turned `quarterTurns` times clockwise, the turned image's top-left corner at `x`, `y`
+    /// (points), each pixel `scale` points wide.
+    public func paint(_ surface: ImageSurface, x: Double, y: Double, scale: Double, quarterTurns: Int = 0) {
         surface.paint(on: gtk_print_context_get_cairo_context(context), x: x, y: y, scale: scale, filter: .good,
-                      padEdges: false)
+                      padEdges: false, quarterTurns: quarterTurns)
     }
 
     /// Lays out `text` centred in lines of `width` points (at most `maxLines`, the last one ellipsized) and

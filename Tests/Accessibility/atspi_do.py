@@ -3,6 +3,7 @@
 
     atspi_do.py APP_NAME --press NAME      presses the button named NAME, once it is on screen and sensitive
     atspi_do.py APP_NAME --find NAME       waits for something named NAME on screen
+    atspi_do.py APP_NAME --selected NAME   waits for a list item named NAME that is selected
 
 Waits up to $E2E_PATIENCE seconds (default 120); exits 0 when done, 1 when it never came (listing what was on
 screen), 2 when the application is not on the accessibility bus.
@@ -50,6 +51,10 @@ def ready(node):
     return all(states.contains(state) for state in (Atspi.StateType.SHOWING, Atspi.StateType.SENSITIVE))
 
 
+def selected(node):
+    return node.get_state_set().contains(Atspi.StateType.SELECTED)
+
+
 def press(node):
     if node.get_role() != Atspi.Role.PUSH_BUTTON or "Action" not in node.get_interfaces():
         return False
@@ -57,7 +62,7 @@ def press(node):
 
 
 def main():
-    if len(sys.argv) != 4 or sys.argv[2] not in ("--press", "--find"):
+    if len(sys.argv) != 4 or sys.argv[2] not in ("--press", "--find", "--selected"):
         print(__doc__, file=sys.stderr)
         return 2
     app_name, verb, name = sys.argv[1:]
@@ -68,13 +73,15 @@ def main():
         app = app or application(app_name)
         if app is not None:
             for node in walk(app, [0]):
-                if (node.get_name() or "").strip() == name and ready(node) and (verb == "--find" or press(node)):
+                if (node.get_name() or "").strip() != name or not ready(node):
+                    continue
+                if verb == "--find" or (verb == "--selected" and selected(node)) or (verb == "--press" and press(node)):
                     return 0
         time.sleep(0.3)
     if app is None:
         print(f"atspi_do: no application named {app_name!r} on the accessibility bus", file=sys.stderr)
         return 2
-    print(f"atspi_do: nothing named {name!r} to {verb[2:]} on screen; named there:", file=sys.stderr)
+    print(f"atspi_do: nothing named {name!r} ({verb[2:]}) on screen; named there:", file=sys.stderr)
     for node in walk(app, [0]):
         if (node.get_name() or "").strip():
             print(f"  {node.get_role_name()}: {node.get_name()!r}", file=sys.stderr)

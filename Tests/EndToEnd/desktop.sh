@@ -17,7 +17,7 @@ set -euo pipefail
 : "${DBUS_SESSION_BUS_ADDRESS:?a session bus (run through .ci/headless)}"
 : "${XDG_DATA_HOME:?a throwaway data directory (run through .ci/headless)}"
 : "${XDG_CONFIG_HOME:?a throwaway config directory (run through .ci/headless)}"
-for tool in xdotool import convert; do
+for tool in xdotool import convert gdbus; do
   command -v "$tool" >/dev/null || { echo "e2e desktop: '$tool' not found; run 'make test-deps'" >&2; exit 1; }
 done
 
@@ -65,20 +65,28 @@ place_window 800 760
 wait_for "$patience" is_colourful "$thumbnails" 0.20 || fail "no thumbnails for aurora"
 open_first_row "Aurora over the Harbour"
 
-# 1. Set as Background.
-background=$XDG_DATA_HOME/backgrounds/$photo
+# 1. Set as Background. The test's bus is private but starts any service the machine has installed: where
+#    xdg-desktop-portal is, its own dialog would answer, so this step is for machines without one (CI's).
 keyfile=$XDG_CONFIG_HOME/glib-2.0/settings/keyfile
-xdotool windowfocus --sync "$window"
-xdotool key ctrl+F8
-names_background() { grep -qs "^picture-uri='file://$background'" "$keyfile"; }
-wait_for "$patience" names_background || fail "GNOME's background setting does not name $background ($(cat "$keyfile" 2>/dev/null))"
-cmp -s "$background" "$originals/$photo" || fail "the background is not the original, byte for byte"
-echo "e2e desktop: Set as Background saved the original and set GNOME's background to it"
+if gdbus call --session --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus \
+     --method org.freedesktop.DBus.ListActivatableNames | grep -q "'org.freedesktop.portal.Desktop'"; then
+  echo "e2e desktop: Set as Background skipped: xdg-desktop-portal is installed here"
+else
+  xdotool windowfocus --sync "$window"
+  xdotool key ctrl+F8
+  # Saved as TIME-NAME: never in the place of a file of the user's.
+  background_file() { background=$(find "$XDG_DATA_HOME/backgrounds" -name "*-$photo" 2>/dev/null | head -n 1) && [ -n "$background" ]; }
+  names_background() { background_file && grep -qs "^picture-uri='file://$background'" "$keyfile"; }
+  wait_for "$patience" names_background || fail "GNOME's background setting does not name the saved photo ($(cat "$keyfile" 2>/dev/null))"
+  cmp -s "$background" "$originals/$photo" || fail "the background is not the original, byte for byte"
+  echo "e2e desktop: Set as Background saved the original and set GNOME's background to it"
+fi
 
 # 2. Open With: the chooser offers the type's default application first, chosen; Select launches it.
 xdotool windowfocus --sync "$window"
 xdotool key ctrl+shift+o
-atspi_do --find "Test Opener" || fail "the application chooser did not offer Test Opener"
+# Never Select another application of the machine's (ImageMagick's display claims JPEG too).
+atspi_do --selected "Test Opener" || fail "the application chooser did not choose Test Opener first"
 import -window root "$shots/desktop-open-with.png" 2>/dev/null || true
 atspi_do --press "Select" || fail "the chooser's Select button could not be pressed"
 wait_for "$patience" test -s "$received" || fail "Test Opener was not launched on the original"

@@ -17,19 +17,29 @@ final class BackgroundTests: GLibTestCase {
         try MainActor.assumeIsolated {
             let ui = try UIHarness()
             defer { ui.close() }
+            try Self.skipWhereAPortalWouldStart()
             _ = ui.openPhoto()
             let item = try ui.download(0).item
-            let saved = ItemActionRunner.backgroundsFolder + "/" + item.fileName
 
             ui.press(GDK_KEY_F8, GDK_CONTROL_MASK)
             XCTAssertTrue(iterateMainLoop(until: { ui.window.notification.text == "Background set" }, timeout: 60),
                           "the background was set")
+            let saved = try XCTUnwrap(Self.savedBackground(item.fileName), "the original is in the backgrounds folder")
             XCTAssertEqual(DesktopBackground.gnomePictureURI, takeString(g_filename_to_uri(saved, nil, nil)),
                            "GNOME's setting names the saved file")
-            XCTAssertEqual(try XCTUnwrap(fileBytes(atPath: saved), "the original is in the backgrounds folder"),
+            XCTAssertEqual(try XCTUnwrap(fileBytes(atPath: saved)),
                            try XCTUnwrap(fileBytes(atPath: try XCTUnwrap(ItemActionTests.demoImagePath(item.fileName)))),
                            "byte for byte")
-            XCTAssertEqual(g_file_test(ItemActionRunner.backgroundsFolder + "/." + item.fileName + ".part", G_FILE_TEST_EXISTS), 0)
+            XCTAssertFalse(DirectoryScan.names(in: DesktopHandOver.backgroundsFolder).contains { $0.hasSuffix(".part") },
+                           "no partial file left")
+
+            // A file of the user's own of the same name stays as it was: each background gets a name of its own.
+            let mine = DesktopHandOver.backgroundsFolder + "/" + item.fileName
+            XCTAssertNotEqual(g_file_set_contents(mine, "mine", -1, nil), 0)
+            ui.window.notification.dismiss()
+            ui.press(GDK_KEY_F8, GDK_CONTROL_MASK)
+            XCTAssertTrue(iterateMainLoop(until: { ui.window.notification.text == "Background set" }, timeout: 60))
+            XCTAssertEqual(fileBytes(atPath: mine), Array("mine".utf8), "the user's file is untouched")
             XCTAssertNil(UIHarness.toplevel(ofType: gtk_message_dialog_get_type()), "no error message")
         }
     }
@@ -42,12 +52,11 @@ final class BackgroundTests: GLibTestCase {
             _ = ui.openPhoto()
             let before = DesktopBackground.gnomePictureURI
             let item = try ui.download(0).item
-            let saved = ItemActionRunner.backgroundsFolder + "/" + item.fileName
 
             ui.press(GDK_KEY_F8, GDK_CONTROL_MASK)
             XCTAssertTrue(iterateMainLoop(until: { ui.window.notification.text == "Background set" }, timeout: 60))
             let request = try XCTUnwrap(portal.requests.first, "the portal was asked")
-            XCTAssertEqual(request.file, saved, "for the saved original, passed as a file descriptor")
+            XCTAssertEqual(request.file, Self.savedBackground(item.fileName), "for the saved original, passed as a file descriptor")
             XCTAssertEqual(request.setOn, "background")
             XCTAssertEqual(request.showPreview, true, "with the portal's preview, where the user confirms")
             XCTAssertTrue(request.parentWindow.hasPrefix("x11:"), "over the app's window: \(request.parentWindow)")
@@ -60,6 +69,33 @@ final class BackgroundTests: GLibTestCase {
             XCTAssertTrue(iterateMainLoop(until: { portal.requests.count == 2 }, timeout: 60))
             XCTAssertTrue(iterateMainLoop(until: { ui.window.notification.text.isEmpty }, timeout: 60), "no notification")
             XCTAssertNil(UIHarness.toplevel(ofType: gtk_message_dialog_get_type()), "and no message")
+        }
+    }
+
+    /// The file Set as Background saved for an item named `name` ("TIME-NAME").
+    @MainActor static func savedBackground(_ name: String) -> String? {
+        DirectoryScan.names(in: DesktopHandOver.backgroundsFolder).filter { $0.hasSuffix("-" + name) }.sorted().last
+            .map { DesktopHandOver.backgroundsFolder + "/" + $0 }
+    }
+
+    /// The test's bus is a private one, but it starts any service installed on the machine: where
+    /// xdg-desktop-portal is, the "no portal" case cannot be made.
+    static func skipWhereAPortalWouldStart() throws {
+        var error: UnsafeMutablePointer<GError>?
+        guard let bus = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else { throw GLibError(consuming: error!) }
+        defer { g_object_unref(UnsafeMutableRawPointer(bus)) }
+        let reply = g_dbus_connection_call_sync(bus, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                                "ListActivatableNames", nil, nil, G_DBUS_CALL_FLAGS_NONE, -1, nil, &error)
+        guard let reply else { throw GLibError(consuming: error!) }
+        defer { g_variant_unref(reply) }
+        let names = g_variant_get_child_value(reply, 0)!
+        defer { g_variant_unref(names) }
+        for index in 0..<g_variant_n_children(names) {
+            let name = g_variant_get_child_value(names, index)!
+            defer { g_variant_unref(name) }
+            if String(cString: g_variant_get_string(name, nil)) == "org.freedesktop.portal.Desktop" {
+                throw XCTSkip("xdg-desktop-portal is installed: the test's bus would start it")
+            }
         }
     }
 }
@@ -116,7 +152,13 @@ final class FakeWallpaperPortal {
                                                                      g_variant_new_uint32(4)], 2),
                                                 nil, G_DBUS_CALL_FLAGS_NONE, -1, nil, &error)
         guard let reply else { throw GLibError(consuming: error!) }
-        g_variant_unref(reply)
+        defer { g_variant_unref(reply) }
+        let answer = g_variant_get_child_value(reply, 0)!
+        defer { g_variant_unref(answer) }
+        // 1: the primary owner. Anything else: a real portal holds the name, and this one would not be asked.
+        guard g_variant_get_uint32(answer) == 1 else {
+            throw GLibError(domain: 0, code: 0, message: "org.freedesktop.portal.Desktop is taken on the test's bus")
+        }
     }
 
     isolated deinit {
@@ -158,7 +200,9 @@ final class FakeWallpaperPortal {
         let caller = String(String(cString: sender).dropFirst()).map { $0 == "." ? "_" : $0 }
         let path = "/org/freedesktop/portal/desktop/request/" + String(caller) + "/" + token
         g_dbus_method_invocation_return_value(invocation, g_variant_new_tuple([g_variant_new_object_path(path)], 1))
-        let results = g_variant_new_array(g_variant_type_new("{sv}"), nil, 0)
+        let entryType = g_variant_type_new("{sv}")
+        defer { g_variant_type_free(entryType) }
+        let results = g_variant_new_array(entryType, nil, 0)
         g_dbus_connection_emit_signal(connection, sender, path, "org.freedesktop.portal.Request", "Response",
                                       g_variant_new_tuple([g_variant_new_uint32(answer), results], 2), nil)
     }

@@ -38,7 +38,7 @@ final class OpenWithTests: GLibTestCase {
             let original = try XCTUnwrap(ItemActionTests.demoImagePath(item.fileName))
             XCTAssertEqual(try XCTUnwrap(fileBytes(atPath: received)), try XCTUnwrap(fileBytes(atPath: original)),
                            "it got the server's original, byte for byte")
-            XCTAssertNotNil(fileBytes(atPath: ItemActionRunner.openWithFolder + "/" + item.fileName),
+            XCTAssertNotNil(fileBytes(atPath: DesktopHandOver.openWithFolder + "/" + item.fileName),
                             "the copy handed over is in the cache's open-with folder")
             XCTAssertNil(Self.chooser(), "the chooser closed")
             XCTAssertNil(UIHarness.toplevel(ofType: gtk_message_dialog_get_type()), "no error message")
@@ -65,8 +65,59 @@ final class OpenWithTests: GLibTestCase {
         XCTAssertNotEqual(g_file_set_contents(fresh, "x", 1, nil), 0)
         var times = [timespec(tv_sec: time(nil) - 2 * 24 * 3600, tv_nsec: 0), timespec(tv_sec: time(nil) - 2 * 24 * 3600, tv_nsec: 0)]
         XCTAssertEqual(utimensat(AT_FDCWD, old, &times, 0), 0)
-        XCTAssertEqual(DirectoryScan.removeFiles(in: folder.path, olderThan: ItemActionRunner.openWithCopySeconds), 1)
-        XCTAssertEqual(DirectoryScan.names(in: folder.path), ["fresh.jpg"])
+        let kept = folder.path + "/kept.jpg"
+        XCTAssertNotEqual(g_file_set_contents(kept, "x", 1, nil), 0)
+        XCTAssertEqual(utimensat(AT_FDCWD, kept, &times, 0), 0)
+        XCTAssertEqual(DirectoryScan.removeFiles(in: folder.path, olderThan: DesktopHandOver.openWithCopySeconds,
+                                                 keeping: ["kept.jpg"]), 1)
+        XCTAssertEqual(DirectoryScan.names(in: folder.path).sorted(), ["fresh.jpg", "kept.jpg"], "the one being handed over stays")
+    }
+
+    func testTheServersExtensionIsNotTrustedAndNonImagesAreNotHandedOver() throws {
+        try MainActor.assumeIsolated {
+            let server = try TestHTTPServer()
+            let base = server.baseURL
+            let png = try Pixbuf.filled(width: 64, height: 48, rgba: 0x3584e4ff).encoded(as: "png").array
+            server.route("/thumb.png") { _ in .bytes(png, contentType: "image/png") }
+            // An image named as a Java archive, and a Java archive named as one.
+            server.route("/payload.jar") { _ in .bytes(png, contentType: "application/octet-stream") }
+            server.route("/archive.jar") { _ in .bytes(Array("PK\u{3}\u{4} not an image".utf8), contentType: "application/octet-stream") }
+            func entry(_ name: String) -> String {
+                """
+                <item><title>\(name)</title><link>\(base)/art/\(name)</link><guid>\(base)/art/\(name)</guid>
+                <media:rating>nonadult</media:rating><media:thumbnail url="\(base)/thumb.png" width="64" height="48"/>
+                <media:content url="\(base)/\(name).jar" width="64" height="48" medium="image"/></item>
+                """
+            }
+            let feed = "<rss version=\"2.0\" xmlns:media=\"http://search.yahoo.com/mrss/\"><channel><title>jar</title>"
+                + entry("payload") + entry("archive") + "</channel></rss>"
+            server.route("/rss.xml") { request in
+                .text(request.query["offset"] == nil ? feed : "<rss version=\"2.0\"><channel></channel></rss>",
+                      contentType: "application/rss+xml")
+            }
+            let ui = try UIHarness(endpoints: [.deviantArt: base])
+            defer { ui.close() }
+            ui.search("jar", source: .deviantArt)
+            XCTAssertTrue(ui.waitForRows(2))
+            let shift = GdkModifierType(rawValue: GDK_CONTROL_MASK.rawValue | GDK_SHIFT_MASK.rawValue)
+
+            ui.window.openLargeView(try ui.download(0))
+            ui.press(GDK_KEY_o, shift)
+            let dialog = try XCTUnwrap(Self.waitForChooser(), "the image opens, under its own extension")
+            gtk_dialog_response(dialog.raw.as(GtkDialog.self), GTK_RESPONSE_CANCEL.rawValue)
+            XCTAssertTrue(iterateMainLoop(until: { Self.chooser() == nil }, timeout: 60))
+            XCTAssertNotNil(fileBytes(atPath: DesktopHandOver.openWithFolder + "/payload.jar.png"), "named for what its bytes are")
+            XCTAssertNil(fileBytes(atPath: DesktopHandOver.openWithFolder + "/payload.jar"))
+
+            ui.window.openLargeView(try ui.download(1))
+            ui.press(GDK_KEY_o, shift)
+            XCTAssertTrue(iterateMainLoop(until: { UIHarness.toplevel(ofType: gtk_message_dialog_get_type()) != nil }, timeout: 60),
+                          "bytes that are no image are not handed to another application: a message says so")
+            XCTAssertNil(Self.chooser())
+            XCTAssertTrue(iterateMainLoop(until: { DirectoryScan.names(in: DesktopHandOver.openWithFolder).allSatisfy { !$0.hasPrefix("archive") } },
+                                          timeout: 60), "and its file is gone")
+            if let message = UIHarness.toplevel(ofType: gtk_message_dialog_get_type()) { gtk_widget_destroy(message) }
+        }
     }
 
     // MARK: Helpers

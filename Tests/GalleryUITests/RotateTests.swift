@@ -40,8 +40,11 @@ final class RotateTests: GLibTestCase {
             ui.press(GDK_KEY_1)
             XCTAssertTrue(iterateMainLoop(until: { !view.zoom.isFit && !view.zoom.isMoving }, timeout: 60))
             XCTAssertEqual(view.quarterTurns, 3)
-            ui.press(GDK_KEY_f)
-            XCTAssertTrue(iterateMainLoop(until: { view.zoom.isFit && !view.zoom.isMoving }, timeout: 60))
+            XCTAssertTrue(view.sizeLine.hasSuffix("%"), "the size line says the zoom: \(view.sizeLine)")
+            ui.press(GDK_KEY_r)
+            XCTAssertEqual(view.quarterTurns, 0)
+            XCTAssertTrue(view.zoom.isFit, "a turn fits the picture again")
+            XCTAssertEqual(view.sizeLine, "4000 × 2667 pixels", "and the size line says so")
 
             ui.press(GDK_KEY_Page_Down)
             XCTAssertTrue(iterateMainLoop(until: { view.download?.index == 1 }, timeout: 60))

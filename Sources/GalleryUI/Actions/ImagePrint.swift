@@ -2,8 +2,8 @@ import GObjectBindings
 import GtkBindings
 import GalleryCore
 
-/// Print… for an image, as Eye of GNOME prints one: a single page in the image's orientation, the image
-/// centred and fitted to the printable area (never larger than one pixel per point, so a small image is not
+/// Print… for an image, as Eye of GNOME prints one: a single page in the image's orientation (turned as the
+/// large view shows it), the image centred and fitted to the printable area (never larger than one pixel per point, so a small image is not
 /// blown up into blur), its title as a caption below.
 ///
 /// The pixels are prepared on a GTask worker before GTK's dialog opens: an image with transparency is laid
@@ -40,14 +40,17 @@ enum ImagePrint {
         })
     }
 
-    /// The print of `printable` with `title` under it (and as the job's name).
-    static func operation(for printable: Printable, title: String) -> PrintOperation {
-        let orientation: PrintOperation.Orientation = printable.width > printable.height ? .landscape : .portrait
+    /// The print of `printable` turned `quarterTurns` times clockwise (as the large view shows it), with
+    /// `title` under it (and as the job's name).
+    static func operation(for printable: Printable, title: String, quarterTurns: Int = 0) -> PrintOperation {
+        let sideways = quarterTurns % 2 != 0
+        let (width, height) = sideways ? (printable.height, printable.width) : (printable.width, printable.height)
+        let orientation: PrintOperation.Orientation = width > height ? .landscape : .portrait
         return PrintOperation(jobName: title, orientation: orientation) { page in
             let caption = title.isEmpty ? nil : page.caption(title, width: page.width, maxLines: captionLines)
-            let placement = Placement(imageWidth: Double(printable.width), imageHeight: Double(printable.height),
+            let placement = Placement(imageWidth: Double(width), imageHeight: Double(height),
                                       pageWidth: page.width, pageHeight: page.height, captionHeight: caption?.height)
-            page.paint(printable.surface, x: placement.x, y: placement.y, scale: placement.scale)
+            page.paint(printable.surface, x: placement.x, y: placement.y, scale: placement.scale, quarterTurns: quarterTurns)
             caption?.draw(x: 0, atTop: placement.captionTop)
         }
     }

@@ -35,7 +35,7 @@ enum ItemAction: String, CaseIterable {
         case .openInBrowser: tr("Open in _Browser")
         case .openWith: tr("Open _With…")
         case .print: tr("_Print…")
-        case .setAsBackground: tr("Set as _Background…")
+        case .setAsBackground: tr("Set as Back_ground…")
         }
     }
 
@@ -70,10 +70,15 @@ final class ItemActionRunner {
     private let services: GalleryServices
     private let notification: InAppNotification
     private let openInBrowser: @MainActor (String) -> Void
-    /// Saves in flight, by file (each finishes on its own; the window closing cancels them).
-    private var saves: [String: FileTask] = [:]
+    /// Saves and hand-overs in flight.
+    private let fetches: OriginalFetches
+    /// Open With and Set as Background.
+    private let handOver: DesktopHandOver
     private var copying: PreparingWork?
     private var printing: PreparingWork?
+    /// The print whose dialog is open, or its preview: GTK tells a preview's end to nobody, so it is kept until
+    /// the next print or the window closing.
+    private var printOperation: PrintOperation?
     /// Where the last image was saved: the chooser starts there next time.
     private(set) var lastSaveFolder: String?
 
@@ -83,6 +88,8 @@ final class ItemActionRunner {
         self.services = services
         self.notification = notification
         self.openInBrowser = openInBrowser
+        fetches = OriginalFetches(pipeline: services.pipeline)
+        handOver = DesktopHandOver(window: window, notification: notification, fetches: fetches)
     }
 
     /// Runs `action` on `download`'s item; `largeView` offers what it already holds of that item.
@@ -99,14 +106,14 @@ final class ItemActionRunner {
         case .openInBrowser:
             if let page = item.pageURL { openInBrowser(page) }
         case .print: printImage(item, shownIn: largeView?.download === download ? largeView : nil)
-        case .setAsBackground: setAsBackground(item)
-        case .openWith: openWith(item)
+        case .setAsBackground: handOver.setAsBackground(item)
+        case .openWith: handOver.openWith(item)
         }
     }
 
     func cancelAll() {
-        saves.values.forEach { $0.cancel() }
-        saves = [:]
+        fetches.cancelAll()
+        printOperation = nil
         copying?.cancel()
         copying = nil
         printing?.cancel()
@@ -135,7 +142,7 @@ final class ItemActionRunner {
         lastSaveFolder = directory
         // TRANSLATORS: {name} is a file name.
         notification.show(tr("Saving {name}…", ["name": name]))
-        fetchOriginal(url, into: FileDestination(directory: directory, name: name), isMedia: isMedia) { [weak self] result in
+        fetches.fetch(url, into: FileDestination(directory: directory, name: name), isMedia: isMedia) { [weak self] result in
             guard let self else { return }
             switch result {
             case .success: self.notification.show(tr("Saved {name}", ["name": name]))
@@ -147,104 +154,8 @@ final class ItemActionRunner {
         }
     }
 
-    /// Downloads the original at `url` into `destination` through a partial file renamed when complete. A
-    /// partial file left by an earlier attempt at this name would be in the way (the save creates a new one):
-    /// this starts afresh.
-    private func fetchOriginal(_ url: String, into destination: FileDestination, isMedia: Bool,
-                               completion: @escaping @MainActor (Result<SavedFile, ImageLoadError>) -> Void) {
-        File(path: destination.directory + "/" + DownloadNames.partialName(of: destination.name)).delete { [weak self] _ in
-            guard let self else { return }
-            var request = ImageRequest(url: url, size: .original, priority: .interactive)
-            request.isMedia = isMedia
-            self.saves[destination.path] = self.services.pipeline.saveFile(request, to: destination) { [weak self] result in
-                self?.saves[destination.path] = nil
-                completion(result)
-            }
-        }
-    }
-
     /// Saves in flight, for tests.
-    var savesInFlight: Int { saves.count }
-
-    // MARK: Open With
-
-    /// Where Open With keeps the originals it hands to other applications.
-    static var openWithFolder: String { DiskCache.defaultDirectory + "/open-with" }
-    /// A copy handed over is kept this long: the other application may still be reading it.
-    nonisolated static let openWithCopySeconds = 24 * 3600
-
-    private func openWith(_ item: GalleryItem) {
-        guard let file = item.savedFile() else { return }
-        let failure = tr("Could not open the image")
-        let folder = Self.openWithFolder
-        do throws(GLibError) {
-            try File.makeDirectories(atPath: folder, mode: 0o700)
-        } catch {
-            return window.showMessage(failure, secondary: error.message)
-        }
-        WorkerTask.run({ DirectoryScan.removeFiles(in: folder, olderThan: Self.openWithCopySeconds) }, completion: { _ in })
-        let destination = FileDestination(directory: folder, name: DownloadNames.safe(item.fileName))
-        // TRANSLATORS: {name} is a file name.
-        notification.show(tr("Fetching {name}…", ["name": destination.name]))
-        fetchOriginal(file.url, into: destination, isMedia: file.isMedia) { [weak self] result in
-            guard let self else { return }
-            self.notification.dismiss()
-            switch result {
-            case .success:
-                AppChooser(file: destination.path, parent: self.window).run { [weak self] outcome in
-                    if case .failed(let message) = outcome { self?.window.showMessage(failure, secondary: message) }
-                }
-            case .failure(let error) where error.isCancelled: break
-            case .failure(let error): self.window.showMessage(failure, secondary: error.message)
-            }
-        }
-    }
-
-    // MARK: Set as Background
-
-    /// Where the originals set as backgrounds are kept: GNOME Settings offers the pictures there again.
-    static var backgroundsFolder: String { FileSystem.userDataDirectory + "/backgrounds" }
-
-    private func setAsBackground(_ item: GalleryItem) {
-        guard let file = item.savedFile() else { return }
-        let failure = tr("Could not set the background")
-        let folder = Self.backgroundsFolder
-        do throws(GLibError) {
-            try File.makeDirectories(atPath: folder, mode: 0o755)
-        } catch {
-            return window.showMessage(failure, secondary: error.message)
-        }
-        let destination = FileDestination(directory: folder, name: DownloadNames.safe(item.fileName))
-        notification.show(tr("Setting the background…"))
-        fetchOriginal(file.url, into: destination, isMedia: false) { [weak self] result in
-            guard let self else { return }
-            switch result {
-            case .success:
-                DesktopBackground.set(file: destination.path, parent: self.window) { [weak self] outcome in
-                    self?.backgroundWasSet(outcome, path: destination.path, failure: failure)
-                }
-            case .failure(let error) where error.isCancelled: self.notification.dismiss()
-            case .failure(let error):
-                self.notification.dismiss()
-                self.window.showMessage(failure, secondary: error.message)
-            }
-        }
-    }
-
-    private func backgroundWasSet(_ outcome: DesktopBackground.Outcome, path: String, failure: String) {
-        switch outcome {
-        case .set: notification.show(tr("Background set"))
-        case .cancelled: notification.dismiss()
-        case .unavailable:
-            notification.dismiss()
-            // TRANSLATORS: {path} is where the image was saved.
-            window.showMessage(failure, secondary: tr("This desktop offers no way for applications to set it. The image is saved as {path}.",
-                                                      ["path": path]))
-        case .failed(let message):
-            notification.dismiss()
-            window.showMessage(failure, secondary: message)
-        }
-    }
+    var savesInFlight: Int { fetches.count }
 
     // MARK: Copy
 
@@ -309,6 +220,7 @@ final class ItemActionRunner {
         printing?.cancel()
         printing = nil
         let failure = tr("Could not print the image")
+        let quarterTurns = view?.quarterTurns ?? 0
         let task = loadFullImage(item, shownIn: view, failure: failure) { [weak self] pixbuf in
             guard let self else { return }
             let cancellable = Cancellable()
@@ -318,7 +230,10 @@ final class ItemActionRunner {
                 self.printing = nil
                 switch prepared {
                 case .success(let printable):
-                    ImagePrint.operation(for: printable, title: item.displayTitle).print(parent: self.window) { [weak self] outcome in
+                    let operation = ImagePrint.operation(for: printable, title: item.displayTitle, quarterTurns: quarterTurns)
+                    self.printOperation = operation
+                    operation.print(parent: self.window) { [weak self, weak operation] outcome in
+                        if self?.printOperation === operation { self?.printOperation = nil }
                         if case .failed(let message) = outcome { self?.window.showMessage(failure, secondary: message) }
                     }
                 case .failure(let error):

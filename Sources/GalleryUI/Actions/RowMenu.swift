@@ -2,8 +2,8 @@ import GObjectBindings
 import GtkBindings
 import GalleryCore
 
-/// A row's or tile's context menu (right-click, the Menu key, Shift+F10): open, save, copy, copy link, open
-/// in browser, on the item the cell showed when the menu opened. Cells are recycled, so the menu holds that
+/// A row's or tile's context menu (right-click, the Menu key, Shift+F10): open and the item actions
+/// (`ItemMenus.groups`), on the item the cell showed when the menu opened. Cells are recycled, so the menu holds that
 /// item itself (`target`), not the cell: whatever the cell shows later, the menu acts on what the user
 /// clicked.
 @MainActor

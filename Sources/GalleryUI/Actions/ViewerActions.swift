@@ -10,6 +10,7 @@ final class ViewerActions {
     private let largeView: LargeImageView
     private var actions: [SimpleAction] = []
     private var itemActions: [ItemAction: SimpleAction] = [:]
+    private var rotations: [SimpleAction] = []
     private var menu: PopupMenu?
     /// Escape: the window leaves full screen first, then the large view.
     var onBack: (@MainActor () -> Void)?
@@ -31,14 +32,16 @@ final class ViewerActions {
         add("zoom-out") { $0.largeView.zoom.zoomOut() }
         add("zoom-real-size") { $0.largeView.zoom.zoomToRealSize() }
         add("zoom-fit") { $0.largeView.zoom.zoomToFit() }
-        add("rotate-clockwise") { $0.largeView.rotate(by: 1) }
-        add("rotate-counterclockwise") { $0.largeView.rotate(by: -1) }
         add("fullscreen") { $0.onToggleFullscreen?() }
         add("play-pause") { $0.largeView.togglePlayback() }
         add("mute") { $0.largeView.toggleMute() }
         actions.append(SimpleAction.add(to: window, name: "pan", stringParameter: { [weak self] direction in
             self?.pan(direction)
         }))
+        // Pictures only: a video or sound plays as it is.
+        for (name, turns) in [("rotate-clockwise", 1), ("rotate-counterclockwise", -1)] {
+            rotations.append(SimpleAction.add(to: window, name: name) { [weak self] in self?.largeView.rotate(by: turns) })
+        }
         for action in ItemAction.allCases {
             itemActions[action] = SimpleAction.add(to: window, name: action.rawValue) { [weak self] in
                 guard let self, let download = self.largeView.download else { return }
@@ -56,12 +59,14 @@ final class ViewerActions {
     /// The view opened on `download`: every action on, the item actions as they apply to it.
     func enable(for download: ItemViewModel) {
         actions.forEach { $0.isEnabled = true }
+        rotations.forEach { $0.isEnabled = download.item.media == nil }
         for (action, gAction) in itemActions { gAction.isEnabled = action.applies(to: download) }
     }
 
     /// The view closed.
     func disable() {
         actions.forEach { $0.isEnabled = false }
+        rotations.forEach { $0.isEnabled = false }
         itemActions.values.forEach { $0.isEnabled = false }
     }
 

@@ -94,8 +94,14 @@ final class ImageCanvas {
         area.queueDraw()
     }
 
-    /// Shows the next item unturned.
-    func resetRotation() { quarterTurns = 0 }
+    /// Shows the next item unturned; a picture still shown until that item's arrives is fitted upright too.
+    func resetRotation() {
+        guard quarterTurns != 0 else { return }
+        quarterTurns = 0
+        resetZoom()
+        restRender = nil
+        area.queueDraw()
+    }
 
     /// The viewport fitted to the picture as it is turned.
     private func resetZoom() {

@@ -97,6 +97,7 @@ public final class LargeImageView {
     public func rotate(by turns: Int) {
         guard download?.item.media == nil else { return }
         canvas.rotate(by: turns)
+        changed()
     }
 
     /// Quarter turns clockwise the picture is shown at (0 for each new item).
