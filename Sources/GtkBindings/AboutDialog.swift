@@ -64,9 +64,7 @@ public enum AboutDialog {
         let window = dialogWidget.raw.as(GtkWindow.self)
         gtk_window_set_transient_for(window, parent.widget.raw.as(GtkWindow.self))
         gtk_window_set_modal(window, 1)
-        ObjectRef(dialogWidget, transfer: .none).connect("response") { (_: UnsafeMutableRawPointer?) in
-            gtk_widget_destroy(dialogWidget)
-        }
+        ObjectRef(dialogWidget, transfer: .none).connectInt("response") { _ in gtk_widget_destroy(dialogWidget) }
         gtk_window_present(window)
     }
 }

@@ -72,29 +72,33 @@ public enum DesktopBackground {
 
     /// Sets GNOME's setting to `uri` when its schema is installed.
     private static func settingOutcome(_ uri: String) -> Outcome {
-        guard let source = g_settings_schema_source_get_default(),
-              let schema = g_settings_schema_source_lookup(source, schemaID, 1) else { return .unavailable }
-        defer { g_settings_schema_unref(schema) }
-        let settings = g_settings_new_full(schema, nil, nil)!
-        defer { g_object_unref(UnsafeMutableRawPointer(settings)) }
-        for key in ["picture-uri", "picture-uri-dark"] where g_settings_schema_has_key(schema, key) != 0 {
-            g_settings_set_string(settings, key, uri)
+        let set: Bool? = withGnomeSetting { settings, schema in
+            for key in ["picture-uri", "picture-uri-dark"] where g_settings_schema_has_key(schema, key) != 0 {
+                g_settings_set_string(settings, key, uri)
+            }
+            // "none" shows no picture at all.
+            if let options = takeString(g_settings_get_string(settings, "picture-options")), options == "none" {
+                g_settings_set_string(settings, "picture-options", "zoom")
+            }
+            return true
         }
-        // "none" shows no picture at all.
-        if let options = takeString(g_settings_get_string(settings, "picture-options")), options == "none" {
-            g_settings_set_string(settings, "picture-options", "zoom")
-        }
-        return .set(.gnomeSettings)
+        return set == nil ? .unavailable : .set(.gnomeSettings)
     }
 
     /// GNOME's background picture now (tests; nil without the schema).
     public static var gnomePictureURI: String? {
+        withGnomeSetting { settings, _ in takeString(g_settings_get_string(settings, "picture-uri")) } ?? nil
+    }
+
+    /// `body` with GNOME's background setting and its schema; nil when the schema is not installed (looked up
+    /// first: GSettings aborts on a schema it does not know).
+    private static func withGnomeSetting<Result>(_ body: (UnsafeMutablePointer<GSettings>, OpaquePointer) -> Result) -> Result? {
         guard let source = g_settings_schema_source_get_default(),
               let schema = g_settings_schema_source_lookup(source, schemaID, 1) else { return nil }
         defer { g_settings_schema_unref(schema) }
         let settings = g_settings_new_full(schema, nil, nil)!
         defer { g_object_unref(UnsafeMutableRawPointer(settings)) }
-        return takeString(g_settings_get_string(settings, "picture-uri"))
+        return body(settings, schema)
     }
 }
 

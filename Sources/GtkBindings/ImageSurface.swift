@@ -116,8 +116,9 @@ public final class ImageSurface: @unchecked Sendable {
 
     /// Replaces this surface's pixels with `source` drawn at `x`, `y` (pixels of this surface), each source
     /// pixel `scale` wide, turned `quarterTurns` times clockwise (the turned image's corner at `x`, `y`): the
-    /// part of a large image that a view shows, rendered on the CPU into a buffer of the view's size. Painting that 1:1 into a window sends only the view's pixels to the X server; painting
-    /// the large image with a matrix there would first upload all of it (ARCHITECTURE.md: "The large view").
+    /// part of a large image that a view shows, rendered on the CPU into a buffer of the view's size. Painting
+    /// that 1:1 into a window sends only the view's pixels to the X server; painting the large image with a
+    /// matrix there would first upload all of it (ARCHITECTURE.md: "The large view").
     public func draw(_ source: ImageSurface, x: Double, y: Double, scale: Double, filter: Filter, quarterTurns: Int = 0) {
         guard isValid, let context = cairo_create(surface) else { return }
         cairo_set_operator(context, CAIRO_OPERATOR_CLEAR)

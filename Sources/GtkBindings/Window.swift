@@ -70,9 +70,7 @@ public final class ApplicationWindow: Bin, ActionMap {
         let object = ObjectRef(dialog, transfer: .none)
         // gtk_message_dialog_format_secondary_text is variadic: the property takes the text as it is.
         if let secondary { object.set("secondary-text", secondary) }
-        object.connect("response") { (_: UnsafeMutableRawPointer?) in
-            gtk_widget_destroy(dialog)
-        }
+        object.connectInt("response") { _ in gtk_widget_destroy(dialog) }
         gtk_widget_show(dialog)
     }
 

@@ -190,12 +190,7 @@ final class ItemActionTests: GLibTestCase {
     /// The file chooser GtkFileChooserNative shows without a portal: GTK's own dialog, a toplevel.
     @MainActor
     static func waitForFileChooser() -> UnsafeMutablePointer<GtkWidget>? {
-        var found: UnsafeMutablePointer<GtkWidget>?
-        iterateMainLoop(until: {
-            found = UIHarness.toplevel(ofType: gtk_file_chooser_dialog_get_type())
-            return found != nil
-        }, timeout: 60)
-        return found
+        UIHarness.waitForToplevel(ofType: { gtk_file_chooser_dialog_get_type() })
     }
 
     @MainActor

@@ -161,11 +161,6 @@ final class OpenWithTests: GLibTestCase {
     }
 
     @MainActor static func waitForChooser() -> UnsafeMutablePointer<GtkWidget>? {
-        var found: UnsafeMutablePointer<GtkWidget>?
-        iterateMainLoop(until: {
-            found = chooser()
-            return found != nil
-        }, timeout: 60)
-        return found
+        UIHarness.waitForToplevel(ofType: { gtk_app_chooser_dialog_get_type() })
     }
 }

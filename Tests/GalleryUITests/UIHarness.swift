@@ -230,6 +230,17 @@ final class UIHarness {
 
     /// The newest visible toplevel of `type`: a dialog GTK or the window opened on its own (a message dialog,
     /// GtkFileChooserNative's own chooser without a portal).
+    /// Waits (up to 60 s) for a visible toplevel of `type` (a dialog the app opens) and returns it.
+    static func waitForToplevel(ofType type: @escaping () -> GType) -> UnsafeMutablePointer<GtkWidget>? {
+        var found: UnsafeMutablePointer<GtkWidget>?
+        iterateMainLoop(until: {
+            let wanted = type()
+            found = wanted == 0 ? nil : toplevel(ofType: wanted)
+            return found != nil
+        }, timeout: 60)
+        return found
+    }
+
     static func toplevel(ofType type: GType) -> UnsafeMutablePointer<GtkWidget>? {
         let toplevels = gtk_window_list_toplevels()
         defer { g_list_free(toplevels) }

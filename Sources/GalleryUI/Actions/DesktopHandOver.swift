@@ -41,16 +41,17 @@ final class DesktopHandOver {
         let folder = Self.openWithFolder
         guard let destination = prepare(folder, mode: 0o700, name: DownloadNames.safe(item.fileName), failure: failure)
         else { return }
-        let keep = handedOver
-        WorkerTask.run({
-            DirectoryScan.removeFiles(in: folder, olderThan: Self.openWithCopySeconds, keeping: [destination.name, keep].compactMap { $0 })
-        }, completion: { _ in })
         // TRANSLATORS: {name} is a file name.
         notification.show(tr("Fetching {name}…", ["name": destination.name]))
         fetch(file.url, into: destination, isMedia: file.isMedia, failure: failure) { [weak self] path in
             guard let self else { return }
             self.notification.dismiss()
-            self.handedOver = FileSystem.baseName(of: path)
+            // Old copies go once this one is in place under its final name, which the sweep skips, as it skips
+            // the copy a chooser opened before may still be showing.
+            let keep = [FileSystem.baseName(of: path), self.handedOver].compactMap { $0 }
+            self.handedOver = keep[0]
+            WorkerTask.run({ DirectoryScan.removeFiles(in: folder, olderThan: Self.openWithCopySeconds, keeping: keep) },
+                           completion: { _ in })
             AppChooser(file: path, parent: self.window).run { [weak self] outcome in
                 if case .failed(let message) = outcome { self?.window.showMessage(failure, secondary: message) }
             }

@@ -3,15 +3,15 @@ import GtkBindings
 import GalleryCore
 
 /// Print… for an image, as Eye of GNOME prints one: a single page in the image's orientation (turned as the
-/// large view shows it), the image centred and fitted to the printable area (never larger than one pixel per point, so a small image is not
-/// blown up into blur), its title as a caption below.
+/// large view shows it), the image centred and fitted to the printable area (never larger than one pixel per
+/// point, so a small image is not blown up into blur), its title as a caption below.
 ///
 /// The pixels are prepared on a GTask worker before GTK's dialog opens: an image with transparency is laid
 /// on white (paper has no alpha), encoded as JPEG and converted to a cairo surface carrying that JPEG, so
 /// the page drawn on the main loop embeds the JPEG as it is instead of compressing megabytes of pixels there.
 @MainActor
 enum ImagePrint {
-    /// An image ready for `operation(for:title:)`.
+    /// An image ready for `operation(for:title:quarterTurns:)`.
     struct Printable: Sendable {
         let surface: ImageSurface
         var width: Int { surface.pixelWidth }

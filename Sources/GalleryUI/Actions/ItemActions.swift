@@ -244,9 +244,6 @@ final class ItemActionRunner {
         if let task { printing = .loading(task) }
     }
 
-    /// A print is being prepared (the image downloaded, decoded or made printable), for tests.
-    var isPreparingPrint: Bool { printing != nil }
-
     /// What Copy Image and Print wait for: the image, then its encoding.
     private enum PreparingWork {
         case loading(ImageTask)

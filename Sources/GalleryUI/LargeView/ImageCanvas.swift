@@ -88,16 +88,16 @@ final class ImageCanvas {
     /// Turns the picture by `turns` quarter turns (clockwise when positive) and fits it again, as EOG does.
     func rotate(by turns: Int) {
         guard shown != nil else { return }
-        quarterTurns = ((quarterTurns + turns) % 4 + 4) % 4
-        resetZoom()
-        restRender = nil
-        area.queueDraw()
+        setQuarterTurns(quarterTurns + turns)
     }
 
     /// Shows the next item unturned; a picture still shown until that item's arrives is fitted upright too.
-    func resetRotation() {
-        guard quarterTurns != 0 else { return }
-        quarterTurns = 0
+    func resetRotation() { setQuarterTurns(0) }
+
+    private func setQuarterTurns(_ turns: Int) {
+        let turns = (turns % 4 + 4) % 4
+        guard turns != quarterTurns else { return }
+        quarterTurns = turns
         resetZoom()
         restRender = nil
         area.queueDraw()
