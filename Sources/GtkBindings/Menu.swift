@@ -16,6 +16,11 @@ public final class Menu {
         g_menu_append(ref.opaque, label, action)
     }
 
+    /// A submenu under `label` (its items' actions as for `append`).
+    public func appendSubmenu(_ label: String, _ submenu: Menu) {
+        g_menu_append_submenu(ref.opaque, label, submenu.ref.typed())
+    }
+
     public func appendSection(_ section: Menu) {
         g_menu_append_section(ref.opaque, nil, section.ref.typed())
     }

@@ -54,6 +54,41 @@ public final class SimpleAction {
         return action
     }
 
+    /// Adds an action whose state is one of `values` (radio items in a menu, each naming its value as
+    /// "win.NAME::VALUE"). Activating one of them sets the state and calls `changed` with it; any other
+    /// value changes nothing.
+    @discardableResult
+    public static func addChoice(to map: some ActionMap, name: String, values: [String], initial: String,
+                                 _ changed: @escaping @MainActor (String) -> Void) -> SimpleAction {
+        let type = g_variant_type_new("s")
+        defer { g_variant_type_free(type) }
+        let action = SimpleAction(g_simple_action_new_stateful(name, type, g_variant_new_string(initial)))
+        action.ref.connectWithEmitter("change-state") { (emitter: SignalEmitter, value: UnsafeMutableRawPointer?) in
+            guard let value else { return }
+            let variant = value.opaque
+            let chosen = String(cString: g_variant_get_string(variant, nil))
+            guard values.contains(chosen) else { return }
+            g_simple_action_set_state(emitter.opaque, variant)
+            changed(chosen)
+        }
+        g_action_map_add_action(map.actionMap.ref.opaque, action.action)
+        return action
+    }
+
+    /// The state of a choice action; setting it moves the menu's radio mark without calling the handler.
+    public var choice: String? {
+        get {
+            guard let state = g_action_get_state(action) else { return nil }
+            defer { g_variant_unref(state) }
+            guard String(cString: g_variant_get_type_string(state)) == "s" else { return nil }
+            return String(cString: g_variant_get_string(state, nil))
+        }
+        set {
+            guard let newValue else { return }
+            g_simple_action_set_state(action, g_variant_new_string(newValue))
+        }
+    }
+
     public var isEnabled: Bool {
         get { g_action_get_enabled(action) != 0 }
         set { g_simple_action_set_enabled(action, newValue.gboolean) }

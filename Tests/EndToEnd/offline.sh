@@ -4,7 +4,7 @@
 #   the app on a demo server, aurora's thumbnails painted → Ctrl+Q → the cache's index and the saved first
 #   page are on disk → the server is stopped (the network is gone) → a second launch shows the first screen
 #   with its thumbnails from the cache and says it is offline → the server comes back on the same address →
-#   F5 shows the live gallery → Clear Cache (the app's action, activated over D-Bus as the main menu's item
+#   Ctrl+R shows the live gallery → Clear Cache (the app's action, activated over D-Bus as the main menu's item
 #   activates it) empties the cache and says so → Ctrl+Q.
 # What the window says is read over AT-SPI, as a screen reader reads it (its own accessibility bus).
 # Screenshots go to $E2E_SHOTS (default .build/e2e), next to run.sh's.
@@ -84,13 +84,13 @@ atspi_expect "offline" --expect "Try Again" --expect "Aurora over the Harbour" \
 import -window root "$shots/offline-2-offline.png"
 echo "e2e offline: second launch without the server: first screen with thumbnails from the cache in ${painted_ms} ms (debug build, screenshots polled), and it says it is offline"
 
-# 4. The network is back (the same address): F5 loads the live gallery; the notice goes.
+# 4. The network is back (the same address): Ctrl+R loads the live gallery; the notice goes.
 start_server "$port"
 xdotool windowfocus --sync "$window"
-xdotool key F5
-atspi_expect "after F5" --expect "Aurora over the Harbour" \
+xdotool key ctrl+r
+atspi_expect "after Ctrl+R" --expect "Aurora over the Harbour" \
   --expect-no-text "cannot be reached" --expect-no-text "Offline ·"
-echo "e2e offline: F5 with the server back: the live gallery, no offline notice"
+echo "e2e offline: Ctrl+R with the server back: the live gallery, no offline notice"
 
 # 5. Clear Cache (main menu › Clear Cache is the app action clear-cache): everything goes, and it says so.
 bounded gdbus call --session --dest "$app_id" --object-path /io/github/galleryviewer/GalleryViewer \
@@ -102,6 +102,6 @@ wait_for "$patience" bash -c "[ \$(find '$cache_dir/http' -maxdepth 1 -type f -n
 import -window root "$shots/offline-3-cleared.png"
 quit_app
 stop_server  # it lists its requests as it stops
-grep -q '^gallery-demo-server: request /rss.xml' "$work/server.err" || fail "F5 did not ask the server for the feed"
+grep -q '^gallery-demo-server: request /rss.xml' "$work/server.err" || fail "Ctrl+R did not ask the server for the feed"
 assert_no_warnings "$work"/app*.log
 echo "e2e offline: PASS"

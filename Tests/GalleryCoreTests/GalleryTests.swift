@@ -95,6 +95,29 @@ final class GalleryTests: GLibTestCase {
         }
     }
 
+    func testTheSlideshowIntervalIsRememberedAndAnUnofferedOneIsIgnored() throws {
+        try MainActor.assumeIsolated {
+            let folder = TemporaryFolder()
+            defer { withExtendedLifetime(folder) {} }
+            let path = folder.path + "/gallery-viewer/state.ini"
+            let store = RecentSearchStore(path: path)
+            var saves = 0
+            store.onSaved = { _ in saves += 1 }
+            XCTAssertNil(store.slideshowInterval, "no file: the app's default")
+            store.save(viewMode: .grid)
+            store.save(slideshowInterval: .long)
+            XCTAssertTrue(iterateMainLoop(until: { saves == 2 }, timeout: 60))
+            let reread = RecentSearchStore(path: path)
+            XCTAssertEqual(reread.slideshowInterval, .long)
+            XCTAssertEqual(reread.viewMode, .grid, "the interval keeps the view")
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            XCTAssertTrue(text.contains("[slideshow]\ninterval=10"), text)
+
+            try "[slideshow]\ninterval=1\n".write(toFile: path, atomically: true, encoding: .utf8)
+            XCTAssertNil(RecentSearchStore(path: path).slideshowInterval, "one second is not offered: the default")
+        }
+    }
+
     func testAnUnknownViewModeMeansTheList() throws {
         let folder = TemporaryFolder()
         defer { withExtendedLifetime(folder) {} }

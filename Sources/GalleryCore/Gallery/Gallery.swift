@@ -90,6 +90,16 @@ public final class Gallery {
 
     public var canLoadMore: Bool { !isCancelled && feed.canLoadMore }
 
+    /// More items may still come: a page is loading or waiting out a rate limit, or another can be asked for.
+    public var mayHaveMore: Bool {
+        guard !isCancelled else { return false }
+        switch feed.state {
+        case .loading, .waiting: return true
+        case .idle: return feed.canLoadMore
+        case .finished, .failed: return false
+        }
+    }
+
     public func cancel() {
         isCancelled = true
         feed.cancel()

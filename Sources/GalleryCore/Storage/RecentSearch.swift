@@ -52,6 +52,8 @@ public final class RecentSearchStore {
     public let cacheSettings: CacheSettings
     /// The view (list or grid) the file held at start.
     public let viewMode: GalleryViewMode?
+    /// The slideshow's interval the file held at start.
+    public let slideshowInterval: SlideshowInterval?
     private var directoryReady = false
     private let writer: CoalescingFileWriter
     /// Called after each write with its error, if any (tests).
@@ -76,6 +78,7 @@ public final class RecentSearchStore {
         recentGalleries = contents.map(RecentGalleries.parse) ?? .init()
         cacheSettings = contents.map(CacheSettings.parse) ?? .init()
         viewMode = contents.flatMap(GalleryViewMode.parse)
+        slideshowInterval = contents.flatMap(SlideshowInterval.parse)
     }
 
     public func save(_ search: RecentSearch) {
@@ -84,6 +87,10 @@ public final class RecentSearchStore {
 
     public func save(viewMode: GalleryViewMode) {
         update { viewMode.write(into: $0) }
+    }
+
+    public func save(slideshowInterval: SlideshowInterval) {
+        update { slideshowInterval.write(into: $0) }
     }
 
     /// `search` becomes the newest recent gallery.

@@ -17,6 +17,8 @@ final class ViewerActions {
     /// The previous (-1) or next (+1) item.
     var onShowNeighbour: (@MainActor (Int) -> Void)?
     var onToggleFullscreen: (@MainActor () -> Void)?
+    /// Space: the video, sound or animation; in a slideshow, the show.
+    var onPlayPause: (@MainActor () -> Void)?
     /// An item action on the item shown.
     var onRun: (@MainActor (ItemAction, ItemViewModel) -> Void)?
 
@@ -33,7 +35,7 @@ final class ViewerActions {
         add("zoom-real-size") { $0.largeView.zoom.zoomToRealSize() }
         add("zoom-fit") { $0.largeView.zoom.zoomToFit() }
         add("fullscreen") { $0.onToggleFullscreen?() }
-        add("play-pause") { $0.largeView.togglePlayback() }
+        add("play-pause") { $0.onPlayPause?() }
         add("mute") { $0.largeView.toggleMute() }
         actions.append(SimpleAction.add(to: window, name: "pan", stringParameter: { [weak self] direction in
             self?.pan(direction)

@@ -129,7 +129,8 @@ public final class LargeImageView {
 
     /// Shows `download`'s item: its thumbnail now, the full image when it arrives (decoded to fit
     /// `maxPixelSize` on the longer side, e.g. the monitor's size).
-    public func show(_ download: ItemViewModel, maxPixelSize: Int) {
+    /// `playsThrough`: a video, gifv or sound starts by itself and plays once to its end (the slideshow).
+    public func show(_ download: ItemViewModel, maxPixelSize: Int, playsThrough: Bool = false) {
         stop()
         self.download = download
         isShowingFullImage = false
@@ -156,10 +157,10 @@ public final class LargeImageView {
         if let itemMedia = item.media, !hidden {
             if !showsCurrentItem { clearPicture() }
             status.offerOpenInBrowser(false)
-            media.show(itemMedia, isSound: item.kind == .audio, hasStill: showsCurrentItem)
-        } else if let url = item.largeImageURL(fitting: maxPixelSize, maxPixels: pipeline.limits.decode.maxPixels), !hidden {
+            media.show(itemMedia, isSound: item.kind == .audio, hasStill: showsCurrentItem, playsThrough: playsThrough)
+        } else if let request = pictureRequest(for: download) {
             // Without a thumbnail the previous image stays until this one can be painted.
-            load(url)
+            load(request.url)
         } else {
             clearPicture()
             if item.mediaURLRejected && !hidden {
@@ -198,12 +199,25 @@ public final class LargeImageView {
         canvas.clear()
     }
 
+    /// The picture `show` loads for `download` at the size the view last showed one: nil for a video, a
+    /// sound, a hidden sensitive item or one without an image. The slideshow loads the next one ahead with it,
+    /// so that `show` finds it decoded (or joins its decode).
+    public func pictureRequest(for download: ItemViewModel) -> ImageRequest? {
+        guard download.item.media == nil, download.state != .sensitiveHidden, maxPixelSize > 0,
+              let url = download.item.largeImageURL(fitting: maxPixelSize, maxPixels: pipeline.limits.decode.maxPixels)
+        else { return nil }
+        return request(url)
+    }
+
+    private func request(_ url: String) -> ImageRequest {
+        ImageRequest(url: url, size: .fitting(maxPixelSize), keepsOriginal: true, playsAnimation: true, priority: .interactive)
+    }
+
     private func load(_ url: String) {
         requestedURL = url
         status.setLoading(true)
         let generation = self.generation
-        let request = ImageRequest(url: url, size: .fitting(maxPixelSize), keepsOriginal: true, playsAnimation: true,
-                                   priority: .interactive)
+        let request = request(url)
         let task = pipeline.loadImage(request, progress: { [weak self] progress in self?.status.showProgress(progress) }) {
             [weak self] result in
             guard let self, self.generation == generation else { return }

@@ -71,12 +71,14 @@ final class LargeMediaView {
     }
 
     /// Plays `media`: a gifv by itself (unless animations are off), anything else from its first frame on
-    /// Space. `isSound`: no frames, the controls only (and an icon when there is no `still`).
-    func show(_ media: GalleryItem.Media, isSound: Bool, hasStill: Bool) {
+    /// Space. `isSound`: no frames, the controls only (and an icon when there is no `still`). `playsThrough`
+    /// (the slideshow): a video or sound starts by itself, and nothing loops, so that each comes to an end.
+    func show(_ media: GalleryItem.Media, isSound: Bool, hasStill: Bool, playsThrough: Bool = false) {
         stop()
         isActive = true
-        let autoplay = media.loops && (Settings.default?.enableAnimations ?? true)
-        player.load(media.url, options: .init(autoplay: autoplay, loops: media.loops, muted: media.loops,
+        let animations = Settings.default?.enableAnimations ?? true
+        let autoplay = media.loops ? animations : playsThrough
+        player.load(media.url, options: .init(autoplay: autoplay, loops: media.loops && !playsThrough, muted: media.loops,
                                               showsVideo: !isSound))
         // A gifv has no sound to control.
         [muteButton, volumeBar].forEach { $0.isVisible = !media.loops }

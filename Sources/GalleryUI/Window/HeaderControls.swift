@@ -26,6 +26,14 @@ public final class HeaderControls {
         let menu = Menu()
         let viewSection = Menu()
         viewSection.append(tr("_Reload"), action: "win.reload")
+        viewSection.append(tr("S_lideshow"), action: "win.slideshow")
+        let intervals = Menu()
+        for interval in SlideshowInterval.allCases {
+            // TRANSLATORS: how long the slideshow shows each image; {seconds} is 3, 5 or 10.
+            intervals.append(trn("{seconds} Second", "{seconds} Seconds", interval.seconds, ["seconds": interval.seconds]),
+                             action: "win.slideshow-interval::\(interval.seconds)")
+        }
+        viewSection.appendSubmenu(tr("Slideshow _Interval"), intervals)
         viewSection.append(tr("Show _Sensitive Content"), action: "app.show-sensitive")
         menu.appendSection(viewSection)
         let cacheSection = Menu()

@@ -32,6 +32,8 @@ public final class MainWindow {
     public var rowMenuTarget: ItemViewModel? { rowMenu.target }
     private let viewModeSwitch: ViewModeSwitch
     private let recentGalleries: RecentGalleriesKeeper
+    let slideshow: Slideshow
+    private let spinnerWarmUp = SpinnerWarmUp()
     /// Full screen was asked for (by F11 or the menu) and not left since; the window manager confirms it
     /// through `onFullscreenChanged`, or not at all on a bare X server.
     public private(set) var isFullscreen = false
@@ -54,6 +56,8 @@ public final class MainWindow {
         rowMenu = RowMenu(listView: listView)
         viewModeSwitch = ViewModeSwitch(window: window, listView: listView)
         recentGalleries = RecentGalleriesKeeper(window: window, menu: header.recentGalleries, stateFile: services.stateFile)
+        slideshow = Slideshow(window: window, largeView: largeView, listView: listView, pipeline: services.pipeline,
+                              interval: services.stateFile?.slideshowInterval ?? .standard)
 
         window.title = Self.appTitle
         window.setDefaultSize(width: 760, height: 720)
@@ -80,7 +84,10 @@ public final class MainWindow {
         statusPage.retryButton.onClicked { [weak self] in self?.reload() }
         header.sourceSelector.onChanged { [weak self] in self?.sourceChanged() }
         listView.onActivate = { [weak self] download in self?.openLargeView(download) }
-        largeView.onChange = { [weak self] in self?.updateTitles() }
+        largeView.onChange = { [weak self] in
+            self?.updateTitles()
+            self?.slideshow.viewChanged()
+        }
         largeView.onOpenInBrowser = { [weak self] url in self?.openInBrowser(url) }
         listView.onContextMenu = { [weak self] download, press in self?.rowMenu.open(for: download, at: press) }
         itemActions = ItemActionRunner(window: window, services: services, notification: notification) {
@@ -89,7 +96,13 @@ public final class MainWindow {
         connectCollaborators()
         installActions(application)
         window.onDestroy { [weak self] in self?.windowDestroyed() }
-        window.onMap { [weak self] in self?.prepareWhenIdle() }
+        window.onMap { [weak self] in
+            guard let self else { return }
+            self.spinnerWarmUp.start([(self.statusPage.spinner, StatusPage.spinnerSize),
+                                      (self.listView.listBox, GalleryRow.spinnerSize),
+                                      (self.listView.flowBox, GalleryTile.spinnerSize),
+                                      (self.largeView.status.spinner, LargeViewStatus.spinnerSize)])
+        }
     }
 
     /// What the collaborators ask of the window.
@@ -112,26 +125,25 @@ public final class MainWindow {
         recentGalleries.onWillToggle = { [weak self] in self?.closeLargeView() }
         window.onFullscreenChanged { [weak self] fullscreen in self?.isFullscreen = fullscreen }
         window.onMinimizedChanged { [weak self] minimized in self?.largeView.setWindowMinimized(minimized) }
+        connectSlideshow()
     }
 
-    private var preparation: MainLoopSource?
-
-    /// Once the window is on screen, at the lowest priority (after its first frames): the spinners' icon is
-    /// drawn once, so that the first search's first frames do not also open gdk-pixbuf's SVG loader, start
-    /// librsvg and parse the icon (Adwaita has it as SVG only; the rows' other first icons come as PNG at
-    /// their sizes). A spinner draws it at its own size in its own colours, and GTK keeps each drawing, so
-    /// each kind of spinner gets its own: the status page's, a row's (in the list's colours), a tile's, the
-    /// large view's, one an idle iteration (each a few milliseconds).
-    private func prepareWhenIdle() {
-        guard preparation == nil else { return }
-        var spinners: [(Widget, Int)] = [
-            (statusPage.spinner, StatusPage.spinnerSize), (listView.listBox, GalleryRow.spinnerSize),
-            (listView.flowBox, GalleryTile.spinnerSize), (largeView.status.spinner, LargeViewStatus.spinnerSize),
-        ]
-        preparation = MainLoopSource.whileIdle(priority: MainLoopSource.Priority.low) { [weak self] in
-            guard let self, !self.isDestroyed, let (widget, size) = spinners.popLast() else { return false }
-            IconTheme.prepareSymbolic("process-working-symbolic", pixelSize: size, for: widget)
-            return !spinners.isEmpty
+    private func connectSlideshow() {
+        slideshow.gallery = { [weak self] in self?.gallery }
+        slideshow.isLargeViewOpen = { [weak self] in self?.isLargeViewOpen ?? false }
+        slideshow.onShow = { [weak self] download in self?.openLargeView(download) }
+        slideshow.onRunningChange = { [weak self] running in
+            self?.setFullscreen(running)
+            // TRANSLATORS: shown when a slideshow starts.
+            if running { self?.notification.show(tr("Slideshow: Space pauses, Escape ends")) }
+        }
+        slideshow.onPauseChange = { [weak self] paused in
+            self?.notification.show(paused ? tr("Slideshow paused") : tr("Slideshow goes on"))
+        }
+        slideshow.onIntervalChange = { [services] interval in services.stateFile?.save(slideshowInterval: interval) }
+        viewerActions.onPlayPause = { [weak self] in
+            guard let self else { return }
+            if self.slideshow.isRunning { self.slideshow.togglePause() } else { self.largeView.togglePlayback() }
         }
     }
 
@@ -144,7 +156,8 @@ public final class MainWindow {
         isDestroyed = true
         input.cancelLookup()
         statusUpdate?.cancel()
-        preparation?.cancel()
+        spinnerWarmUp.cancel()
+        slideshow.stop()
         largeView.stop()
         itemActions.cancelAll()
         notification.dismiss()
@@ -229,6 +242,7 @@ public final class MainWindow {
         gallery = nil
         listView.show(nil)
         notices.show(nil)
+        slideshow.galleryChanged()
     }
 
     /// Loads the current gallery again from its first page.
@@ -248,7 +262,8 @@ public final class MainWindow {
 
     public func openLargeView(_ download: ItemViewModel) {
         let monitor = window.monitorPixelSize
-        largeView.show(download, maxPixelSize: min(4096, max(monitor.width, monitor.height)))
+        largeView.show(download, maxPixelSize: min(4096, max(monitor.width, monitor.height)),
+                       playsThrough: slideshow.isRunning)
         stack.visibleChildName = "viewer"
         header.setViewerMode(true)
         viewerActions.enable(for: download)
@@ -258,6 +273,7 @@ public final class MainWindow {
     /// Back to the list, at the scroll position it had, with the viewed row selected.
     public func closeLargeView() {
         guard isLargeViewOpen else { return }
+        slideshow.stop()
         setFullscreen(false)
         largeView.close()
         stack.visibleChildName = "gallery"
@@ -267,9 +283,9 @@ public final class MainWindow {
         updateTitles()
     }
 
-    /// Escape: out of full screen first, then out of the large view.
+    /// Escape: out of a slideshow or full screen first, then out of the large view.
     private func leaveFullscreenOrView() {
-        if isFullscreen { setFullscreen(false) } else { closeLargeView() }
+        if slideshow.isRunning { slideshow.stop() } else if isFullscreen { setFullscreen(false) } else { closeLargeView() }
     }
 
     public func setFullscreen(_ fullscreen: Bool) {
@@ -323,6 +339,7 @@ public final class MainWindow {
             stack.visibleChildName = "status"
         }
         listView.updateFooter()
+        slideshow.galleryChanged()
         updateTitles()
         if let copy = gallery.feed.offlineCopy {
             notices.show(.offline(service: gallery.source.kind.displayName, savedAgo: copy.savedAgo))
@@ -378,18 +395,8 @@ public final class MainWindow {
         }
     }
 
-    /// Only absolute http(s) URLs leave the app — checked here again, whatever a source let through: a
-    /// `file:`, `smb:` or `javascript:` URL would open a local file, a network share or a handler.
-    func openInBrowser(_ url: String) {
-        guard URLText.isWebAddress(url) else {
-            return window.showMessage(tr("Not a web address"), secondary: tr("The app opens only http and https links."))
-        }
-        do {
-            try window.openURI(url)
-        } catch {
-            window.showMessage(tr("Could not open the browser"), secondary: error.message)
-        }
-    }
+    /// Opens a page in the browser (`BrowserLink` checks it is one).
+    func openInBrowser(_ url: String) { BrowserLink.open(url, from: window) }
 
     private func installActions(_ application: Application) {
         let map = window
