@@ -35,6 +35,16 @@ public final class Entry: Widget {
         ref.connect("changed", handler)
     }
 
+    /// The text changed and typing paused (GTK's search entry waits 150 ms): the moment to search.
+    public func onSearchChanged(_ handler: @escaping @MainActor () -> Void) {
+        ref.connect("search-changed", handler)
+    }
+
+    /// Escape in the entry: the search is to end.
+    public func onStopSearch(_ handler: @escaping @MainActor () -> Void) {
+        ref.connect("stop-search", handler)
+    }
+
     /// Emits `activate`, as pressing Enter in the entry does.
     public func activate() { gtk_widget_activate(widget) }
 

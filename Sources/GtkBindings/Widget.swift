@@ -140,6 +140,13 @@ public class Widget {
     /// The focus widget of its window, whether or not the window is active (gtk_widget_has_focus needs both,
     /// and can stay set on a widget removed while it had the focus).
     public var isFocus: Bool { gtk_widget_is_focus(widget) != 0 }
+
+    /// Makes the widget's windows now (with its ancestors'), instead of at the next layout: a widget that has
+    /// just been given the focus must be realized before the key's release reaches it, or GTK complains.
+    public func realize() {
+        guard gtk_widget_get_visible(widget) != 0 else { return }
+        gtk_widget_realize(widget)
+    }
     public var canFocus: Bool {
         get { gtk_widget_get_can_focus(widget) != 0 }
         set { gtk_widget_set_can_focus(widget, newValue.gboolean) }

@@ -66,7 +66,8 @@ public final class ItemViewModel {
     }
 
     /// Packed: a gallery holds one of these per item (see PackedGalleryItem).
-    private let packedItem: PackedGalleryItem
+    /// Sendable: find in the gallery (`GalleryTextSearch`) unpacks it on a worker.
+    let packedItem: PackedGalleryItem
     /// Position in the gallery, from 0.
     public let index: Int
     /// Changed only through `publish`, which tells the gallery and the bound row.

@@ -22,8 +22,8 @@ final class GalleryContextMenu {
                 guard let self, press.triggersContextMenu,
                       let point = self.view.viewport.point(fromRootX: press.rootX, y: press.rootY),
                       let cell = self.cell(atViewportX: Int(point.x), y: Int(point.y)),
-                      let download = cell.download else { return false }
-                self.view.select(download.index, focus: true)
+                      let download = cell.download, let position = self.view.position(of: download) else { return false }
+                self.view.select(position, focus: true)
                 self.onOpen?(download, press)
                 return true
             }

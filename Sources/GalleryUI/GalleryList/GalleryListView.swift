@@ -52,6 +52,11 @@ public final class GalleryListView {
     /// Passes every frame while cells on screen are still to be made.
     private let cellTicker: FrameTicker
     public private(set) var gallery: Gallery?
+    /// Only these of the gallery's items show, in its order (what a find matched); nil: all of them.
+    public private(set) var foundItems: [ItemViewModel]?
+    private weak var selectedBeforeFind: ItemViewModel?
+    /// The items shown: positions in the view are indices into this.
+    private var items: [ItemViewModel] { foundItems ?? gallery?.downloads ?? [] }
 
     private lazy var selection = GallerySelection(view: self)
     private lazy var contextMenu = GalleryContextMenu(view: self)
@@ -73,6 +78,8 @@ public final class GalleryListView {
 
     /// A cell was double-clicked or Enter was pressed: the item it shows.
     public var onActivate: (@MainActor (ItemViewModel) -> Void)?
+    /// A page arrived while only found items show (the find runs again to include it).
+    public var onAppendedWhileFound: (@MainActor () -> Void)?
     /// A cell's context menu was asked for: the item it shows, and the click (nil: the Menu key or Shift+F10).
     public var onContextMenu: (@MainActor (ItemViewModel, ButtonPress?) -> Void)? {
         get { contextMenu.onOpen }
@@ -124,8 +131,9 @@ public final class GalleryListView {
         self.gallery?.onDownloadsAppended = nil
         demand.reset()
         kinetic.stop()
-        pool.clear(self.gallery?.downloads ?? [])
+        pool.clear(items)
         selection.clear()
+        foundItems = nil
         self.gallery = gallery
         gallery?.thumbnailPixelSize = thumbnailPixelSize
         gallery?.onDownloadsAppended = { [weak self] _ in self?.appended() }
@@ -146,12 +154,51 @@ public final class GalleryListView {
         gallery = nil
     }
 
-    /// The number of items (rows of the list, tiles of the grid).
-    public var rowCount: Int { gallery?.downloads.count ?? 0 }
+    /// The number of items shown (rows of the list, tiles of the grid).
+    public var rowCount: Int { items.count }
 
-    public func download(at index: Int) -> ItemViewModel? {
-        guard let downloads = gallery?.downloads, downloads.indices.contains(index) else { return nil }
-        return downloads[index]
+    /// The item shown at `position`.
+    public func download(at position: Int) -> ItemViewModel? {
+        let items = items
+        return items.indices.contains(position) ? items[position] : nil
+    }
+
+    /// Where `download` shows (its index in the gallery unless only found items show); nil when it does not.
+    public func position(of download: ItemViewModel) -> Int? {
+        let items = items
+        // Found items keep the gallery's order: their indices ascend.
+        var low = foundItems == nil ? download.index : 0, high = foundItems == nil ? download.index + 1 : items.count
+        while low < high {
+            let middle = (low + high) / 2
+            guard items.indices.contains(middle) else { return nil }
+            if items[middle].index < download.index { low = middle + 1 } else { high = middle }
+        }
+        return items.indices.contains(low) && items[low] === download ? low : nil
+    }
+
+    /// Shows only `found` (items of the gallery, in its order), or all of them again (nil). The view starts
+    /// at the top, with the selected item still selected if it shows; when `found` only adds to what shows
+    /// (a page arrived during a find), the view stays where it is.
+    public func showOnly(_ found: [ItemViewModel]?) {
+        guard found != nil || foundItems != nil else { return }
+        if let found, let shown = foundItems, found.count >= shown.count,
+           shown.last.map({ found[shown.count - 1] === $0 }) ?? true {
+            foundItems = found
+            return grew()
+        }
+        // The item selected before the find stays chosen while it does not show, and is selected again where
+        // it shows again.
+        let selected = selectedDownload ?? selectedBeforeFind
+        selectedBeforeFind = found == nil ? nil : selected
+        demand.reset()
+        kinetic.stop()
+        pool.clear(items)
+        selection.clear()
+        foundItems = found
+        configureAdjustment(value: 0)
+        positionChanged()
+        if let selected, let position = position(of: selected) { selection.select(position, focus: false) }
+        updateFooter()
     }
 
     /// The pool of the view shown.
@@ -211,14 +258,14 @@ public final class GalleryListView {
     }
 
     private func placeCells() {
-        let downloads = gallery?.downloads ?? []
+        let downloads = items
         let value = adjustment.value
         let geometry = self.geometry
         let shown = geometry.lines(in: value, height: Double(viewportHeight))
         let boundLines = max(0, shown.lowerBound - Self.marginRows)..<min(geometry.lineCount, shown.upperBound + Self.marginRows)
         let bound = geometry.items(onLines: boundLines)
         let hadFocus = viewport.containsFocus
-        pool.bind(bound, of: downloads)
+        pool.bind(bound, of: downloads, total: gallery?.downloads.count)
         isAddingCells = pool.range != bound
         if isAddingCells, !cellTicker.isRunning { passEveryFrameWhileAddingCells() }
         if !layout.isMeasured, !bound.isEmpty {
@@ -235,7 +282,8 @@ public final class GalleryListView {
             guard let self else { return (0..<0, 0, 0) }
             return (self.visibleRange, self.rowCount, self.adjustment.value)
         }
-        if let gallery, gallery.canLoadMore, !visible.isEmpty,
+        // A find searches what is loaded: its end asks for no more.
+        if let gallery, foundItems == nil, gallery.canLoadMore, !visible.isEmpty,
            visible.upperBound >= downloads.count - Self.prefetchRows * columns {
             gallery.loadMore()
         }
@@ -257,8 +305,14 @@ public final class GalleryListView {
 
     /// A page arrived: the range grows below, the view stays where it is.
     private func appended() {
+        if foundItems != nil { onAppendedWhileFound?() }
+        grew()
+    }
+
+    /// More items show: the range grows below, the view stays where it is.
+    private func grew() {
         configureAdjustment(value: adjustment.value)
-        pool.totalChanged(rowCount)
+        pool.totalChanged(gallery?.downloads.count ?? 0)
         positionChanged()
     }
 
@@ -273,7 +327,7 @@ public final class GalleryListView {
 
     /// The cell showing `download` now, if it is bound (on screen or next to it).
     func cell(for download: ItemViewModel) -> (any GalleryCell)? {
-        pool.cell(forIndex: download.index).flatMap { $0.download === download ? $0 : nil }
+        position(of: download).flatMap { pool.cell(forIndex: $0) }.flatMap { $0.download === download ? $0 : nil }
     }
 
     /// The list row showing `download` now (nil in the grid).
@@ -319,7 +373,7 @@ public final class GalleryListView {
         let hadFocus = viewport.containsFocus
         demand.reset()
         kinetic.stop()
-        pool.clear(gallery?.downloads ?? [])
+        pool.clear(items)
         cellBox.boxWidget.hide()
         layout.switchTo(newMode)
         cellBox.boxWidget.show()

@@ -168,16 +168,19 @@ final class Slideshow {
     /// The item after the one shown; at the end of the loaded ones, the next page is asked for and the show
     /// waits for it; when the gallery has no more, the first item again.
     private func showNext() {
-        guard isRunning, !isPaused, let current = largeView.download else { return }
+        guard isRunning, !isPaused, let current = largeView.download, let position = listView.position(of: current)
+        else { return }
         waitsForMore = false
-        if let next = listView.download(at: current.index + 1) {
-            if next.index >= listView.rowCount - GalleryListView.prefetchRows { gallery?()?.loadMore() }
+        if let next = listView.download(at: position + 1) {
+            if position + 1 >= listView.rowCount - GalleryListView.prefetchRows, listView.foundItems == nil {
+                gallery?()?.loadMore()
+            }
             return onShow?(next) ?? ()
         }
-        if let gallery = gallery?(), gallery.mayHaveMore {
+        if listView.foundItems == nil, let gallery = gallery?(), gallery.mayHaveMore {
             waitsForMore = true
             gallery.loadMore()
-        } else if current.index > 0, let first = listView.download(at: 0) {
+        } else if position > 0, let first = listView.download(at: 0) {
             onShow?(first)
         }
     }
@@ -185,8 +188,9 @@ final class Slideshow {
     /// Loads the picture after `current` at the size the view shows it, into the memory cache, where the
     /// view's own request finds it (or joins its decode). One at a time: the previous one is let go.
     private func loadAhead(after current: ItemViewModel) {
-        let startsOver = current.index > 0 && gallery?()?.mayHaveMore == false
-        let next = listView.download(at: current.index + 1) ?? (startsOver ? listView.download(at: 0) : nil)
+        guard let position = listView.position(of: current) else { return }
+        let startsOver = position > 0 && (listView.foundItems != nil || gallery?()?.mayHaveMore == false)
+        let next = listView.download(at: position + 1) ?? (startsOver ? listView.download(at: 0) : nil)
         guard let next, next !== aheadItem else { return }
         cancelAhead()
         guard var request = largeView.pictureRequest(for: next) else { return }

@@ -19,6 +19,8 @@ public final class HeaderControls {
     let searchBox = Box(.horizontal, spacing: 0)
     /// On: the gallery shows as a grid of tiles; off: as a list (`win.grid`).
     public let gridToggle = ToggleButton(iconName: "view-grid-symbolic", tooltip: tr("Show as a Grid (Ctrl+2; Ctrl+1 for the list)"))
+    /// Opens the find bar above the gallery (`win.find`).
+    public let findButton = Button(iconName: "edit-find-symbolic", tooltip: tr("Find in the Gallery (Ctrl+F)"))
     /// The recent galleries: a button at the entry's end, and the entry's completion.
     public let recentGalleries: RecentGalleriesMenu
 
@@ -68,6 +70,9 @@ public final class HeaderControls {
         gridToggle.accessibleName = tr("Grid")
         gridToggle.actionName = "win.grid"
         bar.packEnd(gridToggle)
+        findButton.actionName = "win.find"
+        findButton.accessibleName = tr("Find in the Gallery")
+        bar.packEnd(findButton)
         detailsButton.actionName = "win.show-details"
         detailsButton.accessibleName = detailsButton.tooltip
         bar.packEnd(detailsButton)
@@ -89,5 +94,6 @@ public final class HeaderControls {
         detailsButton.isVisible = viewer
         searchBox.isVisible = !viewer
         gridToggle.isVisible = !viewer
+        findButton.isVisible = !viewer
     }
 }

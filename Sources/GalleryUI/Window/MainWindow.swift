@@ -33,6 +33,8 @@ public final class MainWindow {
     private let viewModeSwitch: ViewModeSwitch
     private let recentGalleries: RecentGalleriesKeeper
     let slideshow: Slideshow
+    /// Ctrl+F: the bar above the list or grid that filters it.
+    let find: GalleryFind
     private let spinnerWarmUp = SpinnerWarmUp()
     /// Full screen was asked for (by F11 or the menu) and not left since; the window manager confirms it
     /// through `onFullscreenChanged`, or not at all on a bare X server.
@@ -56,6 +58,7 @@ public final class MainWindow {
         rowMenu = RowMenu(listView: listView)
         viewModeSwitch = ViewModeSwitch(window: window, listView: listView)
         recentGalleries = RecentGalleriesKeeper(window: window, menu: header.recentGalleries, stateFile: services.stateFile)
+        find = GalleryFind(window: window, listView: listView)
         slideshow = Slideshow(window: window, largeView: largeView, listView: listView, pipeline: services.pipeline,
                               interval: services.stateFile?.slideshowInterval ?? .standard)
 
@@ -65,7 +68,10 @@ public final class MainWindow {
         window.addStyleClass("gallery-window")
 
         stack.add(statusPage.container, name: "status")
-        stack.add(listView.container, name: "gallery")
+        let galleryPage = Box(.vertical, spacing: 0)
+        galleryPage.append(find.bar)
+        galleryPage.append(listView.container, expand: true)
+        stack.add(galleryPage, name: "gallery")
         stack.add(largeView.root, name: "viewer")
         let content = Box(.vertical, spacing: 0)
         content.append(notices.bar)
@@ -123,6 +129,7 @@ public final class MainWindow {
         viewModeSwitch.onChange = { [weak self] mode in self?.onViewModeChange?(mode) }
         recentGalleries.onChoose = { [weak self] entry in self?.search(source: entry.source, username: entry.username) }
         recentGalleries.onWillToggle = { [weak self] in self?.closeLargeView() }
+        find.onOpen = { [weak self] in self?.closeLargeView() }
         window.onFullscreenChanged { [weak self] fullscreen in self?.isFullscreen = fullscreen }
         window.onMinimizedChanged { [weak self] minimized in self?.largeView.setWindowMinimized(minimized) }
         connectSlideshow()
@@ -238,6 +245,7 @@ public final class MainWindow {
     private func clearForNewSearch() {
         input.cancelLookup()
         closeLargeView()
+        find.close()
         gallery?.cancel()
         gallery = nil
         listView.show(nil)
@@ -279,7 +287,7 @@ public final class MainWindow {
         stack.visibleChildName = "gallery"
         header.setViewerMode(false)
         viewerActions.disable()
-        if let index = largeView.download?.index { listView.select(index, focus: true) }
+        if let shown = largeView.download, let position = listView.position(of: shown) { listView.select(position, focus: true) }
         updateTitles()
     }
 
@@ -300,12 +308,13 @@ public final class MainWindow {
     /// Shows the gallery as a list or as a grid; the toggle follows. Tells `onViewModeChange` when it changed.
     public func setViewMode(_ mode: GalleryViewMode) { viewModeSwitch.set(mode) }
 
-    /// Shows the previous (-1) or next (+1) item in the large view.
+    /// Shows the previous (-1) or next (+1) item in the large view: of those the list shows (found ones only,
+    /// while a find filters it).
     public func showNeighbour(_ offset: Int) {
-        guard isLargeViewOpen, let current = largeView.download,
-              let next = listView.download(at: current.index + offset) else { return }
+        guard isLargeViewOpen, let current = largeView.download, let position = listView.position(of: current),
+              let next = listView.download(at: position + offset) else { return }
         openLargeView(next)
-        if offset > 0, next.index >= listView.rowCount - GalleryListView.prefetchRows { gallery?.loadMore() }
+        if offset > 0, !find.isOpen, position + offset >= listView.rowCount - GalleryListView.prefetchRows { gallery?.loadMore() }
     }
 
     // MARK: State → widgets
