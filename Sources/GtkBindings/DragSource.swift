@@ -7,12 +7,12 @@ import GObjectBindings
 /// so whatever takes time must have been started when the drag began (`onBegin`).
 @MainActor
 public final class DragSource {
-    /// What a drop receives: a file (`file://` URI) for those that take files, text for the others.
+    /// What a drop receives: a file (offered as its `file://` URI) for those that take files, text for the others.
     public struct Content: Equatable, Sendable {
-        public var fileURI: String?
+        public var filePath: String?
         public var text: String?
-        public init(fileURI: String? = nil, text: String? = nil) {
-            self.fileURI = fileURI
+        public init(filePath: String? = nil, text: String? = nil) {
+            self.filePath = filePath
             self.text = text
         }
     }
@@ -87,7 +87,7 @@ public final class DragSource {
         let data = OpaquePointer(selection)
         switch info {
         case Self.uriInfo:
-            guard let uri = content.fileURI else { return }
+            guard let path = content.filePath, let uri = takeString(g_filename_to_uri(path, nil, nil)) else { return }
             uri.withCString { uri in
                 var uris: [UnsafeMutablePointer<gchar>?] = [UnsafeMutablePointer(mutating: uri), nil]
                 _ = gtk_selection_data_set_uris(data, &uris)

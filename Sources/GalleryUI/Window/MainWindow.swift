@@ -32,6 +32,9 @@ public final class MainWindow {
     public var rowMenuTarget: ItemViewModel? { rowMenu.target }
     private let viewModeSwitch: ViewModeSwitch
     private let recentGalleries: RecentGalleriesKeeper
+    /// Drag and drop: items out of the window, profile links into it.
+    let itemDrags: ItemDrags
+    private(set) var linkDrop: LinkDrop?
     /// Full screen was asked for (by F11 or the menu) and not left since; the window manager confirms it
     /// through `onFullscreenChanged`, or not at all on a bare X server.
     public private(set) var isFullscreen = false
@@ -54,6 +57,7 @@ public final class MainWindow {
         rowMenu = RowMenu(listView: listView)
         viewModeSwitch = ViewModeSwitch(window: window, listView: listView)
         recentGalleries = RecentGalleriesKeeper(window: window, menu: header.recentGalleries, stateFile: services.stateFile)
+        itemDrags = ItemDrags(listView: listView, largeView: largeView, pipeline: services.pipeline)
 
         window.title = Self.appTitle
         window.setDefaultSize(width: 760, height: 720)
@@ -86,6 +90,7 @@ public final class MainWindow {
         itemActions = ItemActionRunner(window: window, services: services, notification: notification) {
             [weak self] url in self?.openInBrowser(url)
         }
+        linkDrop = LinkDrop(window: window) { [weak self] link in self?.search(link: link) }
         connectCollaborators()
         installActions(application)
         window.onDestroy { [weak self] in self?.windowDestroyed() }
@@ -105,6 +110,7 @@ public final class MainWindow {
             self.itemActions.run(action, on: download, largeView: self.largeView)
         }
         largeView.onContextMenu = { [weak self] press in self?.viewerActions.openMenu(at: press) }
+        largeView.onSwipe = { [weak self] offset in self?.showNeighbour(offset) }
         rowMenu.onOpen = { [weak self] download in self?.openLargeView(download) }
         rowMenu.onRun = { [weak self] action, download in self?.itemActions.run(action, on: download, largeView: nil) }
         viewModeSwitch.onChange = { [weak self] mode in self?.onViewModeChange?(mode) }
@@ -147,6 +153,7 @@ public final class MainWindow {
         preparation?.cancel()
         largeView.stop()
         itemActions.cancelAll()
+        itemDrags.cancelAll()
         notification.dismiss()
         gallery?.cancel()
         gallery = nil
