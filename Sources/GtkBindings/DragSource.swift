@@ -74,6 +74,9 @@ public final class DragSource {
     /// A drag from this widget is under way.
     public var isDragging: Bool { context != nil }
 
+    /// The GdkDragContext of the drag under way, for tests that deliver its drop themselves.
+    @_spi(GtkInterop) public var dragContext: UnsafeMutableRawPointer? { context }
+
     /// Ends the drag under way without a drop (also for tests, which have no user to let go).
     public func cancel() {
         guard let context else { return }

@@ -202,7 +202,7 @@ public final class ImageZoom {
             dragOutStart = nil
             return onDragOut?(drag, start.x, start.y) ?? ()
         }
-        guard let dragOrigin, pinchStart == nil else { return }
+        guard let dragOrigin else { return }
         viewport?.move(toX: dragOrigin.x + dx, y: dragOrigin.y + dy)
         moved()
     }
