@@ -16,9 +16,11 @@ public final class ZoomGesture {
         gtk_event_controller_set_propagation_phase(ref.opaque, GTK_PHASE_CAPTURE)
     }
 
-    /// The fingers came down: the centre between them (widget coordinates).
+    /// The fingers came down: the centre between them (widget coordinates). The gesture claims them, as Eye of
+    /// GNOME's does, so that a one-finger gesture of the widget (a drag that pans) lets go of them.
     public func onBegin(_ handler: @escaping @MainActor (_ x: Double, _ y: Double) -> Void) {
         ref.connectWithEmitter("begin") { (emitter: SignalEmitter, _: UnsafeMutableRawPointer?) in
+            gtk_gesture_set_state(emitter.opaque, GTK_EVENT_SEQUENCE_CLAIMED)
             let centre = Self.centre(of: emitter)
             handler(centre.x, centre.y)
         }
