@@ -101,7 +101,9 @@ public final class SignalConnection {
 }
 
 extension ObjectRef {
-    private func connect(
+    /// Connects `box` through `trampoline`; the box is released when the handler goes. Internal, so that the
+    /// shapes of other files (`DragSignals.swift`) connect the same way.
+    func connect(
         _ signal: String, box: AnyObject, trampoline: GCallback, after: Bool
     ) -> SignalConnection {
         let data = Unmanaged.passRetained(box).toOpaque()

@@ -28,6 +28,12 @@ public struct ScrollInput {
     public let x: Double
     public let y: Double
     public let withControl: Bool
+    /// Two fingers on a touchpad (libinput turns their motion into smooth scrolling), not a wheel.
+    public var isFromTouchpad = false
+    /// The fingers lifted: the last event of a touchpad scroll, without a delta.
+    public var isStop = false
+    /// The event's time in milliseconds (the X server's clock): how far apart two scrolls were.
+    public var time: UInt32 = 0
 }
 
 extension Widget {
@@ -58,8 +64,11 @@ extension Widget {
             case GDK_SCROLL_RIGHT: dx = 1
             default: (dx, dy) = (scroll.delta_x, scroll.delta_y)
             }
+            let source = gdk_event_get_source_device(event?.as(GdkEvent.self))
             return handler(ScrollInput(dx: dx, dy: dy, x: scroll.x, y: scroll.y,
-                                       withControl: scroll.state & GDK_CONTROL_MASK.rawValue != 0))
+                                       withControl: scroll.state & GDK_CONTROL_MASK.rawValue != 0,
+                                       isFromTouchpad: source.map { gdk_device_get_source($0) == GDK_SOURCE_TOUCHPAD } ?? false,
+                                       isStop: scroll.is_stop != 0, time: scroll.time))
         }
     }
 
@@ -129,5 +138,11 @@ public final class DragGesture {
 
     public func onEnd(_ handler: @escaping @MainActor (_ dx: Double, _ dy: Double) -> Void) {
         ref.connect("drag-end") { (dx: Double, dy: Double) in handler(dx, dy) }
+    }
+
+    /// The event that moved the drag last (transfer none, valid while the gesture handles it): a drag and drop
+    /// started from the gesture takes its device and time from it.
+    var lastEvent: UnsafePointer<GdkEvent>? {
+        gtk_gesture_get_last_event(ref.opaque, gtk_gesture_get_last_updated_sequence(ref.opaque))
     }
 }

@@ -68,7 +68,7 @@ extension UIHarness {
         gdk_seat_get_pointer(gdk_display_get_default_seat(gdk_display_get_default()))
     }
 
-    private func send(_ type: GdkEventType, to widget: Widget, x: Double, y: Double, button: UInt32, state: UInt32 = 0) {
+    fileprivate func send(_ type: GdkEventType, to widget: Widget, x: Double, y: Double, button: UInt32, state: UInt32 = 0) {
         guard let window = gtk_widget_get_window(widget.widget) else { return XCTFail("not realized") }
         var originX: Int32 = 0
         var originY: Int32 = 0
@@ -100,5 +100,24 @@ extension UIHarness {
         gdk_event_set_source_device(event, pointer)
         gtk_main_do_event(event)
         gdk_event_free(event)
+    }
+}
+
+/// A drag that has not been let go: a drag and drop it starts stays under way until the test ends it.
+extension UIHarness {
+    /// Presses the primary button at `from` and moves in `steps` to `to`, without releasing.
+    func pressAndMove(_ widget: Widget, from: (x: Double, y: Double), to: (x: Double, y: Double), steps: Int = 8) {
+        send(GDK_BUTTON_PRESS, to: widget, x: from.x, y: from.y, button: 1)
+        for step in 1...steps {
+            let t = Double(step) / Double(steps)
+            send(GDK_MOTION_NOTIFY, to: widget, x: from.x + (to.x - from.x) * t, y: from.y + (to.y - from.y) * t,
+                 button: 0, state: GDK_BUTTON1_MASK.rawValue)
+            drainMainLoop()
+        }
+    }
+
+    func release(_ widget: Widget, at point: (x: Double, y: Double)) {
+        send(GDK_BUTTON_RELEASE, to: widget, x: point.x, y: point.y, button: 1, state: GDK_BUTTON1_MASK.rawValue)
+        drainMainLoop()
     }
 }

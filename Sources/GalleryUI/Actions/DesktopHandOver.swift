@@ -103,6 +103,15 @@ final class DesktopHandOver {
         return fetches.isFetching(into: destination) ? nil : destination
     }
 
+    /// Where `saved` is, when it is a file that may be handed to another application: an image in a format the
+    /// app knows (named for it), or a video or sound with a media extension.
+    static func path(of saved: SavedFile, in destination: FileDestination, isMedia: Bool) -> String? {
+        let name = saved.name ?? destination.name
+        let ext = name.lastIndex(of: ".").map { name[name.index(after: $0)...].lowercased() } ?? ""
+        guard isMedia ? mediaExtensions.contains(ext) : saved.format != nil else { return nil }
+        return destination.directory + "/" + name
+    }
+
     /// Fetches the original and calls `then` with the file's path once it is one that may be handed over.
     private func fetch(_ url: String, into destination: FileDestination, isMedia: Bool, failure: String,
                        then: @escaping @MainActor (String) -> Void) {
@@ -110,11 +119,8 @@ final class DesktopHandOver {
             guard let self else { return }
             switch result {
             case .success(let saved):
-                let name = saved.name ?? destination.name
-                let path = destination.directory + "/" + name
-                let ext = name.lastIndex(of: ".").map { name[name.index(after: $0)...].lowercased() } ?? ""
-                guard isMedia ? Self.mediaExtensions.contains(ext) : saved.format != nil else {
-                    File(path: path).delete { _ in }
+                guard let path = Self.path(of: saved, in: destination, isMedia: isMedia) else {
+                    File(path: destination.directory + "/" + (saved.name ?? destination.name)).delete { _ in }
                     self.notification.dismiss()
                     return self.window.showMessage(failure, secondary: isMedia
                         ? tr("The server did not say what kind of video or sound this is.")

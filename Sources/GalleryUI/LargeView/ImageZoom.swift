@@ -3,8 +3,9 @@ import GObjectBindings
 import GtkBindings
 
 /// Where the large view's picture is and how it moves: the zoom and pan (`ImageViewport`), the zoom's easing,
-/// dragging, the wheel (with Ctrl: zoomed around the pointer) and the keys' steps, and whether it is moving or
-/// has come to rest. The window's zoom actions and the title's zoom read and command it here; `ImageCanvas`
+/// dragging, the wheel (with Ctrl: zoomed around the pointer), a pinch (zoomed around the fingers, following
+/// them) and the keys' steps, and whether it is moving or has come to rest. When the picture fits, a drag
+/// carries the image out of the app (`onDragOut`) and a touchpad's two-finger swipe changes it (`onSwipe`). The window's zoom actions and the title's zoom read and command it here; `ImageCanvas`
 /// paints what it says.
 @MainActor
 public final class ImageZoom {
@@ -17,6 +18,12 @@ public final class ImageZoom {
     private var easing: ZoomEasing?
     private var dragOrigin: (x: Double, y: Double)?
     private var drag: DragGesture!
+    private var pinch: ZoomGesture!
+    /// A pinch under way: the zoom it started at, and the image point between the fingers then (kept between them).
+    private var pinchStart: (zoom: Double, imagePoint: (x: Double, y: Double))?
+    /// Where a drag that may become a drag out began (the picture fits).
+    private var dragOutStart: (x: Double, y: Double)?
+    private var swipe = TouchpadSwipe()
     private var restTimer: MainLoopSource?
     private var pointer: (x: Double, y: Double)?
     /// Moving: easing, dragged, or within `restMilliseconds` of the last step.
@@ -28,6 +35,11 @@ public final class ImageZoom {
     var onRest: (@MainActor () -> Void)?
     /// A zoom was asked for: a sharper decode may be needed for it.
     var onZoomRequested: (@MainActor () -> Void)?
+    /// A touchpad's two-finger swipe over the fitted picture: the next (+1) or previous (-1) image.
+    var onSwipe: (@MainActor (Int) -> Void)?
+    /// A drag over the fitted picture passed the drag threshold: start a drag and drop from `gesture`, which
+    /// began at (`x`, `y`).
+    var onDragOut: (@MainActor (_ gesture: DragGesture, _ x: Double, _ y: Double) -> Void)?
 
     /// A zoom easing from `from` to `to`, with `imagePoint` held at `anchor` throughout.
     private struct ZoomEasing {
@@ -44,9 +56,13 @@ public final class ImageZoom {
         area.onPointerMoved { [weak self] point in self?.pointer = point }
         area.onScrollInput { [weak self] input in self?.scrolled(input) ?? false }
         drag = DragGesture(on: area)
-        drag.onBegin { [weak self] _, _ in self?.dragBegan() }
+        drag.onBegin { [weak self] x, y in self?.dragBegan(x: x, y: y) }
         drag.onUpdate { [weak self] dx, dy in self?.dragged(dx: dx, dy: dy) }
         drag.onEnd { [weak self] _, _ in self?.dragEnded() }
+        pinch = ZoomGesture(on: area)
+        pinch.onBegin { [weak self] x, y in self?.pinchBegan(x: x, y: y) }
+        pinch.onUpdate { [weak self] scale, x, y in self?.pinchUpdated(scale: scale, x: x, y: y) }
+        pinch.onEnd { [weak self] in self?.pinchEnded() }
     }
 
     // MARK: What the window reads
@@ -160,6 +176,10 @@ public final class ImageZoom {
             zoom(steps: -input.dy, around: (input.x, input.y), animated: abs(input.dy) >= 1)
             return true
         }
+        if input.isFromTouchpad, !viewport.isZoomedIn {
+            if let step = swipe.add(input) { onSwipe?(step) }
+            return true
+        }
         guard viewport.isZoomedIn else { return false }
         let step = KineticScroll.wheelStep(pageSize: viewport.viewHeight)
         self.viewport?.pan(dx: -input.dx * step, dy: -input.dy * step)
@@ -167,21 +187,61 @@ public final class ImageZoom {
         return true
     }
 
-    private func dragBegan() {
-        guard let viewport, viewport.isZoomedIn else { return }
+    private func dragBegan(x: Double, y: Double) {
+        guard let viewport, pinchStart == nil else { return }
+        guard viewport.isZoomedIn else {
+            dragOutStart = (x, y)
+            return
+        }
         dragOrigin = (viewport.offsetX, viewport.offsetY)
         area.setCursor("grabbing")
     }
 
     private func dragged(dx: Double, dy: Double) {
+        if let start = dragOutStart, DragSource.passesThreshold(on: area, dx: dx, dy: dy) {
+            dragOutStart = nil
+            return onDragOut?(drag, start.x, start.y) ?? ()
+        }
         guard let dragOrigin else { return }
         viewport?.move(toX: dragOrigin.x + dx, y: dragOrigin.y + dy)
         moved()
     }
 
     private func dragEnded() {
+        dragOutStart = nil
         guard dragOrigin != nil else { return }
         dragOrigin = nil
+        updateCursor()
+        markMoving()
+    }
+
+    // MARK: Pinch
+
+    /// Fingers down: the zoom and the image point between them are kept, as Eye of GNOME does; a drag's pan
+    /// or an easing under way stops, so that only the fingers move the picture.
+    func pinchBegan(x: Double, y: Double) {
+        guard let viewport else { return }
+        ticker.stop()
+        easing = nil
+        dragOrigin = nil
+        dragOutStart = nil
+        pinchStart = (viewport.zoom, viewport.imagePoint(at: (x, y)))
+        markMoving()
+    }
+
+    /// The zoom follows the fingers' spread at once (no easing: the fingers are the animation), and the image
+    /// point that was between them stays between them as they move.
+    func pinchUpdated(scale: Double, x: Double, y: Double) {
+        guard let pinchStart, let viewport, viewport.capsFitAtRealSize, scale > 0 else { return }
+        let zoom = min(max(pinchStart.zoom * scale, viewport.fitZoom), viewport.maxZoom)
+        self.viewport?.setZoom(zoom, placing: pinchStart.imagePoint, at: (x, y))
+        onZoomRequested?()
+        moved()
+    }
+
+    func pinchEnded() {
+        guard pinchStart != nil else { return }
+        pinchStart = nil
         updateCursor()
         markMoving()
     }
@@ -200,7 +260,7 @@ public final class ImageZoom {
         restTimer = MainLoopSource.after(milliseconds: Self.restMilliseconds) { [weak self] in
             guard let self else { return }
             self.restTimer = nil
-            guard self.easing == nil, self.dragOrigin == nil else { return self.markMoving() }
+            guard self.easing == nil, self.dragOrigin == nil, self.pinchStart == nil else { return self.markMoving() }
             self.isMoving = false
             self.updateCursor()
             self.onRest?()
@@ -211,6 +271,8 @@ public final class ImageZoom {
         ticker.stop()
         easing = nil
         dragOrigin = nil
+        pinchStart = nil
+        dragOutStart = nil
         restTimer?.cancel()
         restTimer = nil
         isMoving = false

@@ -51,6 +51,8 @@ public final class LargeImageView {
     public var onOpenInBrowser: (@MainActor (String) -> Void)?
     /// A right-click on the picture: the window opens the image menu there.
     public var onContextMenu: (@MainActor (ButtonPress) -> Void)?
+    /// A touchpad's two-finger swipe over the fitted picture: the previous (-1) or next (+1) item.
+    public var onSwipe: (@MainActor (Int) -> Void)?
 
     public init(pipeline: ImagePipeline) {
         self.pipeline = pipeline
@@ -78,6 +80,7 @@ public final class LargeImageView {
         canvas.onZoomSettled = { [weak self] in self?.onChange?() }
         canvas.zoom.onZoomRequested = { [weak self] in self?.loadDetailIfNeeded() }
         canvas.onContextMenu = { [weak self] press in self?.onContextMenu?(press) }
+        canvas.zoom.onSwipe = { [weak self] step in self?.onSwipe?(step) }
         container.addOverlay(animation.bar)
         animation.onFrame = { [weak self] frame in self?.animationFrame(frame) }
         detail.onProgress = { [weak self] progress in self?.status.showProgress(progress) }

@@ -36,6 +36,9 @@ public final class MainWindow {
     /// Ctrl+F: the bar above the list or grid that filters it.
     let find: GalleryFind
     private let spinnerWarmUp = SpinnerWarmUp()
+    /// Drag and drop: items out of the window, profile links into it.
+    let itemDrags: ItemDrags
+    private(set) var linkDrop: LinkDrop?
     /// Full screen was asked for (by F11 or the menu) and not left since; the window manager confirms it
     /// through `onFullscreenChanged`, or not at all on a bare X server.
     public private(set) var isFullscreen = false
@@ -61,6 +64,7 @@ public final class MainWindow {
         find = GalleryFind(window: window, listView: listView)
         slideshow = Slideshow(window: window, largeView: largeView, listView: listView, pipeline: services.pipeline,
                               interval: services.stateFile?.slideshowInterval ?? .standard)
+        itemDrags = ItemDrags(listView: listView, largeView: largeView, pipeline: services.pipeline)
 
         window.title = Self.appTitle
         window.setDefaultSize(width: 760, height: 720)
@@ -99,6 +103,7 @@ public final class MainWindow {
         itemActions = ItemActionRunner(window: window, services: services, notification: notification) {
             [weak self] url in self?.openInBrowser(url)
         }
+        linkDrop = LinkDrop(window: window) { [weak self] link in self?.search(link: link) }
         connectCollaborators()
         installActions(application)
         window.onDestroy { [weak self] in self?.windowDestroyed() }
@@ -124,6 +129,7 @@ public final class MainWindow {
             self.itemActions.run(action, on: download, largeView: self.largeView)
         }
         largeView.onContextMenu = { [weak self] press in self?.viewerActions.openMenu(at: press) }
+        largeView.onSwipe = { [weak self] offset in self?.showNeighbour(offset) }
         rowMenu.onOpen = { [weak self] download in self?.openLargeView(download) }
         rowMenu.onRun = { [weak self] action, download in self?.itemActions.run(action, on: download, largeView: nil) }
         viewModeSwitch.onChange = { [weak self] mode in self?.onViewModeChange?(mode) }
@@ -167,6 +173,7 @@ public final class MainWindow {
         slideshow.stop()
         largeView.stop()
         itemActions.cancelAll()
+        itemDrags.cancelAll()
         notification.dismiss()
         gallery?.cancel()
         gallery = nil
