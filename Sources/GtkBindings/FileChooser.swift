@@ -25,6 +25,18 @@ public final class SaveFileChooser {
         gtk_file_chooser_set_current_name(chooser, suggestedName)
     }
 
+    /// A folder to save several files into, starting in `folder`; the accept button picks the folder shown
+    /// or selected.
+    public init(folderTitle title: String, acceptLabel: String, cancelLabel: String, parent: ApplicationWindow,
+                folder: String?) {
+        let native = gtk_file_chooser_native_new(title, parent.widget.raw.as(GtkWindow.self),
+                                                 GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, acceptLabel, cancelLabel)!
+        ref = ObjectRef(UnsafeMutableRawPointer(native), transfer: .full)
+        gtk_native_dialog_set_modal(native.raw.as(GtkNativeDialog.self), 1)
+        gtk_file_chooser_set_create_folders(chooser, 1)
+        if let folder { gtk_file_chooser_set_current_folder(chooser, folder) }
+    }
+
     /// Shows the chooser; `completion` gets the chosen path, or nil when cancelled.
     public func run(_ completion: @escaping @MainActor (String?) -> Void) {
         self.completion = completion

@@ -74,6 +74,33 @@ public final class FlowBox: Widget {
         }
     }
 
+    /// Selects exactly the children at `positions` (`.multiple` mode), without moving the focus.
+    public func selectChildren(at positions: Set<Int>) {
+        var index: Int32 = 0
+        while let child = gtk_flow_box_get_child_at_index(flowBox, index) {
+            let wanted = positions.contains(Int(index))
+            if wanted != (gtk_flow_box_child_is_selected(child) != 0) {
+                if wanted { gtk_flow_box_select_child(flowBox, child) } else { gtk_flow_box_unselect_child(flowBox, child) }
+            }
+            index += 1
+        }
+    }
+
+    /// The positions of the selected children.
+    public var selectedPositions: Set<Int> {
+        guard let list = gtk_flow_box_get_selected_children(flowBox) else { return [] }
+        defer { g_list_free(list) }
+        var positions: Set<Int> = []
+        var node: UnsafeMutablePointer<GList>? = list
+        while let current = node {
+            if let child = current.pointee.data {
+                positions.insert(Int(gtk_flow_box_child_get_index(child.assumingMemoryBound(to: GtkFlowBoxChild.self))))
+            }
+            node = current.pointee.next
+        }
+        return positions
+    }
+
     /// The first selected child's position.
     public var selectedIndex: Int? {
         guard let list = gtk_flow_box_get_selected_children(flowBox) else { return nil }

@@ -66,9 +66,31 @@ public final class ListBox: Widget {
         }
     }
 
-    public var selectedIndex: Int? {
-        guard let row = gtk_list_box_get_selected_row(listBox) else { return nil }
-        return Int(gtk_list_box_row_get_index(row))
+    /// The first selected row's position (in `.multiple` mode GTK's own "selected row" is the last one
+    /// selected, kept after it is unselected, so the rows are asked).
+    public var selectedIndex: Int? { selectedPositions.min() }
+
+    /// Selects exactly the rows at `positions` (`.multiple` mode), without moving the focus.
+    public func selectRows(at positions: Set<Int>) {
+        var index: Int32 = 0
+        while let row = gtk_list_box_get_row_at_index(listBox, index) {
+            let wanted = positions.contains(Int(index))
+            if wanted != (gtk_list_box_row_is_selected(row) != 0) {
+                if wanted { gtk_list_box_select_row(listBox, row) } else { gtk_list_box_unselect_row(listBox, row) }
+            }
+            index += 1
+        }
+    }
+
+    /// The positions of the selected rows.
+    public var selectedPositions: Set<Int> {
+        var positions: Set<Int> = []
+        var index: Int32 = 0
+        while let row = gtk_list_box_get_row_at_index(listBox, index) {
+            if gtk_list_box_row_is_selected(row) != 0 { positions.insert(Int(index)) }
+            index += 1
+        }
+        return positions
     }
 
     /// A row was activated: double-click, Enter, or space.

@@ -14,6 +14,8 @@ public struct ButtonPress {
     public let rootY: Double
     /// The press that opens a context menu (right button, as the desktop configures it).
     public let triggersContextMenu: Bool
+    /// Ctrl, Shift, Alt held with the click (Ctrl+click and Shift+click select several items).
+    public let modifiers: KeyModifiers
     /// The GdkEvent, valid during the handler only: GTK places a menu from it, and grabs the pointer for it.
     let event: UnsafeMutableRawPointer
 
@@ -46,6 +48,7 @@ extension Widget {
             return handler(ButtonPress(button: button.button, isDoubleClick: button.type == GDK_2BUTTON_PRESS,
                                        x: button.x, y: button.y, rootX: button.x_root, rootY: button.y_root,
                                        triggersContextMenu: gdk_event_triggers_context_menu(event.as(GdkEvent.self)) != 0,
+                                       modifiers: KeyModifiers(state: button.state),
                                        event: event))
         }
     }

@@ -9,10 +9,11 @@ import XCTest
 /// Mouse input as the X server would deliver it: events on a widget's own GdkWindow, through
 /// gtk_main_do_event, so the widget's handlers and gestures (drag, double-click) see what a user's mouse does.
 extension UIHarness {
-    /// Clicks (or double-clicks) `button` at `x`, `y` in `widget`'s window.
-    func click(_ widget: Widget, x: Double, y: Double, button: UInt32 = 1, double: Bool = false) {
-        send(GDK_BUTTON_PRESS, to: widget, x: x, y: y, button: button)
-        send(GDK_BUTTON_RELEASE, to: widget, x: x, y: y, button: button)
+    /// Clicks (or double-clicks) `button` at `x`, `y` in `widget`'s window, with the modifiers in `state`
+    /// (GDK_CONTROL_MASK for a Ctrl+click) held.
+    func click(_ widget: Widget, x: Double, y: Double, button: UInt32 = 1, double: Bool = false, state: UInt32 = 0) {
+        send(GDK_BUTTON_PRESS, to: widget, x: x, y: y, button: button, state: state)
+        send(GDK_BUTTON_RELEASE, to: widget, x: x, y: y, button: button, state: state)
         if double {
             send(GDK_BUTTON_PRESS, to: widget, x: x, y: y, button: button)
             send(GDK_2BUTTON_PRESS, to: widget, x: x, y: y, button: button)

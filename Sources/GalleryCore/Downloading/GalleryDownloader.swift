@@ -154,9 +154,9 @@ public final class GalleryDownloader {
     public var imagesOnly = false
 
     /// Lists the folder, skips what is complete, and downloads the rest. `completion` runs once, when every
-    /// job ended or after `cancel()` once every running download closed its partial file. The app streams
-    /// (`startStreaming`); a known list of jobs is the tests' way in, so it stays internal.
-    func start(_ jobs: [Job], completion: @escaping @MainActor () -> Void) {
+    /// job ended or after `cancel()` once every running download closed its partial file. `--download`
+    /// streams (`startStreaming`); the window's "Save N Images…" knows its jobs.
+    public func start(_ jobs: [Job], completion: @escaping @MainActor () -> Void) {
         self.completion = completion
         feedEnded = true
         progress.total = jobs.count

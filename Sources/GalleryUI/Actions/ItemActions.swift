@@ -122,6 +122,15 @@ final class ItemActionRunner {
 
     // MARK: Save
 
+    /// "Copy N Links" on several selected items: their links, one a line, in the order they show.
+    func copyLinks(of downloads: [ItemViewModel]) {
+        let links = downloads.compactMap { $0.item.link }
+        guard !links.isEmpty else { return }
+        Clipboard.setText(links.joined(separator: "\n"))
+        // TRANSLATORS: after "Copy N Links"; {count} is how many links were copied.
+        notification.show(trn("{count} link copied", "{count} links copied", links.count, ["count": links.count]))
+    }
+
     private func chooseFileAndSave(_ item: GalleryItem) {
         guard let file = item.savedFile() else { return }
         let chooser = SaveFileChooser(title: tr("Save Image"), acceptLabel: tr("_Save"), cancelLabel: tr("_Cancel"),

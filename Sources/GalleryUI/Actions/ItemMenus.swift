@@ -30,6 +30,16 @@ enum ItemMenus {
         return menu
     }
 
+    /// The menu of several selected items ("row.*"): what applies to them all, counted.
+    static func selection(saved: Int, links: Int) -> Menu {
+        let menu = Menu()
+        // TRANSLATORS: a menu item saving several selected images into a folder; {count} is how many.
+        menu.append(trn("_Save {count} Image…", "_Save {count} Images…", saved, ["count": saved]), action: "row.save-selection")
+        // TRANSLATORS: a menu item copying the page links of several selected items; {count} is how many.
+        menu.append(trn("Copy {count} _Link", "Copy {count} _Links", links, ["count": links]), action: "row.copy-selection-links")
+        return menu
+    }
+
     /// The item actions in their groups, as EOG and Loupe group them: save and copy, open elsewhere, print and
     /// background. Every action is in exactly one group (ShortcutsTests checks).
     static let groups: [[ItemAction]] = [[.saveImage, .copyImage, .copyLink], [.openInBrowser, .openWith],

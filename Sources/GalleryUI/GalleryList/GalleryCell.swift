@@ -24,13 +24,11 @@ protocol CellBox: AnyObject {
     var boxWidget: Widget { get }
     func insertCell(_ cell: Widget, at position: Int)
     func removeCell(_ cell: Widget)
-    /// Selects the cell at `position` without moving the focus; nil unselects.
-    func selectCell(at position: Int?)
-    var selectedPosition: Int? { get }
+    /// Selects exactly the cells at `positions` without moving the focus.
+    func selectCells(at positions: Set<Int>)
+    var selectedPositions: Set<Int> { get }
     /// As a double-click or Enter on the cell does.
     func activateCell(at position: Int)
-    /// A click selected a cell (or the selection went): its position.
-    func onCellSelected(_ handler: @escaping @MainActor (Int?) -> Void)
     /// A double-click, Enter or space on a cell.
     func onCellActivated(_ handler: @escaping @MainActor (Int) -> Void)
 }
@@ -39,10 +37,8 @@ extension ListBox: CellBox {
     var boxWidget: Widget { self }
     func insertCell(_ cell: Widget, at position: Int) { insert(cell, at: position) }
     func removeCell(_ cell: Widget) { remove(cell) }
-    func selectCell(at position: Int?) { selectRow(at: position) }
-    var selectedPosition: Int? { selectedIndex }
+    func selectCells(at positions: Set<Int>) { selectRows(at: positions) }
     func activateCell(at position: Int) { activateRow(at: position) }
-    func onCellSelected(_ handler: @escaping @MainActor (Int?) -> Void) { onRowSelected(handler) }
     func onCellActivated(_ handler: @escaping @MainActor (Int) -> Void) { onRowActivated(handler) }
 }
 
@@ -50,9 +46,7 @@ extension FlowBox: CellBox {
     var boxWidget: Widget { self }
     func insertCell(_ cell: Widget, at position: Int) { insert(cell, at: position) }
     func removeCell(_ cell: Widget) { remove(cell) }
-    func selectCell(at position: Int?) { selectChild(at: position) }
-    var selectedPosition: Int? { selectedIndex }
+    func selectCells(at positions: Set<Int>) { selectChildren(at: positions) }
     func activateCell(at position: Int) { activateChild(at: position) }
-    func onCellSelected(_ handler: @escaping @MainActor (Int?) -> Void) { onSelectionChanged(handler) }
     func onCellActivated(_ handler: @escaping @MainActor (Int) -> Void) { onChildActivated(handler) }
 }

@@ -23,7 +23,9 @@ final class GalleryContextMenu {
                       let point = self.view.viewport.point(fromRootX: press.rootX, y: press.rootY),
                       let cell = self.cell(atViewportX: Int(point.x), y: Int(point.y)),
                       let download = cell.download, let position = self.view.position(of: download) else { return false }
-                self.view.select(position, focus: true)
+                // On one of several selected items the menu is theirs: the selection stays.
+                let selected = self.view.selectedDownloads
+                if selected.count < 2 || !selected.contains(where: { $0 === download }) { self.view.select(position, focus: true) }
                 self.onOpen?(download, press)
                 return true
             }

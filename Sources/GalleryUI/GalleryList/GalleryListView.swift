@@ -65,6 +65,13 @@ public final class GalleryListView {
     public var selectedIndex: Int? { selection.index }
     /// The selected item's model.
     public var selectedDownload: ItemViewModel? { selectedIndex.flatMap { download(at: $0) } }
+    /// Every item selected (Ctrl/Shift+click, Ctrl+A), in the order they show.
+    public var selectedDownloads: [ItemViewModel] { selection.positions.compactMap { download(at: $0) } }
+    /// The selection changed.
+    public var onSelectionChange: (@MainActor () -> Void)? {
+        get { selection.onChange }
+        set { selection.onChange = newValue }
+    }
 
     private var layout = LineLayout()
     /// The list or the grid.
@@ -97,13 +104,13 @@ public final class GalleryListView {
         cellTicker = FrameTicker(widget: scroller.viewport)
         demand = ThumbnailDemand { [weak self] index in self?.download(at: index) }
 
-        // Not BROWSE: a browse-mode box cannot unselect, and when the selected item scrolls away, the cell
-        // that showed it (now showing another item) must not stay selected.
-        listBox.selectionMode = .single
+        // MULTIPLE, for Ctrl/Shift+click (`GallerySelection` decides; the box shows it). Not BROWSE: a browse-mode
+        // box cannot unselect, and a cell whose item scrolled away must not stay selected.
+        listBox.selectionMode = .multiple
         listBox.activatesOnSingleClick = false
         listBox.canFocus = true
         listBox.addStyleClass("gallery-list")
-        flowBox.selectionMode = .single
+        flowBox.selectionMode = .multiple
         flowBox.activatesOnSingleClick = false
         flowBox.canFocus = true
         flowBox.isHomogeneous = true
@@ -352,6 +359,14 @@ public final class GalleryListView {
     /// Selects item `index` and scrolls as little as needed to show its line whole; with `focus`, the
     /// keyboard focus goes to its cell.
     public func select(_ index: Int, focus: Bool = false) { selection.select(index, focus: focus) }
+
+    /// Ctrl+A: every item shown.
+    public func selectAll() { selection.selectAll() }
+
+    /// Ctrl+click (`toggle`) or Shift+click (`extend`) on the item at `position`.
+    public func select(_ position: Int, toggle: Bool) {
+        if toggle { selection.toggle(position) } else { selection.extend(to: position) }
+    }
 
     /// Opens item `index`, as a double-click on its cell or Enter would.
     public func activate(_ index: Int) { selection.activate(index) }

@@ -5,14 +5,22 @@ import GalleryCore
 /// Keyboard, selection, focus and activation on the recycled cells. The box holds only the cells on screen,
 /// so its own key navigation would stop at the last of them: the keys move the selection through the whole
 /// gallery here instead, and the cells follow. In the grid ↑ and ↓ move a line (`columns` items), ← and →
-/// an item; in the list every line is one item. The selection is a model (`index`), not a widget, so it
-/// survives rebinding and a switch between list and grid.
+/// an item; in the list every line is one item. The selection is a model (`index`, `chosen`), not a widget,
+/// so it survives rebinding and a switch between list and grid.
+///
+/// Several items are selected as GTK's own boxes do it (`gtk_flow_box_update_selection`): Ctrl+click adds or
+/// removes one, Shift+click selects from the anchor (the last plain or Ctrl click) to the item clicked, Ctrl+A
+/// selects every item shown; a plain click, a key's move or Escape goes back to one.
 @MainActor
 final class GallerySelection {
-    /// The item selected (and, while the view has the focus, the keyboard cursor).
+    /// The keyboard cursor, and the item selected when only one is.
     private(set) var index: Int?
-    /// True while the selection sets its box's selection itself, so its `row-selected` is not taken for a click.
-    private var isSyncing = false
+    /// Every item selected, by position (`index` among them unless Ctrl+click took it out).
+    private(set) var chosen: Set<Int> = []
+    /// Where a Shift+click's range starts.
+    private var anchor: Int?
+    /// The selection changed (the window enables what applies to it).
+    var onChange: (@MainActor () -> Void)?
     private unowned let view: GalleryListView
 
     init(view: GalleryListView) {
@@ -25,10 +33,26 @@ final class GallerySelection {
             box.boxWidget.onKeyPress { [weak self] key, modifiers in
                 self?.keyPressed(key, modifiers) ?? false
             }
-            box.onCellSelected { [weak self, weak box] position in
-                guard let self, box === self.view.cellBox, !self.isSyncing, let position,
-                      let index = self.view.pool.index(atPosition: position) else { return }
-                self.index = index
+            // Clicks are read here, before the box's own handling: the model decides, the box shows it. The box
+            // also changes its selection when the pool removes or hides a cell, which says nothing of the
+            // user's, so its selection signals are not listened to.
+            box.boxWidget.onButtonPress { [weak self, weak box] press in
+                guard let self, let box, box === self.view.cellBox, press.isPrimaryButton,
+                      let point = self.view.viewport.point(fromRootX: press.rootX, y: press.rootY),
+                      let cell = self.view.cell(atViewportX: Int(point.x), y: Int(point.y)),
+                      let download = cell.download, let position = self.view.position(of: download) else { return false }
+                if press.modifiers.contains(.shift) {
+                    self.extend(to: position)
+                } else if press.modifiers.contains(.control) {
+                    self.toggle(position)
+                } else {
+                    // A plain click: that item alone; the box then selects and focuses its cell itself (and a
+                    // double-click activates it).
+                    if !press.isDoubleClick { self.setSingle(position) }
+                    self.sync(focus: false)
+                    return false
+                }
+                return true
             }
             box.onCellActivated { [weak self, weak box] position in
                 guard let self, box === self.view.cellBox,
@@ -41,13 +65,58 @@ final class GallerySelection {
     /// Nothing selected (a new gallery, or none).
     func clear() {
         index = nil
+        chosen = []
+        anchor = nil
+        onChange?()
     }
+
+    /// `index` alone, which becomes the anchor.
+    private func setSingle(_ index: Int) {
+        self.index = index
+        chosen = [index]
+        anchor = index
+        onChange?()
+    }
+
+    /// Ctrl+click: the item joins the selection or leaves it; the cursor and the anchor move to it.
+    func toggle(_ position: Int) {
+        guard position >= 0, position < view.rowCount else { return }
+        if chosen.contains(position) { chosen.remove(position) } else { chosen.insert(position) }
+        index = position
+        anchor = position
+        sync(focus: true)
+        onChange?()
+    }
+
+    /// Shift+click: from the anchor to the item, nothing else; the anchor stays.
+    func extend(to position: Int) {
+        guard position >= 0, position < view.rowCount else { return }
+        let start = anchor ?? index ?? position
+        chosen = Set(min(start, position)...max(start, position))
+        anchor = start
+        index = position
+        sync(focus: true)
+        onChange?()
+    }
+
+    /// Ctrl+A: every item shown (loaded, or found).
+    func selectAll() {
+        guard view.rowCount > 0 else { return }
+        chosen = Set(0..<view.rowCount)
+        if index == nil { index = 0 }
+        anchor = anchor ?? index
+        sync(focus: true)
+        onChange?()
+    }
+
+    /// The selected positions, in order.
+    var positions: [Int] { chosen.sorted() }
 
     /// Selects item `index` and scrolls as little as needed to show its line whole; with `focus`, the
     /// keyboard focus goes to its cell.
     func select(_ index: Int, focus: Bool) {
         guard index >= 0, index < view.rowCount else { return }
-        self.index = index
+        setSingle(index)
         scrollIntoView(index)
         sync(focus: focus || view.viewport.containsFocus)
     }
@@ -55,7 +124,7 @@ final class GallerySelection {
     /// Opens item `index`, as a double-click on its cell or Enter would.
     func activate(_ index: Int) {
         guard let download = view.download(at: index) else { return }
-        self.index = index
+        setSingle(index)
         sync(focus: view.viewport.containsFocus)
         view.onActivate?(download)
     }
@@ -63,11 +132,9 @@ final class GallerySelection {
     /// Selects, in the box, the cell bound to the selected item (or none); with `focus`, gives that cell the
     /// keyboard focus, or the box itself while the item is scrolled away.
     func sync(focus: Bool) {
-        isSyncing = true
-        defer { isSyncing = false }
         let pool = view.pool
         let box = view.cellBox
-        box.selectCell(at: index.flatMap { pool.position(ofIndex: $0) })
+        box.selectCells(at: Set(chosen.compactMap { pool.position(ofIndex: $0) }))
         guard focus else { return }
         if let index, let bound = pool.cell(forIndex: index) {
             if !bound.cellWidget.isFocus { bound.cellWidget.grabFocus() }
@@ -108,6 +175,12 @@ final class GallerySelection {
         case .enter, .keypadEnter, .isoEnter, .space, .keypadSpace:
             guard let index else { return false }
             activate(index)
+        case .letterA where modifiers == .control, .capitalA where modifiers == .control:
+            selectAll()
+        case .escape where chosen.count > 1:
+            guard let index else { return false }
+            setSingle(index)
+            sync(focus: true)
         case .menu:
             return view.openContextMenuForSelection()
         case .f10 where modifiers.contains(.shift):
@@ -145,7 +218,7 @@ final class GallerySelection {
     /// the next page asked for.
     private func moveToEnd() {
         view.kinetic.stop()
-        index = view.rowCount - 1
+        setSingle(view.rowCount - 1)
         view.adjustment.value = view.adjustment.maximumValue
         sync(focus: true)
         if let gallery = view.gallery, gallery.canLoadMore { gallery.loadMore() }

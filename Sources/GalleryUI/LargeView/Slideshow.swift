@@ -34,6 +34,9 @@ final class Slideshow {
     private var idleInhibition: UInt32 = 0
     private var startAction: SimpleAction?
     private var intervalAction: SimpleAction?
+    /// Where the interval is remembered.
+    private let stateFile: RecentSearchStore?
+    private let notification: InAppNotification
 
     /// The window's gallery (for the next page).
     var gallery: (@MainActor () -> Gallery?)?
@@ -43,17 +46,15 @@ final class Slideshow {
     var onShow: (@MainActor (ItemViewModel) -> Void)?
     /// The show started or ended: the window goes full screen or leaves it.
     var onRunningChange: (@MainActor (Bool) -> Void)?
-    /// Paused or resumed (the window says so).
-    var onPauseChange: (@MainActor (Bool) -> Void)?
-    /// The user chose another interval (for remembering it).
-    var onIntervalChange: (@MainActor (SlideshowInterval) -> Void)?
-
     init(window: ApplicationWindow, largeView: LargeImageView, listView: GalleryListView, pipeline: ImagePipeline,
-         interval: SlideshowInterval) {
+         stateFile: RecentSearchStore?, notification: InAppNotification) {
         self.window = window
         self.largeView = largeView
         self.listView = listView
         self.pipeline = pipeline
+        self.stateFile = stateFile
+        self.notification = notification
+        let interval = stateFile?.slideshowInterval ?? .standard
         self.interval = interval
         // F5 starts it, and ends it again, as in Eye of GNOME.
         startAction = SimpleAction.add(to: window, name: "slideshow") { [weak self] in
@@ -65,7 +66,7 @@ final class Slideshow {
                                                 initial: String(interval.seconds)) { [weak self] value in
             guard let self, let chosen = Int(value).flatMap(SlideshowInterval.init(rawValue:)) else { return }
             self.setInterval(chosen)
-            self.onIntervalChange?(chosen)
+            self.stateFile?.save(slideshowInterval: chosen)
         }
         startAction?.isEnabled = false
     }
@@ -85,6 +86,8 @@ final class Slideshow {
         // TRANSLATORS: why the screen does not blank, where the desktop lists what keeps it awake.
         idleInhibition = window.inhibitIdle(reason: tr("Slideshow"))
         onRunningChange?(true)
+        // TRANSLATORS: shown when a slideshow starts.
+        notification.show(tr("Slideshow: Space pauses, Escape ends"))
         onShow?(first)
         viewChanged()
     }
@@ -115,7 +118,8 @@ final class Slideshow {
             if pausedPlayback, largeView.presentation == .shown { largeView.togglePlayback() }
             pausedPlayback = false
         }
-        onPauseChange?(isPaused)
+        // TRANSLATORS: shown when Space pauses the slideshow, and when it resumes it.
+        notification.show(isPaused ? tr("Slideshow paused") : tr("Slideshow resumed"))
         viewChanged()
     }
 

@@ -39,6 +39,8 @@ public final class MainWindow {
     /// Drag and drop: items out of the window, profile links into it.
     let itemDrags: ItemDrags
     private(set) var linkDrop: LinkDrop?
+    /// "Save N Images…" of several selected items, with its progress bar.
+    let selectionSave: SelectionSave
     /// Full screen was asked for (by F11 or the menu) and not left since; the window manager confirms it
     /// through `onFullscreenChanged`, or not at all on a bare X server.
     public private(set) var isFullscreen = false
@@ -63,8 +65,9 @@ public final class MainWindow {
         recentGalleries = RecentGalleriesKeeper(window: window, menu: header.recentGalleries, stateFile: services.stateFile)
         find = GalleryFind(window: window, listView: listView)
         slideshow = Slideshow(window: window, largeView: largeView, listView: listView, pipeline: services.pipeline,
-                              interval: services.stateFile?.slideshowInterval ?? .standard)
+                              stateFile: services.stateFile, notification: notification)
         itemDrags = ItemDrags(listView: listView, largeView: largeView, pipeline: services.pipeline)
+        selectionSave = SelectionSave(window: window, pipeline: services.pipeline, notification: notification)
 
         window.title = Self.appTitle
         window.setDefaultSize(width: 760, height: 720)
@@ -80,6 +83,7 @@ public final class MainWindow {
         let content = Box(.vertical, spacing: 0)
         content.append(notices.bar)
         content.append(sandboxNote.bar)
+        content.append(selectionSave.bar)
         let overlay = Overlay()
         overlay.setChild(stack)
         overlay.addOverlay(notification.revealer)
@@ -90,9 +94,7 @@ public final class MainWindow {
         stack.showAll()
         showWelcome()
 
-        header.usernameEntry.onActivate { [weak self] in self?.searchFromHeader() }
         statusPage.retryButton.onClicked { [weak self] in self?.reload() }
-        header.sourceSelector.onChanged { [weak self] in self?.sourceChanged() }
         listView.onActivate = { [weak self] download in self?.openLargeView(download) }
         largeView.onChange = { [weak self] in
             self?.updateTitles()
@@ -119,6 +121,7 @@ public final class MainWindow {
     /// What the collaborators ask of the window.
     private func connectCollaborators() {
         input.onSearch = { [weak self] source, username in self?.search(source: source, username: username) }
+        input.shownSource = { [weak self] in self?.gallery?.source.kind }
         input.onLinkProblem = { [weak self] error, link in self?.showLinkProblem(error, link: link) }
         input.onAskingServer = { [weak self] server, link in self?.showAskingServer(server, link: link) }
         viewerActions.onBack = { [weak self] in self?.leaveFullscreenOrView() }
@@ -132,6 +135,8 @@ public final class MainWindow {
         largeView.onSwipe = { [weak self] offset in self?.showNeighbour(offset) }
         rowMenu.onOpen = { [weak self] download in self?.openLargeView(download) }
         rowMenu.onRun = { [weak self] action, download in self?.itemActions.run(action, on: download, largeView: nil) }
+        rowMenu.onSaveSelection = { [weak self] downloads in self?.selectionSave.save(downloads) }
+        rowMenu.onCopySelectionLinks = { [weak self] downloads in self?.itemActions.copyLinks(of: downloads) }
         viewModeSwitch.onChange = { [weak self] mode in self?.onViewModeChange?(mode) }
         recentGalleries.onChoose = { [weak self] entry in self?.search(source: entry.source, username: entry.username) }
         recentGalleries.onWillToggle = { [weak self] in self?.closeLargeView() }
@@ -145,15 +150,7 @@ public final class MainWindow {
         slideshow.gallery = { [weak self] in self?.gallery }
         slideshow.isLargeViewOpen = { [weak self] in self?.isLargeViewOpen ?? false }
         slideshow.onShow = { [weak self] download in self?.openLargeView(download) }
-        slideshow.onRunningChange = { [weak self] running in
-            self?.setFullscreen(running)
-            // TRANSLATORS: shown when a slideshow starts.
-            if running { self?.notification.show(tr("Slideshow: Space pauses, Escape ends")) }
-        }
-        slideshow.onPauseChange = { [weak self] paused in
-            self?.notification.show(paused ? tr("Slideshow paused") : tr("Slideshow goes on"))
-        }
-        slideshow.onIntervalChange = { [services] interval in services.stateFile?.save(slideshowInterval: interval) }
+        slideshow.onRunningChange = { [weak self] running in self?.setFullscreen(running) }
         viewerActions.onPlayPause = { [weak self] in
             guard let self else { return }
             if self.slideshow.isRunning { self.slideshow.togglePause() } else { self.largeView.togglePlayback() }
@@ -174,6 +171,7 @@ public final class MainWindow {
         largeView.stop()
         itemActions.cancelAll()
         itemDrags.cancelAll()
+        selectionSave.cancel()
         notification.dismiss()
         gallery?.cancel()
         gallery = nil
@@ -393,22 +391,6 @@ public final class MainWindow {
         statusPage.show(error)
         stack.visibleChildName = "status"
         updateTitles()
-    }
-
-    // MARK: Input
-
-    private func searchFromHeader() {
-        guard let source = header.selectedSource else { return }
-        search(source: source, username: header.usernameEntry.text)
-    }
-
-    private func sourceChanged() {
-        guard let source = header.selectedSource else { return }
-        header.usernameEntry.placeholder = source.usernamePlaceholder
-        // A username is already there: show that user's gallery from the newly chosen source.
-        if !input.isUpdatingControls, !header.usernameEntry.text.trimmed.isEmpty, gallery?.source.kind != source {
-            searchFromHeader()
-        }
     }
 
     /// Opens a page in the browser (`BrowserLink` checks it is one).

@@ -19,11 +19,31 @@ final class SearchInput {
     var onLinkProblem: (@MainActor (GalleryError, String) -> Void)?
     /// Asking a server (the first text) what it runs, for a link (the second).
     var onAskingServer: (@MainActor (String, String) -> Void)?
+    /// The source of the gallery shown, if any.
+    var shownSource: (@MainActor () -> SourceKind?)?
 
     init(header: HeaderControls, services: GalleryServices) {
         self.header = header
         self.services = services
         header.usernameEntry.onChanged { [weak self] in self?.entryChanged() }
+        header.usernameEntry.onActivate { [weak self] in self?.searchFromHeader() }
+        header.sourceSelector.onChanged { [weak self] in self?.sourceChanged() }
+    }
+
+    /// Enter in the entry: the user typed, in the source picked.
+    private func searchFromHeader() {
+        guard let source = header.selectedSource else { return }
+        onSearch?(source, header.usernameEntry.text)
+    }
+
+    /// Another source picked: its placeholder, and, with a username already there, that user's gallery from
+    /// the newly chosen source.
+    private func sourceChanged() {
+        guard let source = header.selectedSource else { return }
+        header.usernameEntry.placeholder = source.usernamePlaceholder
+        if !isUpdatingControls, !header.usernameEntry.text.trimmed.isEmpty, shownSource?() != source {
+            searchFromHeader()
+        }
     }
 
     /// Sets the source picker and the entry without their signals starting searches of their own.
