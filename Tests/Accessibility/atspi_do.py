@@ -4,6 +4,8 @@
     atspi_do.py APP_NAME --press NAME      presses the button named NAME, once it is on screen and sensitive
     atspi_do.py APP_NAME --find NAME       waits for something named NAME on screen
     atspi_do.py APP_NAME --selected NAME   waits for a list item named NAME that is selected
+    atspi_do.py APP_NAME --activate NAME   activates the menu item named NAME (its mnemonic's underscore left
+                                           out), as a click on it does
 
 Waits up to $E2E_PATIENCE seconds (default 120); exits 0 when done, 1 when it never came (listing what was on
 screen), 2 when the application is not on the accessibility bus.
@@ -55,14 +57,14 @@ def selected(node):
     return node.get_state_set().contains(Atspi.StateType.SELECTED)
 
 
-def press(node):
-    if node.get_role() != Atspi.Role.PUSH_BUTTON or "Action" not in node.get_interfaces():
+def press(node, role=Atspi.Role.PUSH_BUTTON):
+    if node.get_role() != role or "Action" not in node.get_interfaces():
         return False
-    return node.get_n_actions() > 0 and node.do_action(0)  # a GTK button's first action: click
+    return node.get_n_actions() > 0 and node.do_action(0)  # a GTK button's or menu item's first action: click
 
 
 def main():
-    if len(sys.argv) != 4 or sys.argv[2] not in ("--press", "--find", "--selected"):
+    if len(sys.argv) != 4 or sys.argv[2] not in ("--press", "--find", "--selected", "--activate"):
         print(__doc__, file=sys.stderr)
         return 2
     app_name, verb, name = sys.argv[1:]
@@ -75,7 +77,8 @@ def main():
             for node in walk(app, [0]):
                 if (node.get_name() or "").strip() != name or not ready(node):
                     continue
-                if verb == "--find" or (verb == "--selected" and selected(node)) or (verb == "--press" and press(node)):
+                if verb == "--find" or (verb == "--selected" and selected(node)) or (verb == "--press" and press(node)) \
+                        or (verb == "--activate" and press(node, Atspi.Role.MENU_ITEM)):
                     return 0
         time.sleep(0.3)
     if app is None:

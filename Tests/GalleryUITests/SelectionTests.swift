@@ -66,8 +66,15 @@ final class SelectionTests: GLibTestCase {
             XCTAssertEqual(shown, ui.list.pool.range.filter { $0 < 24 }, "the grid's tiles show the same selection")
             ui.press(GDK_KEY_Escape)
             XCTAssertEqual(Self.selected(ui).count, 1, "Escape: back to one")
+            ui.window.setViewMode(.list)
+            ui.list.select(4, focus: true)
+            ui.press(GDK_KEY_Down, GDK_SHIFT_MASK)
+            ui.press(GDK_KEY_Down, GDK_SHIFT_MASK)
+            XCTAssertEqual(Self.selected(ui), [4, 5, 6], "Shift+↓ extends from the anchor")
+            ui.press(GDK_KEY_Up, GDK_SHIFT_MASK)
+            XCTAssertEqual(Self.selected(ui), [4, 5])
             ui.press(GDK_KEY_Down)
-            XCTAssertEqual(Self.selected(ui).count, 1)
+            XCTAssertEqual(Self.selected(ui), [6], "a move without Shift: one again")
         }
     }
 

@@ -56,6 +56,7 @@ public enum Shortcuts {
         .init(.gallery, tr("First / last item loaded; End also loads the next page"), action: nil,
               "Home", "End", "<Primary>Home", "<Primary>End"),
         .init(.gallery, tr("Select every item shown (Ctrl+click and Shift+click select several)"), action: nil, "<Primary>a"),
+        .init(.gallery, tr("Select from the anchor to the previous / next item"), action: nil, "<Shift>Up", "<Shift>Down"),
         .init(.gallery, tr("Back to one selected item"), action: nil, "Escape"),
         .init(.gallery, tr("The row's or tile's menu (save, copy, open, print, background); of several: save them, copy their links"),
               action: nil, "Menu", "<Shift>F10"),

@@ -9,8 +9,8 @@ import GalleryCore
 /// so it survives rebinding and a switch between list and grid.
 ///
 /// Several items are selected as GTK's own boxes do it (`gtk_flow_box_update_selection`): Ctrl+click adds or
-/// removes one, Shift+click selects from the anchor (the last plain or Ctrl click) to the item clicked, Ctrl+A
-/// selects every item shown; a plain click, a key's move or Escape goes back to one.
+/// removes one, Shift+click or Shift with a move key selects from the anchor (the last plain or Ctrl click) to
+/// the item, Ctrl+A selects every item shown; a plain click, a move without Shift or Escape goes back to one.
 @MainActor
 final class GallerySelection {
     /// The keyboard cursor, and the item selected when only one is.
@@ -158,8 +158,13 @@ final class GallerySelection {
     /// Lines a Page Up/Down moves: a screenful less one, so one line stays in view.
     private var linesPerPage: Int { max(1, Int(view.adjustment.pageSize) / max(1, view.lineHeight) - 1) }
 
+    /// Shift is held with the key being handled: a move extends the selection from the anchor.
+    private var extendsByKey = false
+
     private func keyPressed(_ key: Key, _ modifiers: KeyModifiers) -> Bool {
         guard view.rowCount > 0 else { return false }
+        extendsByKey = modifiers.contains(.shift)
+        defer { extendsByKey = false }
         switch key {
         case .up, .keypadUp: moveLines(-1)
         case .down, .keypadDown: moveLines(1)
@@ -209,9 +214,13 @@ final class GallerySelection {
         }
     }
 
+    /// The cursor to `index`: that item alone, or with Shift, everything from the anchor to it.
     private func move(to index: Int) {
         view.kinetic.stop()
-        select(min(max(0, index), view.rowCount - 1), focus: true)
+        let target = min(max(0, index), view.rowCount - 1)
+        guard extendsByKey else { return select(target, focus: true) }
+        scrollIntoView(target)
+        extend(to: target)
     }
 
     /// End: the last item loaded, the view at the very bottom (the footer says whether more is coming), and
