@@ -4,8 +4,9 @@ import CGLib
 /// case-folds and normalizes them, and adds ASCII spellings of accented ones, so "Café" is found by "cafe",
 /// "CAFÉ" and "café". Pure functions of their input: safe on a worker thread.
 public enum SearchText {
-    /// The words of `text` and their ASCII spellings, folded, joined by spaces (with one before the first, so
-    /// that " word" finds a word's start). Empty for text without words.
+    /// The words of `text` and their ASCII spellings, folded, each after a space. Empty for text without
+    /// words. A query's words are found anywhere in it ("alt" in "salt"), as a filter of what is shown
+    /// should, not only at a word's start as GNOME's search of applications does.
     public static func folded(_ text: String) -> String {
         var alternates: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?
         guard let tokens = g_str_tokenize_and_fold(text, nil, &alternates) else { return "" }

@@ -40,11 +40,6 @@ public final class Entry: Widget {
         ref.connect("search-changed", handler)
     }
 
-    /// Escape in the entry: the search is to end.
-    public func onStopSearch(_ handler: @escaping @MainActor () -> Void) {
-        ref.connect("stop-search", handler)
-    }
-
     /// Emits `activate`, as pressing Enter in the entry does.
     public func activate() { gtk_widget_activate(widget) }
 

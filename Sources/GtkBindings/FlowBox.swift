@@ -62,18 +62,6 @@ public final class FlowBox: Widget {
         return Int(gtk_flow_box_child_get_index(child))
     }
 
-    /// Selects the child at `position` (without moving the focus); nil unselects.
-    public func selectChild(at position: Int?) {
-        if let position, let child = gtk_flow_box_get_child_at_index(flowBox, Int32(position)) {
-            if gtk_flow_box_child_is_selected(child) == 0 {
-                gtk_flow_box_unselect_all(flowBox)
-                gtk_flow_box_select_child(flowBox, child)
-            }
-        } else if selectedIndex != nil {
-            gtk_flow_box_unselect_all(flowBox)
-        }
-    }
-
     /// Selects exactly the children at `positions` (`.multiple` mode), without moving the focus.
     public func selectChildren(at positions: Set<Int>) {
         var index: Int32 = 0
@@ -115,11 +103,6 @@ public final class FlowBox: Widget {
             guard let child else { return }
             handler(Int(gtk_flow_box_child_get_index(child.as(GtkFlowBoxChild.self))))
         }
-    }
-
-    /// The selection changed (a click, or `selectChild`): the selected child's position, or nil.
-    public func onSelectionChanged(_ handler: @escaping @MainActor (_ index: Int?) -> Void) {
-        ref.connectWithEmitter("selected-children-changed") { [weak self] _ in handler(self?.selectedIndex) }
     }
 
     /// Emits `child-activated` for the child at `index`, as Enter on a selected child would.

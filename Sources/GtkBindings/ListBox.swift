@@ -101,13 +101,6 @@ public final class ListBox: Widget {
         }
     }
 
-    /// The selection changed (a click, or `selectRow`): the selected row's position, or nil.
-    public func onRowSelected(_ handler: @escaping @MainActor (_ index: Int?) -> Void) {
-        ref.connect("row-selected") { row in
-            handler(row.map { Int(gtk_list_box_row_get_index($0.as(GtkListBoxRow.self))) })
-        }
-    }
-
     /// Emits `row-activated` for the row at `index`, as Enter on a selected row would.
     public func activateRow(at index: Int) {
         guard let row = gtk_list_box_get_row_at_index(listBox, Int32(index)) else { return }

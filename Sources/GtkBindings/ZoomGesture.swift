@@ -41,9 +41,6 @@ public final class ZoomGesture {
         ref.connect("cancel") { (_: UnsafeMutableRawPointer?) in handler() }
     }
 
-    /// The gesture holds fingers now.
-    public var isActive: Bool { gtk_gesture_is_active(ref.opaque) != 0 }
-
     private static func centre(of emitter: SignalEmitter) -> (x: Double, y: Double) {
         var x = 0.0
         var y = 0.0

@@ -42,7 +42,7 @@ final class EagerListView {
         let total = (gallery?.downloads.count ?? 0)
         for download in downloads {
             let row = GalleryRow(scale: 1)
-            row.bind(download, total: total)
+            row.bind(download, position: download.index, total: total)
             row.row.show()
             listBox.insert(row.row, at: -1)
             rows.append(row)

@@ -53,9 +53,10 @@ final class GalleryTextSearchTests: GLibTestCase {
             XCTAssertTrue(iterateMainLoop(until: { last != nil }, timeout: 60))
             XCTAssertEqual(last?.indices, [0], "every word, from the title or the description")
             last = nil
-            search.find(String(repeating: "x ", count: 10_000) + "night") { last = $0 }
+            // "a" is in every item; "harbour" in one: cut before it, the pasted page finds all three.
+            search.find(String(repeating: "a ", count: 10_000) + "harbour") { last = $0 }
             XCTAssertTrue(iterateMainLoop(until: { last != nil }, timeout: 60))
-            XCTAssertEqual(last?.indices, [], "a pasted page is cut before its last word")
+            XCTAssertEqual(last?.indices, [0, 1, 2], "a pasted page is cut before its last word")
         }
     }
 }

@@ -58,6 +58,8 @@ final class FindTests: GLibTestCase {
             Self.find("salt", in: ui, expecting: "2 of 24")
             XCTAssertEqual(Self.shownTitles(ui), ["Salt & Pepper Shoreline", "Dusk over the Salt Flats"])
             let first = try XCTUnwrap(ui.list.download(at: 0)), second = try XCTUnwrap(ui.list.download(at: 1))
+            XCTAssertEqual(try XCTUnwrap(ui.list.row(for: second)).row.accessibleDescription, "Item 2 of 2",
+                           "a screen reader hears where it is among what shows")
             XCTAssertGreaterThan(second.index, first.index + 1, "other items lie between them in the gallery")
             find.entry.activate()
             XCTAssertEqual(ui.list.selectedIndex, 0, "Enter goes to the first found item")
@@ -73,6 +75,28 @@ final class FindTests: GLibTestCase {
             XCTAssertFalse(find.isOpen)
             XCTAssertEqual(ui.list.rowCount, 24)
             XCTAssertEqual(ui.list.selectedIndex, second.index)
+        }
+    }
+
+    /// Another find's items replace what shows, also when they end like it: every cell shows its new item, and
+    /// the selection is of what shows.
+    func testAnotherFindsItemsReplaceTheCellsEvenWhenTheyShareTheirEnd() throws {
+        try MainActor.assumeIsolated {
+            let ui = try UIHarness()
+            defer { ui.close() }
+            ui.search("aurora")
+            XCTAssertTrue(ui.waitForRows(24))
+            let items = try [3, 5, 7, 9].map { try ui.download($0) }
+            ui.list.showOnly([items[0], items[2]])
+            ui.list.select(0)
+            ui.list.showOnly([items[1], items[2], items[3]])
+            ui.settleFrames()
+            for (position, item) in [items[1], items[2], items[3]].enumerated() {
+                XCTAssertTrue(ui.list.row(for: item) != nil, "item \(item.index) has its row")
+                XCTAssertTrue(ui.list.pool.cell(forIndex: position)?.download === item, "position \(position)")
+            }
+            XCTAssertNil(ui.list.selectedIndex, "item 3, selected, does not show")
+            XCTAssertEqual(ui.list.listBox.selectedPositions, [], "and no row shows a selection")
         }
     }
 

@@ -78,6 +78,23 @@ final class SelectionTests: GLibTestCase {
         }
     }
 
+    /// A new gallery starts with nothing selected, and no row shows a selection left from the last one.
+    func testANewGalleryShowsNoSelectionOfTheLast() throws {
+        try MainActor.assumeIsolated {
+            let ui = try UIHarness()
+            defer { ui.close() }
+            ui.search("aurora")
+            XCTAssertTrue(ui.waitForRows(24))
+            try Self.click(ui, row: 2)
+            try Self.click(ui, row: 4, state: GDK_CONTROL_MASK)
+            ui.search("atlas")
+            XCTAssertTrue(ui.waitForRows(24))
+            ui.settleFrames()
+            XCTAssertEqual(Self.selected(ui), [])
+            XCTAssertEqual(ui.list.listBox.selectedPositions, [], "no row shows a selection")
+        }
+    }
+
     func testTheMenuOfSeveralSavesTheirOriginalsAndCopiesTheirLinks() throws {
         try MainActor.assumeIsolated {
             let ui = try UIHarness()
@@ -155,6 +172,26 @@ final class SelectionTests: GLibTestCase {
             XCTAssertEqual(ui.window.notification.text, "Saving stopped: 0 of 2 images are in \(URL(fileURLWithPath: folder.path).lastPathComponent).")
             ui.server.holdsResponse = nil
             ui.server.releaseHeldResponses()
+        }
+    }
+
+    /// The window closed while images are being saved: the downloads stop, and nothing of theirs reaches the
+    /// window's widgets (GTK disposed them: a critical would fail the test).
+    func testClosingTheWindowDuringASaveStopsIt() throws {
+        try MainActor.assumeIsolated {
+            let ui = try UIHarness()
+            ui.search("aurora")
+            XCTAssertTrue(ui.waitForRows(24))
+            ui.server.holdsResponse = { $0.hasPrefix("/images/") }
+            let folder = TemporaryFolder()
+            defer { withExtendedLifetime(folder) {} }
+            let save = ui.window.selectionSave
+            save.start(GalleryDownloader.jobs(for: try [0, 1].map { try ui.download($0).item }), in: folder.path)
+            XCTAssertTrue(iterateMainLoop(until: { ui.server.heldResponseCount > 0 }, timeout: 60))
+            ui.server.holdsResponse = nil
+            ui.server.releaseHeldResponses()
+            ui.close()
+            XCTAssertFalse(save.isSaving)
         }
     }
 }

@@ -124,11 +124,12 @@ final class ItemActionRunner {
 
     /// "Copy N Links" on several selected items: their links, one a line, in the order they show.
     func copyLinks(of downloads: [ItemViewModel]) {
-        let links = downloads.compactMap { $0.item.link }
-        guard !links.isEmpty else { return }
-        Clipboard.setText(links.joined(separator: "\n"))
-        // TRANSLATORS: after "Copy N Links"; {count} is how many links were copied.
-        notification.show(trn("{count} link copied", "{count} links copied", links.count, ["count": links.count]))
+        UnpackedItems.process(downloads, { items in items.compactMap { $0.link } }) { [weak self] links in
+            guard let self, !links.isEmpty else { return }
+            Clipboard.setText(links.joined(separator: "\n"))
+            // TRANSLATORS: after "Copy N Links"; {count} is how many links were copied.
+            self.notification.show(trn("{count} link copied", "{count} links copied", links.count, ["count": links.count]))
+        }
     }
 
     private func chooseFileAndSave(_ item: GalleryItem) {

@@ -74,8 +74,10 @@ final class RowMenu {
     /// The menu of several selected items; its labels count them, so its model is made for each opening.
     private func openForSelection(_ selected: [ItemViewModel], anchoredAt download: ItemViewModel, press: ButtonPress?) {
         selection = selected
-        let saved = GalleryDownloader.jobs(for: selected.map(\.item)).count
-        let links = selected.filter { $0.item.link != nil }.count
+        // By kind only, which needs no item unpacked: the files and links themselves are worked out on a
+        // worker when the action runs (a selection can be a whole gallery).
+        let saved = selected.filter { [.image, .video, .audio].contains($0.kind) }.count
+        let links = selected.count
         actionsByName["save-selection"]?.isEnabled = saved > 0
         actionsByName["copy-selection-links"]?.isEnabled = links > 0
         selectionPopup?.close()

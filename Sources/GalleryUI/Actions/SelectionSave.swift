@@ -19,6 +19,7 @@ final class SelectionSave {
     private(set) var downloader: GalleryDownloader?
     /// The folder last saved into, where the next chooser starts.
     private var lastFolder: String?
+    private var isClosed = false
 
     init(window: ApplicationWindow, pipeline: ImagePipeline, notification: InAppNotification) {
         self.window = window
@@ -44,20 +45,25 @@ final class SelectionSave {
         guard downloader == nil else {
             return notification.show(tr("Images are being saved; wait for them or cancel first."))
         }
-        let jobs = GalleryDownloader.jobs(for: downloads.map(\.item))
-        guard !jobs.isEmpty else { return }
+        UnpackedItems.process(downloads, { GalleryDownloader.jobs(for: $0) }) { [weak self] jobs in
+            guard let self, !self.isClosed, !jobs.isEmpty else { return }
+            self.chooseFolder(for: jobs)
+        }
+    }
+
+    private func chooseFolder(for jobs: [GalleryDownloader.Job]) {
         let chooser = SaveFileChooser(folderTitle: trn("Save {count} Image", "Save {count} Images", jobs.count, ["count": jobs.count]),
                                       acceptLabel: tr("_Save Here"), cancelLabel: tr("_Cancel"), parent: window,
                                       folder: lastFolder ?? SaveFileChooser.picturesFolder)
         chooser.run { [weak self] folder in
-            guard let self, let folder else { return }
+            guard let self, !self.isClosed, let folder else { return }
             self.start(jobs, in: folder)
         }
     }
 
     /// Saves `jobs` into `folder` now (the chooser's answer; tests start here).
     func start(_ jobs: [GalleryDownloader.Job], in folder: String) {
-        guard downloader == nil else { return }
+        guard downloader == nil, !isClosed else { return }
         lastFolder = folder
         let downloader = GalleryDownloader(pipeline: pipeline, directory: folder)
         self.downloader = downloader
@@ -75,6 +81,15 @@ final class SelectionSave {
     /// Stops the downloads; the partial files stay for the next save into the folder.
     func cancel() {
         downloader?.cancel()
+    }
+
+    /// The window is going away: the downloads stop, and nothing is shown of them any more (the bar and the
+    /// notification are being disposed).
+    func close() {
+        isClosed = true
+        let running = downloader
+        downloader = nil
+        running?.cancel()
     }
 
     private func show(_ progress: GalleryDownloader.Progress) {

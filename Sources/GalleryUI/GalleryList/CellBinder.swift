@@ -24,9 +24,13 @@ final class CellBinder {
         self.badgeView = badgeView
     }
 
-    /// Shows `download` (one of `total` items) and follows its changes until `unbind`.
-    func bind(_ download: ItemViewModel, total: Int) {
+    /// Where the item shows (from 0), for "Item N of M".
+    private var position = 0
+
+    /// Shows `download`, at `position` of `total` items shown, and follows its changes until `unbind`.
+    func bind(_ download: ItemViewModel, position: Int, total: Int) {
         self.download = download
+        self.position = position
         download.bind { [weak self] changed in
             guard let self, self.download === changed else { return }
             self.update()
@@ -44,16 +48,17 @@ final class CellBinder {
         spinner.isSpinning = false
     }
 
-    /// "Item 5,001 of 100,000": where the item sits in the whole gallery, which a screen reader cannot
-    /// tell from a box holding only the cells on screen.
+    /// "Item 5,001 of 100,000": where the item sits among all shown (the gallery, or what a find matched),
+    /// which a screen reader cannot tell from a box holding only the cells on screen.
     func describePosition(total: Int) {
-        guard let download else { return }
-        widget.accessibleDescription = Self.positionText(download, total: total)
+        guard download != nil else { return }
+        widget.accessibleDescription = Self.positionText(position, total: total)
     }
 
-    static func positionText(_ download: ItemViewModel, total: Int) -> String {
-        // TRANSLATORS: a row's or tile's place in the whole gallery, for screen readers.
-        tr("Item {number} of {total}", ["number": download.index + 1, "total": total])
+    static func positionText(_ position: Int, total: Int) -> String {
+        // TRANSLATORS: a row's or tile's place among the items shown (the gallery's, or those a find matched),
+        // for screen readers.
+        tr("Item {number} of {total}", ["number": position + 1, "total": total])
     }
 
     /// Applies the model's state; runs on every change of the bound download.

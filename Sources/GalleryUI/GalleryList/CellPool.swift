@@ -86,12 +86,12 @@ final class CellPool {
         range.contains(index) ? index - range.lowerBound : nil
     }
 
-    /// Binds the cells to `wanted` of `downloads` (`total`, the gallery's count, goes into the cells' accessible
-    /// descriptions; it is more than `downloads` holds while only found items show), or to its start when that takes more new or parked widgets than this frame has left: `range` then
+    /// Binds the cells to `wanted` of `downloads` (whose count goes into the cells' accessible descriptions),
+    /// or to its start when that takes more new or parked widgets than this frame has left: `range` then
     /// falls short of `wanted` at its end, and the caller passes again in the next frame. Work is proportional
     /// to the cells that change, never to the gallery.
-    func bind(_ wanted: Range<Int>, of downloads: [ItemViewModel], total: Int? = nil) {
-        self.total = total ?? downloads.count
+    func bind(_ wanted: Range<Int>, of downloads: [ItemViewModel]) {
+        total = downloads.count
         // Parked cells come back before any new one is made.
         let affordable = parked.count > revivedCellsLeft
             ? cells.count + revivedCellsLeft : madeCount + newCellsLeft
@@ -114,7 +114,7 @@ final class CellPool {
         bind(0..<0, of: downloads)
     }
 
-    /// The gallery's count, for the cells' "Item 12 of N".
+    /// The items shown, for the cells' "Item 12 of N".
     private var total = 0
 
     /// The gallery grew: the cells' "Item 12 of N" descriptions follow.
@@ -139,7 +139,7 @@ final class CellPool {
             cells.append(cell)
         }
         for (offset, cell) in cells.enumerated() {
-            cell.bind(downloads[newRange.lowerBound + offset], total: total)
+            cell.bind(downloads[newRange.lowerBound + offset], position: newRange.lowerBound + offset, total: total)
         }
     }
 
@@ -155,14 +155,14 @@ final class CellPool {
         for (position, index) in (newRange.lowerBound..<overlap.lowerBound).enumerated() {
             let cell = takeCell()
             box.insertCell(cell.cellWidget, at: position)
-            cell.bind(downloads[index], total: total)
+            cell.bind(downloads[index], position: index, total: total)
             above.append(cell)
         }
         var below: [any GalleryCell] = []
         for index in overlap.upperBound..<newRange.upperBound {
             let cell = takeCell()
             box.insertCell(cell.cellWidget, at: -1)
-            cell.bind(downloads[index], total: total)
+            cell.bind(downloads[index], position: index, total: total)
             below.append(cell)
         }
         cells = above + kept + below

@@ -11,7 +11,7 @@ protocol GalleryCell: AnyObject {
     var cellWidget: Widget { get }
     /// The picture (the thumbnail, or a placeholder icon).
     var thumbnail: Image { get }
-    func bind(_ download: ItemViewModel, total: Int)
+    func bind(_ download: ItemViewModel, position: Int, total: Int)
     func unbind()
     /// The gallery grew: "Item 12 of N" follows.
     func describePosition(total: Int)

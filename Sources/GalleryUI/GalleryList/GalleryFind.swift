@@ -89,7 +89,8 @@ final class GalleryFind {
             guard let self, let gallery, self.listView.gallery === gallery, self.isOpen,
                   self.entry.text.trimmed == query else { return }
             let downloads = gallery.downloads
-            self.listView.showOnly(result.indices.compactMap { downloads.indices.contains($0) ? downloads[$0] : nil })
+            self.listView.showOnly(result.indices.compactMap { downloads.indices.contains($0) ? downloads[$0] : nil },
+                                   adding: query == self.shownQuery)
             self.shownQuery = query
             // TRANSLATORS: in the find bar; {found} of the {loaded} items loaded so far match what was typed.
             self.countLabel.text = trn("{found} of {loaded} loaded item", "{found} of {loaded} loaded items", result.searched,

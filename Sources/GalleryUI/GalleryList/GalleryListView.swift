@@ -184,12 +184,12 @@ public final class GalleryListView {
     }
 
     /// Shows only `found` (items of the gallery, in its order), or all of them again (nil). The view starts
-    /// at the top, with the selected item still selected if it shows; when `found` only adds to what shows
-    /// (a page arrived during a find), the view stays where it is.
-    public func showOnly(_ found: [ItemViewModel]?) {
+    /// at the top, with the selected item still selected if it shows. `adding`: the same find again, over a
+    /// page that arrived: when `found` starts with what shows, the view stays where it is.
+    public func showOnly(_ found: [ItemViewModel]?, adding: Bool = false) {
         guard found != nil || foundItems != nil else { return }
-        if let found, let shown = foundItems, found.count >= shown.count,
-           shown.last.map({ found[shown.count - 1] === $0 }) ?? true {
+        if adding, let found, let shown = foundItems, found.count >= shown.count,
+           zip(shown, found).allSatisfy({ $0 === $1 }) {
             foundItems = found
             return grew()
         }
@@ -272,7 +272,7 @@ public final class GalleryListView {
         let boundLines = max(0, shown.lowerBound - Self.marginRows)..<min(geometry.lineCount, shown.upperBound + Self.marginRows)
         let bound = geometry.items(onLines: boundLines)
         let hadFocus = viewport.containsFocus
-        pool.bind(bound, of: downloads, total: gallery?.downloads.count)
+        pool.bind(bound, of: downloads)
         isAddingCells = pool.range != bound
         if isAddingCells, !cellTicker.isRunning { passEveryFrameWhileAddingCells() }
         if !layout.isMeasured, !bound.isEmpty {
@@ -319,7 +319,7 @@ public final class GalleryListView {
     /// More items show: the range grows below, the view stays where it is.
     private func grew() {
         configureAdjustment(value: adjustment.value)
-        pool.totalChanged(gallery?.downloads.count ?? 0)
+        pool.totalChanged(rowCount)
         positionChanged()
     }
 

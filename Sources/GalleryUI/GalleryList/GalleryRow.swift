@@ -35,10 +35,10 @@ public final class GalleryRow: GalleryCell {
         binder.onUpdate = { [weak self] download in self?.update(download) }
     }
 
-    /// Shows `download` (one of `total` items) and follows its changes until `unbind`.
-    public func bind(_ download: ItemViewModel, total: Int) {
+    /// Shows `download`, at `position` of `total` items shown, and follows its changes until `unbind`.
+    public func bind(_ download: ItemViewModel, position: Int, total: Int) {
         titleLabel.text = download.item.displayTitle
-        binder.bind(download, total: total)
+        binder.bind(download, position: position, total: total)
     }
 
     /// Back to the pool: the model hears nothing more from this row, and the row lets go of the pixels.

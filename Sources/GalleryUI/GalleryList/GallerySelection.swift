@@ -230,6 +230,7 @@ final class GallerySelection {
         setSingle(view.rowCount - 1)
         view.adjustment.value = view.adjustment.maximumValue
         sync(focus: true)
-        if let gallery = view.gallery, gallery.canLoadMore { gallery.loadMore() }
+        // A find searches what is loaded: its end asks for no more.
+        if view.foundItems == nil, let gallery = view.gallery, gallery.canLoadMore { gallery.loadMore() }
     }
 }

@@ -171,7 +171,7 @@ public final class MainWindow {
         largeView.stop()
         itemActions.cancelAll()
         itemDrags.cancelAll()
-        selectionSave.cancel()
+        selectionSave.close()
         notification.dismiss()
         gallery?.cancel()
         gallery = nil
@@ -319,7 +319,7 @@ public final class MainWindow {
         guard isLargeViewOpen, let current = largeView.download, let position = listView.position(of: current),
               let next = listView.download(at: position + offset) else { return }
         openLargeView(next)
-        if offset > 0, !find.isOpen, position + offset >= listView.rowCount - GalleryListView.prefetchRows { gallery?.loadMore() }
+        if offset > 0, listView.foundItems == nil, position + offset >= listView.rowCount - GalleryListView.prefetchRows { gallery?.loadMore() }
     }
 
     // MARK: State → widgets
