@@ -55,7 +55,8 @@ let textInfo: UInt32 = 2
         button.ref.connect("drag-end") { [weak self] (context: UnsafeMutableRawPointer?) in
             self?.watch?.cancel()
             self?.watch = nil
-            say("drag-end \(context.map { gdk_drag_drop_succeeded(OpaquePointer($0)) != 0 } == true ? "dropped" : "failed")")
+            let dropped = context.map { gdk_drag_drop_succeeded(OpaquePointer($0)) != 0 } ?? false
+            say("drag-end \(dropped ? "dropped" : "failed")")
         }
         window.onMap { say("ready") }
         window.showAll()
