@@ -114,8 +114,8 @@ said() { grep -qsx "$1" "$work/drag.out"; }
 # Press on the button, move past GTK's drag threshold: the drag begins. Then over the app's window, until it
 # answers that it takes the drop (GTK takes a release before that answer as a drop on nothing): each move
 # sends the window the pointer's place again. Then let go.
-xdotool mousemove --sync 1000 150 mousedown 1
-xdotool mousemove --sync 980 160 mousemove --sync 950 170
+xdotool mousemove --window "$source_window" --sync 140 50 mousedown 1
+xdotool mousemove_relative --sync -- -20 10 mousemove_relative --sync -- -30 10
 wait_for "$patience" said drag-begin || fail "dragging the source's button started no drag ($(cat "$work/drag.out"))"
 over_the_window() {
   xdotool mousemove --sync $((400 + RANDOM % 20)) $((400 + RANDOM % 20))
