@@ -22,6 +22,7 @@ import PackageDescription
 //   DemoImageGenerator     -> `gallery-demo-images` (renders the demo gallery's images, encodes its videos)
 //   GalleryBenchmarks      -> `gallery-benchmarks` (Tests/Benchmarks; `make bench`, never shipped)
 //   SoupFloor              -> `gallery-soup-floor`: a bare libsoup 2.4 client the download benchmark times
+//   DragLinkSource         -> `gallery-test-drag-source`: a window to drag a link from (end-to-end tests only)
 //   CDecoderSandbox        sockets with fds attached, memfd seals, posix_spawn, rlimits, seccomp (libseccomp)
 //   GalleryDecoder         -> `gallery-decoder`: the sandboxed helper that decodes network images for the app
 // SwiftPM still hands every target the module maps of the C modules below it, so `import CGtk` would compile in
@@ -35,6 +36,7 @@ let package = Package(
         .executable(name: "gallery-benchmarks", targets: ["GalleryBenchmarks"]),
         .executable(name: "gallery-soup-floor", targets: ["SoupFloor"]),
         .executable(name: "gallery-decoder", targets: ["GalleryDecoder"]),
+        .executable(name: "gallery-test-drag-source", targets: ["DragLinkSource"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -110,6 +112,11 @@ let package = Package(
             exclude: ["run.sh"]),
         // libsoup and nothing of ours: what any libsoup 2.4 client costs before its first answer (`make bench`).
         .executableTarget(name: "SoupFloor", dependencies: ["CSoup"], path: "Tests/SoupFloor"),
+        // Another process's window to drag a profile link from onto the app's (Tests/EndToEnd/habits.sh): a real X
+        // drag and drop, which no test inside one process makes. Never released or installed (`make release` and
+        // `make install` name their products).
+        .executableTarget(name: "DragLinkSource", dependencies: ["GtkBindings", "GObjectBindings", "CGLib", "CGtk"],
+                          path: "Tests/DragLinkSource"),
 
         .target(name: "TestSupport", dependencies: ["GObjectBindings", "GStreamerBindings", "GalleryCore", "GalleryDemoServer", "CGLib"],
                 path: "Tests/TestSupport"),

@@ -1,7 +1,7 @@
 # Sourced, after Tests/EndToEnd/helpers.sh, by the tests that read the window over AT-SPI
-# (Tests/Accessibility/run.sh, Tests/EndToEnd/offline.sh, Tests/Translation/run.sh). .ci/headless turns GTK's
-# accessibility bridge off (NO_AT_BRIDGE=1) so that the other tests need no accessibility bus; these start
-# their own.
+# (Tests/Accessibility/run.sh, Tests/EndToEnd/offline.sh, desktop.sh and habits.sh, Tests/Translation/run.sh).
+# .ci/headless turns GTK's accessibility bridge off (NO_AT_BRIDGE=1) so that the other tests need no
+# accessibility bus; these start their own.
 
 # start_atspi_bus LOG: starts at-spi-bus-launcher (its pid in atspi_bus_pid) and turns the bridge back on
 # for the apps started after it.
