@@ -15,21 +15,6 @@ public final class ApplicationWindow: Bin, ActionMap {
 
     private var window: UnsafeMutablePointer<GtkWindow> { widget.raw.as(GtkWindow.self) }
 
-    /// Asks the session not to blank the screen or start the screensaver while something is watched here (a
-    /// slideshow), as Eye of GNOME does; `reason` is shown where the session lists inhibitors. Returns the
-    /// cookie for `uninhibit`, 0 when the session refused, has no inhibitor service, or the window has no
-    /// application any more.
-    public func inhibitIdle(reason: String) -> UInt32 {
-        guard let application = gtk_window_get_application(window) else { return 0 }
-        return gtk_application_inhibit(application, window, GTK_APPLICATION_INHIBIT_IDLE, reason)
-    }
-
-    /// Ends an inhibition `inhibitIdle` started (a cookie of 0 is none).
-    public func uninhibit(_ cookie: UInt32) {
-        guard cookie != 0, let application = gtk_window_get_application(window) else { return }
-        gtk_application_uninhibit(application, cookie)
-    }
-
     /// Set only when it changes: the same title set again still passes to a header bar, which then lays out
     /// and redraws itself whole.
     public var title: String? {

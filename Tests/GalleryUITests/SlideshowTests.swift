@@ -51,18 +51,18 @@ final class SlideshowTests: GLibTestCase {
             XCTAssertTrue(iterateMainLoop(until: { ui.window.largeView.isShowingFullImage }, timeout: 60))
             XCTAssertTrue(show.isCounting, "painted: its interval runs")
 
-            // Space pauses (and stops the interval), Space again goes on.
+            // Space pauses (and stops the interval); → steps at once, paused still.
             ui.press(GDK_KEY_space)
             XCTAssertTrue(show.isPaused)
             XCTAssertFalse(show.isCounting)
             XCTAssertEqual(ui.window.notification.text, "Slideshow paused")
-            ui.press(GDK_KEY_space)
-            XCTAssertFalse(show.isPaused)
-            XCTAssertTrue(show.isCounting)
-
-            // → steps at once, and the next item gets a whole interval of its own.
             ui.press(GDK_KEY_Right)
             XCTAssertEqual(ui.window.largeView.download?.index, 3)
+            XCTAssertFalse(show.isCounting)
+            // Space again goes on: the item gets a whole interval of its own, then the next comes.
+            ui.press(GDK_KEY_space)
+            XCTAssertFalse(show.isPaused)
+            XCTAssertTrue(iterateMainLoop(until: { show.isCounting }, timeout: 60))
             XCTAssertTrue(iterateMainLoop(until: { ui.window.largeView.download?.index == 4 }, timeout: 60), "the show went on by itself")
 
             // Escape ends it where it stopped, out of full screen, in the large view.
@@ -71,6 +71,30 @@ final class SlideshowTests: GLibTestCase {
             XCTAssertFalse(ui.window.isFullscreen)
             XCTAssertTrue(ui.window.isLargeViewOpen)
             XCTAssertFalse(show.isCounting, "nothing moves it on any more")
+        }
+    }
+
+    /// The next picture loaded ahead keeps its original until it is shown: the view's picture comes from the
+    /// memory cache with it, so a zoom to 100 % decodes it instead of downloading it again.
+    func testThePictureLoadedAheadBringsItsOriginal() throws {
+        try MainActor.assumeIsolated {
+            let ui = try UIHarness()
+            defer { ui.close() }
+            ui.window.slideshow.setInterval(.short)
+            ui.search("aurora")
+            XCTAssertTrue(ui.waitForRows(24))
+            // Item 5 answers 404 (its interval runs at once); item 6 is a 3200-pixel photo, loaded meanwhile.
+            let path = Self.imagePath(6)
+            ui.list.select(5)
+            ui.press(GDK_KEY_F5)
+            XCTAssertTrue(iterateMainLoop(until: { ui.server.requestLog.contains { $0.hasPrefix(path) } }, timeout: 60))
+            let view = ui.window.largeView
+            XCTAssertEqual(view.download?.index, 5, "asked for ahead")
+            XCTAssertTrue(iterateMainLoop(until: { view.download?.index == 6 && view.isShowingFullImage }, timeout: 60))
+            ui.press(GDK_KEY_space)
+            ui.press(GDK_KEY_1)
+            XCTAssertTrue(iterateMainLoop(until: { view.fullResolutionPixbuf != nil }, timeout: 60), "decoded at 100 %")
+            XCTAssertEqual(ui.server.requestLog.filter { $0.hasPrefix(path) }.count, 1, "downloaded once, ahead")
         }
     }
 
@@ -125,6 +149,25 @@ final class SlideshowTests: GLibTestCase {
         }
     }
 
+    /// The screen is kept on through GNOME's session manager (a fake one on the test's bus) while the show
+    /// runs, asked without waiting on the main loop, and let go when it ends.
+    func testTheShowKeepsTheScreenOnAndLetsGoWhenItEnds() throws {
+        try MainActor.assumeIsolated {
+            let manager = try FakeSessionManager()
+            let ui = try UIHarness()
+            defer { ui.close() }
+            ui.search("aurora")
+            XCTAssertTrue(ui.waitForRows(24))
+            ui.press(GDK_KEY_F5)
+            XCTAssertTrue(iterateMainLoop(until: { ui.window.slideshow.isRunning && manager.inhibited.count == 1 }, timeout: 60))
+            XCTAssertEqual(manager.inhibited.first?.reason, "Slideshow")
+            XCTAssertEqual(manager.inhibited.first?.flags, 8, "idle")
+            ui.press(GDK_KEY_Escape)
+            XCTAssertTrue(iterateMainLoop(until: { manager.uninhibited == [manager.inhibited[0].cookie] }, timeout: 60),
+                          "the cookie given back")
+        }
+    }
+
     /// The interval is a choice of the main menu (a radio action), remembered in the state file.
     func testTheIntervalIsAChoiceRememberedForTheNextLaunch() throws {
         try MainActor.assumeIsolated {
@@ -141,6 +184,77 @@ final class SlideshowTests: GLibTestCase {
             XCTAssertTrue(iterateMainLoop(until: { RecentSearchStore(path: path).slideshowInterval == .long }, timeout: 60))
             g_action_group_activate_action(group, "slideshow-interval", g_variant_new_string("7"))
             XCTAssertEqual(ui.window.slideshow.interval, .long, "an interval the menu does not offer changes nothing")
+        }
+    }
+}
+
+/// org.gnome.SessionManager on the test's session bus, on a connection of its own: records each Inhibit (and
+/// answers with a cookie) and each Uninhibit.
+@MainActor
+final class FakeSessionManager {
+    struct Inhibition { let reason: String; let flags: UInt32; let cookie: UInt32 }
+    private(set) var inhibited: [Inhibition] = []
+    private(set) var uninhibited: [UInt32] = []
+    private let connection: OpaquePointer
+
+    init() throws {
+        var error: UnsafeMutablePointer<GError>?
+        let address = g_dbus_address_get_for_bus_sync(G_BUS_TYPE_SESSION, nil, &error)
+        guard let address else { throw GLibError(consuming: error!) }
+        defer { g_free(address) }
+        let flags = GDBusConnectionFlags(rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue
+                                         | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
+        guard let connection = g_dbus_connection_new_for_address_sync(address, flags, nil, nil, &error) else {
+            throw GLibError(consuming: error!)
+        }
+        self.connection = connection
+        let xml = """
+            <node><interface name="org.gnome.SessionManager">
+            <method name="Inhibit"><arg type="s" direction="in"/><arg type="u" direction="in"/>
+            <arg type="s" direction="in"/><arg type="u" direction="in"/><arg type="u" direction="out"/></method>
+            <method name="Uninhibit"><arg type="u" direction="in"/></method>
+            </interface></node>
+            """
+        let node = g_dbus_node_info_new_for_xml(xml, &error)!
+        defer { g_dbus_node_info_unref(node) }
+        var vtable = GDBusInterfaceVTable()
+        vtable.method_call = { _, _, _, _, method, parameters, invocation, data in
+            let manager = Unmanaged<FakeSessionManager>.fromOpaque(data!).takeUnretainedValue()
+            nonisolated(unsafe) let call = (method, parameters, invocation)
+            MainActor.assumeIsolated { manager.called(String(cString: call.0!), call.1!, call.2!) }
+        }
+        let registered = g_dbus_connection_register_object(connection, "/org/gnome/SessionManager",
+                                                            node.pointee.interfaces[0], &vtable,
+                                                            Unmanaged.passUnretained(self).toOpaque(), nil, &error)
+        guard registered != 0 else { throw GLibError(consuming: error!) }
+        let reply = g_dbus_connection_call_sync(connection, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                                "org.freedesktop.DBus", "RequestName",
+                                                g_variant_new_tuple([g_variant_new_string("org.gnome.SessionManager"),
+                                                                     g_variant_new_uint32(4)], 2),
+                                                nil, G_DBUS_CALL_FLAGS_NONE, -1, nil, &error)
+        guard let reply else { throw GLibError(consuming: error!) }
+        g_variant_unref(reply)
+    }
+
+    isolated deinit {
+        g_dbus_connection_close_sync(connection, nil, nil)
+        g_object_unref(UnsafeMutableRawPointer(connection))
+    }
+
+    private func called(_ method: String, _ parameters: OpaquePointer, _ invocation: OpaquePointer) {
+        func child(_ index: gsize) -> OpaquePointer { g_variant_get_child_value(parameters, index)! }
+        if method == "Inhibit" {
+            let reason = child(2), flags = child(3)
+            defer { g_variant_unref(reason); g_variant_unref(flags) }
+            let cookie = UInt32(100 + inhibited.count)
+            inhibited.append(Inhibition(reason: String(cString: g_variant_get_string(reason, nil)),
+                                        flags: g_variant_get_uint32(flags), cookie: cookie))
+            g_dbus_method_invocation_return_value(invocation, g_variant_new_tuple([g_variant_new_uint32(cookie)], 1))
+        } else {
+            let cookie = child(0)
+            defer { g_variant_unref(cookie) }
+            uninhibited.append(g_variant_get_uint32(cookie))
+            g_dbus_method_invocation_return_value(invocation, nil)
         }
     }
 }

@@ -27,11 +27,18 @@ final class Slideshow {
     /// The next picture, loading ahead.
     private var ahead: ImageTask?
     private weak var aheadItem: ItemViewModel?
+    /// The next picture's downloaded original, held until the view shows that item: the view's request then
+    /// gets it with the decoded picture, and Save, Copy, a zoom's detail and a drag need no second download.
+    private var aheadOriginal: ImageOriginal?
     /// At the last loaded item, waiting for the next page.
     private var waitsForMore = false
     /// A video or sound the pause stopped, to play again on resume.
     private var pausedPlayback = false
-    private var idleInhibition: UInt32 = 0
+    /// The pause came while the item was loading: a video that then starts by itself is paused.
+    private var holdsLoadingPlayback = false
+    /// The item shown when the show was paused, or stepped to since.
+    private weak var pausedOn: ItemViewModel?
+    private let idleInhibitor = IdleInhibitor()
     private var startAction: SimpleAction?
     private var intervalAction: SimpleAction?
     /// Where the interval is remembered.
@@ -84,7 +91,7 @@ final class Slideshow {
         isRunning = true
         isPaused = false
         // TRANSLATORS: why the screen does not blank, where the desktop lists what keeps it awake.
-        idleInhibition = window.inhibitIdle(reason: tr("Slideshow"))
+        idleInhibitor.inhibit(reason: tr("Slideshow"))
         onRunningChange?(true)
         // TRANSLATORS: shown when a slideshow starts.
         notification.show(tr("Slideshow: Space pauses, Escape ends"))
@@ -98,11 +105,11 @@ final class Slideshow {
         isRunning = false
         isPaused = false
         pausedPlayback = false
+        holdsLoadingPlayback = false
         waitsForMore = false
         cancelTimer()
         cancelAhead()
-        window.uninhibit(idleInhibition)
-        idleInhibition = 0
+        idleInhibitor.uninhibit()
         onRunningChange?(false)
     }
 
@@ -113,8 +120,11 @@ final class Slideshow {
         if isPaused {
             cancelTimer()
             pausedPlayback = largeView.presentation == .playing
+            holdsLoadingPlayback = largeView.presentation == .loading
+            pausedOn = largeView.download
             if pausedPlayback { largeView.togglePlayback() }
         } else {
+            holdsLoadingPlayback = false
             if pausedPlayback, largeView.presentation == .shown { largeView.togglePlayback() }
             pausedPlayback = false
         }
@@ -136,7 +146,21 @@ final class Slideshow {
     /// The large view changed (another item, its picture painted, a video ended): the interval starts once
     /// the item is shown, and the next picture loads ahead.
     func viewChanged() {
-        guard isRunning, !isPaused, let current = largeView.download else { return }
+        guard isRunning, let current = largeView.download else { return }
+        if isPaused {
+            // A video that was still loading when Space was pressed, or one stepped to meanwhile, starts by
+            // itself: it waits too.
+            if pausedOn !== current {
+                pausedOn = current
+                holdsLoadingPlayback = true
+            }
+            if holdsLoadingPlayback, largeView.presentation == .playing {
+                holdsLoadingPlayback = false
+                largeView.togglePlayback()
+                pausedPlayback = true
+            }
+            return
+        }
         if timedItem !== current { cancelTimer() }
         switch largeView.presentation {
         case .loading, .playing:
@@ -186,6 +210,9 @@ final class Slideshow {
             gallery.loadMore()
         } else if position > 0, let first = listView.download(at: 0) {
             onShow?(first)
+        } else {
+            // One item, and no more to come: nothing to go on to.
+            stop()
         }
     }
 
@@ -199,11 +226,12 @@ final class Slideshow {
         cancelAhead()
         guard var request = largeView.pictureRequest(for: next) else { return }
         request.priority = .visible
-        request.keepsOriginal = false
         aheadItem = next
-        let task = pipeline.loadImage(request) { [weak self, weak next] _ in
+        let task = pipeline.loadImage(request) { [weak self, weak next] result in
             // Only this load's end: a cancelled one may report after the next one started.
-            if let self, self.aheadItem === next { self.ahead = nil }
+            guard let self, self.aheadItem === next else { return }
+            self.ahead = nil
+            if case .success(let response) = result { self.aheadOriginal = response.original }
         }
         if task.isPending { ahead = task }
     }
@@ -212,5 +240,6 @@ final class Slideshow {
         ahead?.cancel()
         ahead = nil
         aheadItem = nil
+        aheadOriginal = nil
     }
 }
