@@ -85,7 +85,7 @@ public final class DragSource {
 
     /// `drag-data-get`: the file for a file target, the text for a text target. A target left empty means the
     /// drop gets nothing of that kind.
-    @_spi(GtkInterop) public func fill(_ selection: UnsafeMutableRawPointer, info: UInt32) {
+    private func fill(_ selection: UnsafeMutableRawPointer, info: UInt32) {
         guard let content = provide?() else { return }
         let data = OpaquePointer(selection)
         switch info {

@@ -57,7 +57,7 @@ public final class DropTarget {
     public func onDrop(_ handler: @escaping @MainActor (Drop) -> Void) { self.handler = handler }
 
     /// `drag-data-received`: reads at most `maxBytes` of the data, whatever its length says.
-    @_spi(GtkInterop) public func received(_ selection: UnsafeMutableRawPointer, info: UInt32, context: UnsafeMutableRawPointer?) {
+    private func received(_ selection: UnsafeMutableRawPointer, info: UInt32, context: UnsafeMutableRawPointer?) {
         guard let kind = Kind(rawValue: info) else { return }
         let data = OpaquePointer(selection)
         let length = Int(gtk_selection_data_get_length(data))

@@ -11,8 +11,9 @@ import XCTest
 /// Drag and drop on the real window: a profile link dropped on it opens the gallery (each kind browsers and
 /// file managers offer), a drag from the window itself is ignored, and an item dragged out of the large view
 /// or a row offers its original, saved into the cache, and its link. Drags start from pointer events sent to
-/// the window's widgets, so GTK begins a real drag and drop; the drop's data goes through the handlers GTK
-/// calls (`drag-data-received`, `drag-data-get`) with GtkSelectionData of GTK's own making.
+/// the window's widgets, so GTK begins a real drag and drop; the data goes through the signals GTK emits
+/// (`drag-data-received`, `drag-data-get`, emitted here with `g_signal_emitv`), with GtkSelectionData of GTK's
+/// own making. The X protocol between two processes is `Tests/EndToEnd/habits.sh`'s.
 final class DragAndDropTests: GLibTestCase {
     private static let link = "https://www.deviantart.com/aurora"
 
@@ -83,7 +84,7 @@ final class DragAndDropTests: GLibTestCase {
             let source = ui.window.itemDrags.sources.largeView
             ui.pressAndMove(view.canvas.area, from: (200, 200), to: (260, 230))
             XCTAssertTrue(iterateMainLoop(until: { source.isDragging }, timeout: 60), "dragging the fitted picture starts a drag")
-            try Self.expectOffer(of: item, from: source)
+            try Self.expectOffer(of: item, from: view.canvas.area)
             source.cancel()
             ui.release(view.canvas.area, at: (260, 230))
             XCTAssertTrue(iterateMainLoop(until: { !source.isDragging }, timeout: 60))
@@ -116,7 +117,7 @@ final class DragAndDropTests: GLibTestCase {
             ui.scroll(toRow: 20)
             XCTAssertTrue(ui.waitForView())
             XCTAssertFalse(row.download === download, "the row was recycled for another item")
-            try Self.expectOffer(of: download.item, from: source)
+            try Self.expectOffer(of: download.item, from: ui.list.listBox)
             source.cancel()
             ui.release(ui.list.listBox, at: (from.x + 80, from.y + 40))
             XCTAssertTrue(iterateMainLoop(until: { !source.isDragging }, timeout: 60))
@@ -125,14 +126,15 @@ final class DragAndDropTests: GLibTestCase {
 
     // MARK: Helpers
 
-    /// What `source` gives a drop: the file, once saved (bytes equal to the server's original), and the link.
+    /// What the drag from `widget` gives a drop, asked as GTK asks it (`drag-data-get`): the file, once saved
+    /// (bytes equal to the server's original), and the link.
     @MainActor
-    private static func expectOffer(of item: GalleryItem, from source: DragSource) throws {
+    private static func expectOffer(of item: GalleryItem, from widget: Widget) throws {
         var uri: String?
         XCTAssertTrue(iterateMainLoop(until: {
             let data = selectionData(target: "text/uri-list", bytes: [])
             defer { gtk_selection_data_free(data) }
-            source.fill(UnsafeMutableRawPointer(data), info: 1)
+            dataGet(from: widget, into: data, info: 1)
             uri = gtk_selection_data_get_uris(data).flatMap { uris in
                 defer { g_strfreev(uris) }
                 return uris[0].map { String(cString: $0) }
@@ -146,19 +148,55 @@ final class DragAndDropTests: GLibTestCase {
 
         let text = selectionData(target: "UTF8_STRING", bytes: [])
         defer { gtk_selection_data_free(text) }
-        source.fill(UnsafeMutableRawPointer(text), info: 2)
+        dataGet(from: widget, into: text, info: 2)
         let dropped = gtk_selection_data_get_text(text).map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: CChar.self) }
         XCTAssertEqual(takeString(dropped), item.link, "the item's link as text")
         XCTAssertNotNil(item.link)
     }
 
-    /// A drop of `bytes` as `target`, delivered as GTK delivers it to the window (`drag-data-received`).
+    /// The drag source's `drag-data-get` on `widget`, emitted as GTK emits it when a drop asks for `info`'s
+    /// target (the drag context left out: the handler does not read it).
+    @MainActor
+    private static func dataGet(from widget: Widget, into data: OpaquePointer, info: UInt32) {
+        var values = [GValue](repeating: GValue(), count: 5)
+        g_value_init(&values[0], gtk_widget_get_type())
+        g_value_set_object(&values[0], widget.widget.raw)
+        g_value_init(&values[1], gdk_drag_context_get_type())
+        g_value_init(&values[2], gtk_selection_data_get_type())
+        g_value_set_static_boxed(&values[2], UnsafeRawPointer(data))
+        g_value_init(&values[3], gv_type_uint())
+        g_value_set_uint(&values[3], info)
+        g_value_init(&values[4], gv_type_uint())
+        g_signal_emitv(&values, g_signal_lookup("drag-data-get", gtk_widget_get_type()), 0, nil)
+        for index in values.indices { g_value_unset(&values[index]) }
+    }
+
+    /// A drop of `bytes` as `target`, delivered as GTK delivers it to the window: its `drag-data-received`
+    /// signal, emitted with the window, the drag context, the point, the data, the target's info and a time
+    /// (`g_signal_emitv`: `g_signal_emit_by_name` is variadic), so the binding's trampoline is what runs.
     @MainActor
     private static func drop(_ bytes: [UInt8], target: String, kind: DropTarget.Kind, on ui: UIHarness,
                              context: UnsafeMutableRawPointer? = nil) {
         let data = selectionData(target: target, bytes: bytes)
         defer { gtk_selection_data_free(data) }
-        ui.window.linkDrop?.dropTarget.received(UnsafeMutableRawPointer(data), info: kind.rawValue, context: context)
+        let window = ui.window.window.widget.raw
+        var values = [GValue](repeating: GValue(), count: 7)
+        g_value_init(&values[0], gtk_application_window_get_type())
+        g_value_set_object(&values[0], window)
+        g_value_init(&values[1], gdk_drag_context_get_type())
+        g_value_set_object(&values[1], context)
+        for index in 2...3 {
+            g_value_init(&values[index], gv_type_int())
+            g_value_set_int(&values[index], 10)
+        }
+        g_value_init(&values[4], gtk_selection_data_get_type())
+        g_value_set_static_boxed(&values[4], UnsafeRawPointer(data))
+        g_value_init(&values[5], gv_type_uint())
+        g_value_set_uint(&values[5], kind.rawValue)
+        g_value_init(&values[6], gv_type_uint())
+        g_value_set_uint(&values[6], 0)
+        g_signal_emitv(&values, g_signal_lookup("drag-data-received", gtk_widget_get_type()), 0, nil)
+        for index in values.indices { g_value_unset(&values[index]) }
         drainMainLoop()
     }
 
