@@ -14,10 +14,9 @@ import GalleryCore
 /// beyond 2^23 px of scroll offset (~77,000 rows). Here the box of cells sits in a GtkLayout, moved by less
 /// than a line's height, so every widget coordinate stays small at item 100,000.
 ///
-/// The footer ("Loading more…", "End of gallery · 60 images") follows the last line. Selection is a model
-/// (`selectedIndex`), not a widget, so it survives rebinding and a switch of view; so do keyboard focus and
-/// the models' state. The view binds; its collaborators own the rest: `GalleryScroller` the adjustment,
-/// scrollbar and viewport, `CellPool` the cells, `GallerySelection` the keys and selection,
+/// The footer follows the last line. The view binds what it shows (the gallery, or a find's `FoundItems`);
+/// its collaborators own the rest: `GalleryScroller` the adjustment, scrollbar and viewport, `CellPool` the
+/// cells, `GallerySelection` the keys and selection (a model: it survives rebinding and a switch of view),
 /// `GalleryContextMenu` the menu, `ThumbnailDemand` what the models are asked to load.
 @MainActor
 public final class GalleryListView {
@@ -53,10 +52,11 @@ public final class GalleryListView {
     private let cellTicker: FrameTicker
     public private(set) var gallery: Gallery?
     /// Only these of the gallery's items show, in its order (what a find matched); nil: all of them.
-    public private(set) var foundItems: [ItemViewModel]?
+    private var found: FoundItems?
+    public var foundItems: [ItemViewModel]? { found?.items }
     private weak var selectedBeforeFind: ItemViewModel?
     /// The items shown: positions in the view are indices into this.
-    private var items: [ItemViewModel] { foundItems ?? gallery?.downloads ?? [] }
+    private var items: [ItemViewModel] { found?.items ?? gallery?.downloads ?? [] }
 
     private lazy var selection = GallerySelection(view: self)
     private lazy var contextMenu = GalleryContextMenu(view: self)
@@ -140,7 +140,7 @@ public final class GalleryListView {
         kinetic.stop()
         pool.clear(items)
         selection.clear()
-        foundItems = nil
+        found = nil
         self.gallery = gallery
         gallery?.thumbnailPixelSize = thumbnailPixelSize
         gallery?.onDownloadsAppended = { [weak self] _ in self?.appended() }
@@ -172,36 +172,28 @@ public final class GalleryListView {
 
     /// Where `download` shows (its index in the gallery unless only found items show); nil when it does not.
     public func position(of download: ItemViewModel) -> Int? {
-        let items = items
-        // Found items keep the gallery's order: their indices ascend.
-        var low = foundItems == nil ? download.index : 0, high = foundItems == nil ? download.index + 1 : items.count
-        while low < high {
-            let middle = (low + high) / 2
-            guard items.indices.contains(middle) else { return nil }
-            if items[middle].index < download.index { low = middle + 1 } else { high = middle }
-        }
-        return items.indices.contains(low) && items[low] === download ? low : nil
+        if let found { return found.position(of: download) }
+        return self.download(at: download.index) === download ? download.index : nil
     }
 
     /// Shows only `found` (items of the gallery, in its order), or all of them again (nil). The view starts
     /// at the top, with the selected item still selected if it shows. `adding`: the same find again, over a
     /// page that arrived: when `found` starts with what shows, the view stays where it is.
-    public func showOnly(_ found: [ItemViewModel]?, adding: Bool = false) {
-        guard found != nil || foundItems != nil else { return }
-        if adding, let found, let shown = foundItems, found.count >= shown.count,
-           zip(shown, found).allSatisfy({ $0 === $1 }) {
-            foundItems = found
+    public func showOnly(_ matches: [ItemViewModel]?, adding: Bool = false) {
+        guard matches != nil || found != nil else { return }
+        if adding, let matches, found?.isBeginning(of: matches) == true {
+            found = FoundItems(items: matches)
             return grew()
         }
         // The item selected before the find stays chosen while it does not show, and is selected again where
         // it shows again.
         let selected = selectedDownload ?? selectedBeforeFind
-        selectedBeforeFind = found == nil ? nil : selected
+        selectedBeforeFind = matches == nil ? nil : selected
         demand.reset()
         kinetic.stop()
         pool.clear(items)
         selection.clear()
-        foundItems = found
+        found = matches.map(FoundItems.init)
         configureAdjustment(value: 0)
         positionChanged()
         if let selected, let position = position(of: selected) { selection.select(position, focus: false) }
@@ -290,7 +282,7 @@ public final class GalleryListView {
             return (self.visibleRange, self.rowCount, self.adjustment.value)
         }
         // A find searches what is loaded: its end asks for no more.
-        if let gallery, foundItems == nil, gallery.canLoadMore, !visible.isEmpty,
+        if let gallery, found == nil, gallery.canLoadMore, !visible.isEmpty,
            visible.upperBound >= downloads.count - Self.prefetchRows * columns {
             gallery.loadMore()
         }
@@ -312,7 +304,7 @@ public final class GalleryListView {
 
     /// A page arrived: the range grows below, the view stays where it is.
     private func appended() {
-        if foundItems != nil { onAppendedWhileFound?() }
+        if found != nil { onAppendedWhileFound?() }
         grew()
     }
 
