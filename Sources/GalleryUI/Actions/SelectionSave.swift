@@ -94,8 +94,7 @@ final class SelectionSave {
 
     private func show(_ progress: GalleryDownloader.Progress) {
         // TRANSLATORS: the save bar while "Save N Images…" runs; {done} of {total} images are saved or skipped.
-        label.text = trn("Saving images: {done} of {total}…", "Saving images: {done} of {total}…", progress.total,
-                         ["done": progress.finished, "total": progress.total])
+        label.text = tr("Saving images: {done} of {total}…", ["done": progress.finished, "total": progress.total])
         self.progress.fraction = progress.total == 0 ? 0 : Double(progress.finished) / Double(progress.total)
     }
 
