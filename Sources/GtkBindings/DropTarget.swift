@@ -41,8 +41,8 @@ public final class DropTarget {
         self.maxBytes = maxBytes
         let targets = gtk_target_list_new(nil, 0)
         gtk_target_list_add_uri_targets(targets, Kind.uriList.rawValue)
-        gtk_target_list_add(targets, gdk_atom_intern_static_string("_NETSCAPE_URL"), 0, Kind.netscapeURL.rawValue)
-        gtk_target_list_add(targets, gdk_atom_intern_static_string("text/x-moz-url"), 0, Kind.mozURL.rawValue)
+        gtk_target_list_add(targets, gdk_atom_intern("_NETSCAPE_URL", 0), 0, Kind.netscapeURL.rawValue)
+        gtk_target_list_add(targets, gdk_atom_intern("text/x-moz-url", 0), 0, Kind.mozURL.rawValue)
         gtk_target_list_add_text_targets(targets, Kind.text.rawValue)
         gtk_drag_dest_set(widget.widget, GTK_DEST_DEFAULT_ALL, nil, 0,
                           GdkDragAction(rawValue: GDK_ACTION_COPY.rawValue | GDK_ACTION_LINK.rawValue))
