@@ -24,8 +24,9 @@ final class SlideshowTests: GLibTestCase {
             show.setInterval(.short)
             // Which item the view showed when each full image was asked for.
             var askedWhileShowing: [String: Int] = [:]
-            ui.server.onRequest = { path in
-                if path.hasPrefix("/images/") { askedWhileShowing[path] = ui.window.largeView.download?.index ?? -1 }
+            // Weakly: the server is the harness's, and a closure holding the harness would keep both alive.
+            ui.server.onRequest = { [weak ui] path in
+                if path.hasPrefix("/images/") { askedWhileShowing[path] = ui?.window.largeView.download?.index ?? -1 }
             }
             ui.server.holdsResponse = { $0.hasPrefix(Self.imagePath(2)) }
             ui.search("aurora")
