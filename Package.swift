@@ -12,6 +12,8 @@ import PackageDescription
 //                          CGStreamer is an internal import, so no GStreamer type appears in its public API
 //   GtkBindings            one small Swift class per GTK widget type we use; CGtk and CGLib are internal imports,
 //                          so no C type appears in its public API (tests reach GTK through @_spi(GtkInterop))
+//   CSQLite                Debian's SQLite (libsqlite3): the followed galleries' store
+//   SQLiteBindings         owning connection and statement types, SQLiteError; CSQLite is an internal import
 //   GalleryCore            sources, page loading, image loading and decoding; no widgets
 //   GalleryUI              the window, header bar, gallery list, rows and the large view; depends on no C module
 //   GalleryViewerApp       GtkApplication, command line, wiring  -> `gallery-viewer`; depends on no C module
@@ -37,6 +39,7 @@ let package = Package(
         .executable(name: "gallery-soup-floor", targets: ["SoupFloor"]),
         .executable(name: "gallery-decoder", targets: ["GalleryDecoder"]),
         .executable(name: "gallery-test-drag-source", targets: ["DragLinkSource"]),
+        .executable(name: "gallery-test-follow-writer", targets: ["FollowWriter"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -49,6 +52,8 @@ let package = Package(
         .systemLibrary(name: "CGLib", pkgConfig: "gdk-pixbuf-2.0", providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
         .systemLibrary(name: "CGtk", pkgConfig: "gtk+-3.0", providers: [.apt(["libgtk-3-dev"])]),
         .systemLibrary(name: "CSoup", pkgConfig: "libsoup-2.4", providers: [.apt(["libsoup2.4-dev"])]),
+        // Debian's SQLite: the followed galleries' store (GalleryCore/Following), through SQLiteBindings only.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // The desktop portals through libportal (Set as Background).
         .systemLibrary(name: "CPortal", pkgConfig: "libportal-gtk3", providers: [.apt(["libportal-gtk3-dev"])]),
 
@@ -62,12 +67,14 @@ let package = Package(
         // none of the network's libraries (Tests/Install/check.sh). GObjectBindings re-exports it.
         .target(name: "DecoderBindings", dependencies: ["CGLib"]),
         .target(name: "GObjectBindings", dependencies: ["DecoderBindings", "CGLib", "CSoup", "CDecoderSandbox"]),
+        // Owning connection, statement and transaction types over SQLite; CSQLite is an internal import.
+        .target(name: "SQLiteBindings", dependencies: ["CSQLite"]),
         .target(name: "GStreamerBindings", dependencies: ["GObjectBindings", "CGLib", "CGStreamer"]),
         .target(name: "GtkBindings", dependencies: ["GObjectBindings", "GStreamerBindings", "CGLib", "CGtk", "CPortal"]),
         .target(
             name: "GalleryCore",
             dependencies: [
-                "GObjectBindings", "GStreamerBindings", "CGLib",
+                "GObjectBindings", "GStreamerBindings", "SQLiteBindings", "CGLib",
                 .product(name: "Collections", package: "swift-collections"),
             ]),
         // No C module: GtkBindings shows no GTK type, so the UI is Swift types over the bindings only.
@@ -118,13 +125,18 @@ let package = Package(
         .executableTarget(name: "DragLinkSource", dependencies: ["GtkBindings", "GObjectBindings", "CGLib", "CGtk"],
                           path: "Tests/DragLinkSource"),
 
+        // Follows galleries in a loop, printing a line as each commit is acknowledged, until killed: the kill -9
+        // test's child (Tests/GalleryCoreTests/FollowStoreCrashTests.swift). Never released or installed.
+        .executableTarget(name: "FollowWriter", dependencies: ["GalleryCore", "GObjectBindings"],
+                          path: "Tests/FollowWriter"),
+
         .target(name: "TestSupport", dependencies: ["GObjectBindings", "GStreamerBindings", "GalleryCore", "GalleryDemoServer", "CGLib"],
                 path: "Tests/TestSupport"),
         // GTK only for a GInitiallyUnowned that needs no display (GtkAdjustment), in the ownership tests.
         .testTarget(name: "GObjectBindingsTests", dependencies: ["GObjectBindings", "TestSupport", "CGLib", "CGtk"]),
         .testTarget(name: "GalleryCoreTests",
                     dependencies: ["GalleryCore", "GalleryDemoServer", "GalleryHostileServer", "GObjectBindings", "TestSupport",
-                                   "CGLib"]),
+                                   "SQLiteBindings", "CGLib"]),
         .testTarget(name: "GalleryDemoServerTests",
                     dependencies: ["GalleryDemoServer", "GObjectBindings", "TestSupport", "CGLib"]),
         .testTarget(name: "GalleryUITests",

@@ -83,6 +83,14 @@ final class CommandSession {
     /// The source for USERNAME, or for the profile link given instead (with --source naming the service, or
     /// left out); a `/@NAME` link's server is asked what it runs, on the loop.
     func makeSource() -> Result<any GallerySource, GalleryError> {
+        resolveGallery().flatMap { target in
+            Result { () throws(GalleryError) in try sources.make(target.source, username: target.username) }
+        }
+    }
+
+    /// The service and username USERNAME or the link names, as `makeSource` reads them, without making the
+    /// source (the Demo source would start its server).
+    func resolveGallery() -> Result<(source: SourceKind, username: String), GalleryError> {
         let input = options.username?.trimmed ?? ""
         let target: (source: SourceKind, username: String)
         switch ProfileLink.read(input) {
@@ -102,7 +110,7 @@ final class CommandSession {
                 }
             }
         }
-        return Result { () throws(GalleryError) in try sources.make(target.source, username: target.username) }
+        return .success(target)
     }
 
     /// Asks a `/@NAME` link's server (or the endpoint override standing for every server) what it runs.

@@ -20,7 +20,9 @@ struct Options: ParsableCommand {
             + "https://SERVER/@NAME (Mastodon or Misskey: the server is asked which), @NAME@SERVER,\n"
             + "https://bsky.app/profile/HANDLE, at://HANDLE, https://commons.wikimedia.org/wiki/User:NAME.\n"
             + "With --list, prints the whole gallery instead, one line per item. With --download DIR, saves\n"
-            + "every image at full size into DIR/SOURCE/USERNAME/; run it again to resume.\n"
+            + "every image at full size into DIR/SOURCE/USERNAME/; run it again to resume. --follow and\n"
+            + "--unfollow change the followed galleries, --following prints them (exit status 74: their file\n"
+            + "could not be read or written).\n"
             + "A running window takes over a second launch: the search runs there.\n"
             + "GALLERY_VIEWER_ENDPOINT in the environment works like --endpoint; without --source, either\n"
             + "applies to every source, and the server of a /@NAME link is asked there.")
@@ -39,8 +41,17 @@ struct Options: ParsableCommand {
     @Flag(help: "Print the gallery (all pages) instead of opening a window.")
     var list = false
 
-    @Flag(help: "With --list: one JSON object per line.")
+    @Flag(help: "With --list or --following: one JSON object per line.")
     var json = false
+
+    @Flag(help: "Follow the gallery of USERNAME or LINK (kept in $XDG_DATA_HOME/gallery-viewer), and exit.")
+    var follow = false
+
+    @Flag(help: "Stop following the gallery of USERNAME or LINK, and exit.")
+    var unfollow = false
+
+    @Flag(help: "Print the followed galleries, one line each, and exit.")
+    var following = false
 
     @Option(help: ArgumentHelp(
         "Save every image at full size, video and sound into DIR/SOURCE/USERNAME/ instead of opening a window (run again to resume).",
@@ -61,9 +72,15 @@ struct Options: ParsableCommand {
 
     mutating func validate() throws {
         // TRANSLATORS: command-line errors: option names (--json…), USERNAME and addresses stay as they are.
-        if json && !list { throw ValidationError(tr("--json only works with --list.")) }
+        if json && !list && !following { throw ValidationError(tr("--json only works with --list or --following.")) }
+        if [list, download != nil, follow, unfollow, following].filter({ $0 }).count > 1 {
+            throw ValidationError(tr("Only one of --list, --download, --follow, --unfollow and --following at a time."))
+        }
+        if (follow || unfollow) && (username ?? "").trimmed.isEmpty {
+            throw ValidationError(tr("--follow and --unfollow need a USERNAME or a profile LINK."))
+        }
+        if following && username != nil { throw ValidationError(tr("--following takes no USERNAME.")) }
         if list && (username ?? "").isEmpty { throw ValidationError(tr("--list needs a USERNAME or a profile LINK.")) }
-        if list && download != nil { throw ValidationError(tr("--list and --download do not go together.")) }
         if imagesOnly && download == nil { throw ValidationError(tr("--images-only only works with --download.")) }
         if let download {
             if download.isEmpty { throw ValidationError(tr("--download needs a folder, e.g. --download ~/Pictures.")) }

@@ -72,6 +72,20 @@ fi
 grep -q "Stopped after 59 items, the most --max-items allows" "$work/err" || fail "--max-items said: $(cat "$work/err")"
 echo "e2e: --list ok (60 and 360 items, the endpoint from the environment, errors on stderr)"
 
+# 2b. --follow, --following, --unfollow: the followed galleries' file, no window, no network for a username.
+follows() { XDG_DATA_HOME="$work/data" bounded "$GALLERY_VIEWER" "$@"; }
+follows --follow --source demo aurora >/dev/null || fail "--follow failed"
+follows --follow https://www.deviantart.com/Atlas >/dev/null || fail "--follow LINK failed"
+follows --follow --source demo AURORA | grep -q "Already following" || fail "--follow twice was not one gallery"
+[ "$(follows --following | cut -f1,2 | tr '\t\n' ': ')" = "demo:aurora deviantart:Atlas " ] || fail "--following: $(follows --following)"
+follows --following --json | grep -q '"source":"demo","username":"aurora"' || fail "--following --json: $(follows --following --json)"
+follows --unfollow --source demo aurora >/dev/null || fail "--unfollow failed"
+follows --unfollow --source demo aurora 2>"$work/err" && fail "--unfollow of a gallery not followed exited 0"
+grep -q "aurora on Demo is not followed" "$work/err" || fail "--unfollow said: $(cat "$work/err")"
+[ "$(stat -c %a "$work/data/gallery-viewer")/$(stat -c %a "$work/data/gallery-viewer/follows.sqlite3")" = 700/600 ] \
+  || fail "the follow store is not private"
+echo "e2e: --follow, --following, --unfollow ok"
+
 # 2a. The same demo users in Bluesky's and Misskey's formats: one line per item with the usual fields, videos
 #     as kind video, alt texts, every item linking to an https page; an unknown user fails with "No such user".
 for spec in "bluesky aurora.demo.test nobody.demo.test" "misskey aurora@demo.test nobody@demo.test"; do

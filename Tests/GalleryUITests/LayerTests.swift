@@ -16,7 +16,7 @@ final class LayerTests: XCTestCase {
     }
 
     func testGtkBindingsKeepTheirCModulesInternal() throws {
-        for target in ["GtkBindings", "GStreamerBindings"] {
+        for target in ["GtkBindings", "GStreamerBindings", "SQLiteBindings"] {
             let imports = try Self.imports(in: target)
             XCTAssertFalse(imports.isEmpty)
             for (file, imports) in imports {
@@ -27,10 +27,20 @@ final class LayerTests: XCTestCase {
         }
     }
 
+    /// The store's SQLite stays in GalleryCore: the window and the command line ask `FollowStore`.
+    func testOnlyTheCoreReachesTheDatabase() throws {
+        for target in ["GalleryUI", "GalleryViewerApp"] {
+            for (file, imports) in try Self.imports(in: target) {
+                XCTAssertFalse(imports.contains { $0.module == "SQLiteBindings" }, "\(file): \(target) goes through FollowStore")
+            }
+        }
+    }
+
     func testTheCoreSeesNoGtk() throws {
         for (file, imports) in try Self.imports(in: "GalleryCore") {
             XCTAssertFalse(imports.contains { $0.module == "CGtk" || $0.module == "CPortal" }, "\(file): GalleryCore has no widgets")
             XCTAssertFalse(imports.contains { $0.module == "CGStreamer" }, "\(file): GalleryCore plays through GStreamerBindings")
+            XCTAssertFalse(imports.contains { $0.module == "CSQLite" }, "\(file): GalleryCore reaches SQLite through SQLiteBindings")
         }
     }
 
@@ -57,7 +67,7 @@ final class LayerTests: XCTestCase {
 
     /// Every Swift file under Sources/`target` (sub-folders included) with its import declarations.
     private static func imports(in target: String) throws -> [(file: String, imports: [Import])] {
-        XCTAssertEqual(cModules, ["CGLib", "CGStreamer", "CGtk", "CPortal", "CSoup"], "the C modules the rules are about")
+        XCTAssertEqual(cModules, ["CGLib", "CGStreamer", "CGtk", "CPortal", "CSQLite", "CSoup"], "the C modules the rules are about")
         let folder = sourcesPath + "/" + target
         let files = try XCTUnwrap(FileManager.default.subpaths(atPath: folder), folder)
             .filter { $0.hasSuffix(".swift") }.sorted()

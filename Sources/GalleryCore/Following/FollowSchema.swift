@@ -1,0 +1,46 @@
+import SQLiteBindings
+
+/// The follow store's tables, as a list of migrations: migration n takes `user_version` n to n + 1, each in a
+/// transaction of its own, so a kill between two leaves a file at one version or the next, never between.
+/// Append to the list; never edit a shipped step.
+enum FollowSchema {
+    static let migrations: [String] = [
+        // 1: followed galleries and their seen-marks.
+        """
+        CREATE TABLE followed_gallery (
+            id INTEGER PRIMARY KEY,
+            source TEXT NOT NULL,
+            username TEXT NOT NULL,
+            -- The spelling the service's username rule compares (FollowedGallery.Key.identity).
+            identity TEXT NOT NULL,
+            display_name TEXT NOT NULL,
+            followed_at INTEGER NOT NULL,
+            last_item_id TEXT,
+            last_item_time INTEGER,
+            last_checked_at INTEGER,
+            last_problem TEXT,
+            UNIQUE (source, identity)
+        );
+        CREATE TABLE seen_item (
+            gallery_id INTEGER NOT NULL REFERENCES followed_gallery (id) ON DELETE CASCADE,
+            item_id TEXT NOT NULL,
+            seen_at INTEGER NOT NULL,
+            PRIMARY KEY (gallery_id, item_id)
+        ) WITHOUT ROWID;
+        CREATE INDEX seen_item_by_age ON seen_item (gallery_id, seen_at);
+        """,
+    ]
+
+    static var version: Int { migrations.count }
+
+    /// Runs the migrations after `version`; the first also marks the file as ours (`application_id`).
+    static func migrate(_ connection: SQLiteConnection, from version: Int) throws(SQLiteError) {
+        for step in version..<migrations.count {
+            try connection.transaction { () throws(SQLiteError) in
+                try connection.execute(migrations[step])
+                if step == 0 { try connection.execute("PRAGMA application_id = \(FollowDatabase.applicationID)") }
+                try connection.execute("PRAGMA user_version = \(step + 1)")
+            }
+        }
+    }
+}

@@ -1,0 +1,62 @@
+/// One followed gallery as the store keeps it. Times are milliseconds since 1970 (UTC).
+public struct FollowedGallery: Equatable, Sendable {
+    public var key: Key
+    /// What the window shows for it: the username until a check learns the account's own name.
+    public var displayName: String
+    public var followedAt: Int64
+    /// The newest item the last successful check saw (the checker's stopping point), and its time.
+    public var lastItemID: String?
+    public var lastItemTime: Int64?
+    public var lastCheckedAt: Int64?
+    /// Why the last check failed, as the window says it ("No such user"); nil after a good one.
+    public var lastProblem: String?
+
+    public init(key: Key, displayName: String, followedAt: Int64, lastItemID: String? = nil, lastItemTime: Int64? = nil,
+                lastCheckedAt: Int64? = nil, lastProblem: String? = nil) {
+        self.key = key
+        self.displayName = displayName
+        self.followedAt = followedAt
+        self.lastItemID = lastItemID
+        self.lastItemTime = lastItemTime
+        self.lastCheckedAt = lastCheckedAt
+        self.lastProblem = lastProblem
+    }
+
+    /// Which gallery: a source and the username its source searched (`GallerySource.username`), never a link.
+    public struct Key: Hashable, Sendable {
+        public let source: SourceKind
+        public let username: String
+
+        public init(source: SourceKind, username: String) {
+            self.source = source
+            self.username = username
+        }
+
+        /// The spelling two keys of the same user share, so the database's UNIQUE constraint applies the
+        /// service's own rule (`ServiceDescriptor.isSameUser`): "Aurora" and "aurora" are one DeviantArt user.
+        var identity: String {
+            switch source.descriptor.usernameMatching {
+            case .ignoringCase: username.lowercased()
+            case .exact: username
+            case .handleOrDID: username.hasPrefix("did:") ? username : username.lowercased()
+            }
+        }
+    }
+}
+
+/// What the store bounds: a damaged file or a runaway caller cannot make it grow without end, and every text
+/// read back is as short as the window expects.
+public enum FollowLimits {
+    /// Ten times the galleries the scale goal checks (500).
+    public static let maxGalleries = 5_000
+    /// Seen-marks kept per gallery; past it the oldest go. The checker looks only at items newer than a
+    /// gallery's last known one, so a mark that old decides nothing.
+    public static let maxSeenMarksPerGallery = 10_000
+    /// As `RecentGalleries`: longer than any name a source accepts.
+    public static let maxUsernameLength = RecentGalleries.maxUsernameLength
+    public static let maxDisplayNameLength = 200
+    public static let maxProblemLength = 500
+    /// An item's identity (a service's id or URL) in UTF-8 bytes; a longer one is refused, never cut, since a
+    /// cut identity could match another item.
+    public static let maxItemIDBytes = 1_024
+}
