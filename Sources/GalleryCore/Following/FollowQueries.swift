@@ -16,10 +16,8 @@ extension FollowDatabase {
                     return exists ? .success(false) : .failure(.tooMany(limit: FollowLimits.maxGalleries))
                 }
                 let added = try connection.run(
-                    """
-                    INSERT INTO followed_gallery (source, username, identity, display_name, followed_at)
-                    VALUES (?, ?, ?, ?, ?) ON CONFLICT (source, identity) DO NOTHING
-                    """,
+                    "INSERT INTO followed_gallery (source, username, identity, display_name, followed_at) "
+                        + "VALUES (?, ?, ?, ?, ?) ON CONFLICT (source, identity) DO NOTHING",
                     [.text(gallery.key.source.rawValue), .text(gallery.key.username), .text(gallery.key.identity),
                      .text(name.isEmpty ? gallery.key.username : name), .integer(gallery.followedAt)])
                 return .success(added == 1)
@@ -41,11 +39,9 @@ extension FollowDatabase {
     func following(on connection: SQLiteConnection) throws(FollowStoreError) -> [FollowedGallery] {
         try attempt { () throws -> [FollowedGallery?] in
             try connection.rows(
-                """
-                SELECT source, username, display_name, followed_at, last_item_id, last_item_time, last_checked_at,
-                       last_problem
-                FROM followed_gallery ORDER BY followed_at, id LIMIT ?
-                """, [.integer(Int64(FollowLimits.maxGalleries))]) { row in
+                "SELECT source, username, display_name, followed_at, last_item_id, last_item_time, last_checked_at, "
+                    + "last_problem "
+                    + "FROM followed_gallery ORDER BY followed_at, id LIMIT ?", [.integer(Int64(FollowLimits.maxGalleries))]) { row in
                 guard let source = row.text(0).flatMap(SourceKind.init(rawValue:)), let username = row.text(1),
                       Self.isValid(username) else { return nil }
                 return FollowedGallery(
@@ -80,11 +76,9 @@ extension FollowDatabase {
                     added += connection.changes
                 }
                 try connection.run(
-                    """
-                    DELETE FROM seen_item WHERE gallery_id = ?1 AND item_id IN (
-                        SELECT item_id FROM seen_item WHERE gallery_id = ?1
-                        ORDER BY seen_at DESC, item_id LIMIT -1 OFFSET ?2)
-                    """, [.integer(gallery), .integer(Int64(FollowLimits.maxSeenMarksPerGallery))])
+                    "DELETE FROM seen_item WHERE gallery_id = ?1 AND item_id IN ( "
+                        + "SELECT item_id FROM seen_item WHERE gallery_id = ?1 "
+                        + "ORDER BY seen_at DESC, item_id LIMIT -1 OFFSET ?2)", [.integer(gallery), .integer(Int64(FollowLimits.maxSeenMarksPerGallery))])
                 return added
             }
         }
@@ -96,10 +90,8 @@ extension FollowDatabase {
     func seenItemIDs(in key: FollowedGallery.Key, on connection: SQLiteConnection) throws(FollowStoreError) -> Set<String> {
         try Set(attempt { () throws -> [String] in
             try connection.rows(
-                """
-                SELECT item_id FROM seen_item JOIN followed_gallery ON followed_gallery.id = seen_item.gallery_id
-                WHERE source = ? AND identity = ? LIMIT ?
-                """,
+                "SELECT item_id FROM seen_item JOIN followed_gallery ON followed_gallery.id = seen_item.gallery_id "
+                    + "WHERE source = ? AND identity = ? LIMIT ?",
                 [.text(key.source.rawValue), .text(key.identity), .integer(Int64(FollowLimits.maxSeenMarksPerGallery))]
             ) { $0.text(0) ?? "" }
         })
