@@ -29,13 +29,17 @@ if ! $SWIFT build --product GalleryViewerPackageTests --scratch-path "$BUILD_DIR
   echo "test-asan: the AddressSanitizer build failed"; exit 1
 fi
 # The decoder helper the tests start: the plain debug build's (under AddressSanitizer its seccomp filter would
-# stop the sanitizer's own report files and leak checker; the helper's safety is its sandbox, not ASan).
-# shellcheck disable=SC2086
-if ! $SWIFT build --product gallery-decoder --scratch-path "${DEBUG_BUILD_DIR:-.build}" $SWIFT_FLAGS; then
-  echo "test-asan: the decoder helper's build failed"; exit 1
-fi
-export GALLERY_DECODER
+# stop the sanitizer's own report files and leak checker; the helper's safety is its sandbox, not ASan). The
+# follow store's crash test kills a writer process: the debug build's too (what it proves is SQLite's).
+for product in gallery-decoder gallery-test-follow-writer; do
+  # shellcheck disable=SC2086
+  if ! $SWIFT build --product $product --scratch-path "${DEBUG_BUILD_DIR:-.build}" $SWIFT_FLAGS; then
+    echo "test-asan: the build of $product failed"; exit 1
+  fi
+done
+export GALLERY_DECODER GALLERY_TEST_FOLLOW_WRITER
 GALLERY_DECODER=$(cd "${DEBUG_BUILD_DIR:-.build}/debug" && pwd)/gallery-decoder
+GALLERY_TEST_FOLLOW_WRITER=$(cd "${DEBUG_BUILD_DIR:-.build}/debug" && pwd)/gallery-test-follow-writer
 built=$(date +%s)
 echo "test-asan: built in $((built - start)) s ($BUILD_DIR)"
 

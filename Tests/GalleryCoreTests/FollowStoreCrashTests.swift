@@ -85,7 +85,12 @@ final class FollowStoreCrashTests: GLibTestCase {
         return complete
     }
 
+    /// `GALLERY_TEST_FOLLOW_WRITER` (the AddressSanitizer run builds the tests alone, and points at the debug
+    /// build's writer), else the one beside the test bundle.
     private static func writerPath() -> String? {
+        if let given = g_getenv("GALLERY_TEST_FOLLOW_WRITER").map({ String(cString: $0) }), access(given, X_OK) == 0 {
+            return given
+        }
         guard let test = g_file_read_link("/proc/self/exe", nil) else { return nil }
         defer { g_free(test) }
         let path = FileSystem.directoryName(of: String(cString: test)) + "/gallery-test-follow-writer"
