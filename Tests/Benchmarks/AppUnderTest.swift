@@ -94,9 +94,17 @@ final class AppUnderTest {
     /// The gallery page is the one the window's stack shows, and no crossfade is running: a search shows
     /// "Loading…" first, and the page faded out is hidden (with the keyboard focus in it) when the fade ends.
     var listIsShown: Bool {
-        guard let parent = gtk_widget_get_parent(list.container.widget) else { return false }
-        let stack = parent.raw.as(GtkStack.self)
-        return gtk_stack_get_visible_child(stack) == list.container.widget && gtk_stack_get_transition_running(stack) == 0
+        // The list sits in the stack's gallery page (with the find bar above it), not in the stack itself.
+        var page = list.container.widget
+        while let parent = gtk_widget_get_parent(page) {
+            if g_type_check_instance_is_a(UnsafeMutableRawPointer(parent).assumingMemoryBound(to: GTypeInstance.self),
+                                          gtk_stack_get_type()) != 0 {
+                let stack = parent.raw.as(GtkStack.self)
+                return gtk_stack_get_visible_child(stack) == page && gtk_stack_get_transition_running(stack) == 0
+            }
+            page = parent
+        }
+        return false
     }
 
     /// True when every row in the viewport shows its final picture (thumbnail, error, or badge).
