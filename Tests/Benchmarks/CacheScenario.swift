@@ -90,7 +90,16 @@ enum CacheScenario {
         let probe = MainLoopProbe()
         probe.start()
         app.window.search(source: .demo, username: "aurora")
-        try Loop.run(until: { app.visibleRowsAreSettled }, timeout: 30, "the first screen's thumbnails")
+        do {
+            try Loop.run(until: { app.visibleRowsAreSettled }, timeout: 30, "the first screen's thumbnails")
+        } catch {
+            // Which rows were still waiting, and in what state: what a failure needs to be looked into.
+            let range = app.list.visibleRange
+            let waiting = range.compactMap { index in
+                app.download(index).flatMap { $0.state.isSettled ? nil : "\(index): \($0.state)" }
+            }
+            throw BenchmarkError(description: "\(error) (visible \(range), unsettled: \(waiting.joined(separator: ", ")))")
+        }
         let shown = app.paints.paint(after: Loop.now())
         let loaded = app.list.visibleRange.filter { app.download($0)?.state == .loaded }.count
         let saidOffline = app.window.notices.notice.map { if case .offline = $0 { true } else { false } } ?? false
