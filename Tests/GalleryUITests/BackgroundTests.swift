@@ -115,60 +115,23 @@ final class FakeWallpaperPortal {
 
     private(set) var requests: [Request] = []
     var answer: UInt32 = 0
-    private let connection: OpaquePointer
+    private var service: FakeBusService?
+    private var connection: OpaquePointer { service!.connection }
 
     init() throws {
-        var error: UnsafeMutablePointer<GError>?
-        let address = g_dbus_address_get_for_bus_sync(G_BUS_TYPE_SESSION, nil, &error)
-        guard let address else { throw GLibError(consuming: error!) }
-        defer { g_free(address) }
-        let flags = GDBusConnectionFlags(rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue
-                                         | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
-        guard let connection = g_dbus_connection_new_for_address_sync(address, flags, nil, nil, &error) else {
-            throw GLibError(consuming: error!)
-        }
-        self.connection = connection
         let xml = """
             <node><interface name="org.freedesktop.portal.Wallpaper">
             <method name="SetWallpaperFile"><arg type="s" direction="in"/><arg type="h" direction="in"/>
             <arg type="a{sv}" direction="in"/><arg type="o" direction="out"/></method>
             </interface></node>
             """
-        let node = g_dbus_node_info_new_for_xml(xml, &error)!
-        defer { g_dbus_node_info_unref(node) }
-        var vtable = GDBusInterfaceVTable()
-        vtable.method_call = { _, sender, _, _, _, parameters, invocation, data in
-            let portal = Unmanaged<FakeWallpaperPortal>.fromOpaque(data!).takeUnretainedValue()
-            nonisolated(unsafe) let call = (sender, parameters, invocation)
-            MainActor.assumeIsolated { portal.setWallpaperFile(sender: call.0, parameters: call.1, invocation: call.2) }
-        }
-        let registered = g_dbus_connection_register_object(connection, "/org/freedesktop/portal/desktop",
-                                                            node.pointee.interfaces[0], &vtable,
-                                                            Unmanaged.passUnretained(self).toOpaque(), nil, &error)
-        guard registered != 0 else { throw GLibError(consuming: error!) }
-        let reply = g_dbus_connection_call_sync(connection, "org.freedesktop.DBus", "/org/freedesktop/DBus",
-                                                "org.freedesktop.DBus", "RequestName",
-                                                g_variant_new_tuple([g_variant_new_string("org.freedesktop.portal.Desktop"),
-                                                                     g_variant_new_uint32(4)], 2),
-                                                nil, G_DBUS_CALL_FLAGS_NONE, -1, nil, &error)
-        guard let reply else { throw GLibError(consuming: error!) }
-        defer { g_variant_unref(reply) }
-        let answer = g_variant_get_child_value(reply, 0)!
-        defer { g_variant_unref(answer) }
-        // 1: the primary owner. Anything else: a real portal holds the name, and this one would not be asked.
-        guard g_variant_get_uint32(answer) == 1 else {
-            throw GLibError(domain: 0, code: 0, message: "org.freedesktop.portal.Desktop is taken on the test's bus")
+        service = try FakeBusService(name: "org.freedesktop.portal.Desktop", path: "/org/freedesktop/portal/desktop",
+                                     xml: xml) { [weak self] sender, _, parameters, invocation in
+            self?.setWallpaperFile(sender: sender, parameters: parameters, invocation: invocation)
         }
     }
 
-    isolated deinit {
-        g_dbus_connection_close_sync(connection, nil, nil)
-        g_object_unref(UnsafeMutableRawPointer(connection))
-    }
-
-    private func setWallpaperFile(sender: UnsafePointer<gchar>?, parameters: OpaquePointer?,
-                                  invocation: OpaquePointer?) {
-        guard let sender, let parameters, let invocation else { return }
+    private func setWallpaperFile(sender: String, parameters: OpaquePointer, invocation: OpaquePointer) {
         let parent = g_variant_get_child_value(parameters, 0)!
         let handle = g_variant_get_child_value(parameters, 1)!
         let options = g_variant_get_child_value(parameters, 2)!
@@ -197,7 +160,7 @@ final class FakeWallpaperPortal {
         requests.append(Request(parentWindow: String(cString: g_variant_get_string(parent, nil)), file: file,
                                 setOn: setOn, showPreview: showPreview))
         // The request object's path, as xdg-desktop-portal makes it from the caller's name and token.
-        let caller = String(String(cString: sender).dropFirst()).map { $0 == "." ? "_" : $0 }
+        let caller = String(sender.dropFirst()).map { $0 == "." ? "_" : $0 }
         let path = "/org/freedesktop/portal/desktop/request/" + String(caller) + "/" + token
         g_dbus_method_invocation_return_value(invocation, g_variant_new_tuple([g_variant_new_object_path(path)], 1))
         let entryType = g_variant_type_new("{sv}")

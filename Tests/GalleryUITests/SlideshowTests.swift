@@ -196,19 +196,9 @@ final class FakeSessionManager {
     struct Inhibition { let reason: String; let flags: UInt32; let cookie: UInt32 }
     private(set) var inhibited: [Inhibition] = []
     private(set) var uninhibited: [UInt32] = []
-    private let connection: OpaquePointer
+    private var service: FakeBusService?
 
     init() throws {
-        var error: UnsafeMutablePointer<GError>?
-        let address = g_dbus_address_get_for_bus_sync(G_BUS_TYPE_SESSION, nil, &error)
-        guard let address else { throw GLibError(consuming: error!) }
-        defer { g_free(address) }
-        let flags = GDBusConnectionFlags(rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue
-                                         | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
-        guard let connection = g_dbus_connection_new_for_address_sync(address, flags, nil, nil, &error) else {
-            throw GLibError(consuming: error!)
-        }
-        self.connection = connection
         let xml = """
             <node><interface name="org.gnome.SessionManager">
             <method name="Inhibit"><arg type="s" direction="in"/><arg type="u" direction="in"/>
@@ -216,30 +206,10 @@ final class FakeSessionManager {
             <method name="Uninhibit"><arg type="u" direction="in"/></method>
             </interface></node>
             """
-        let node = g_dbus_node_info_new_for_xml(xml, &error)!
-        defer { g_dbus_node_info_unref(node) }
-        var vtable = GDBusInterfaceVTable()
-        vtable.method_call = { _, _, _, _, method, parameters, invocation, data in
-            let manager = Unmanaged<FakeSessionManager>.fromOpaque(data!).takeUnretainedValue()
-            nonisolated(unsafe) let call = (method, parameters, invocation)
-            MainActor.assumeIsolated { manager.called(String(cString: call.0!), call.1!, call.2!) }
+        service = try FakeBusService(name: "org.gnome.SessionManager", path: "/org/gnome/SessionManager", xml: xml) {
+            [weak self] _, method, parameters, invocation in
+            self?.called(method, parameters, invocation)
         }
-        let registered = g_dbus_connection_register_object(connection, "/org/gnome/SessionManager",
-                                                            node.pointee.interfaces[0], &vtable,
-                                                            Unmanaged.passUnretained(self).toOpaque(), nil, &error)
-        guard registered != 0 else { throw GLibError(consuming: error!) }
-        let reply = g_dbus_connection_call_sync(connection, "org.freedesktop.DBus", "/org/freedesktop/DBus",
-                                                "org.freedesktop.DBus", "RequestName",
-                                                g_variant_new_tuple([g_variant_new_string("org.gnome.SessionManager"),
-                                                                     g_variant_new_uint32(4)], 2),
-                                                nil, G_DBUS_CALL_FLAGS_NONE, -1, nil, &error)
-        guard let reply else { throw GLibError(consuming: error!) }
-        g_variant_unref(reply)
-    }
-
-    isolated deinit {
-        g_dbus_connection_close_sync(connection, nil, nil)
-        g_object_unref(UnsafeMutableRawPointer(connection))
     }
 
     private func called(_ method: String, _ parameters: OpaquePointer, _ invocation: OpaquePointer) {

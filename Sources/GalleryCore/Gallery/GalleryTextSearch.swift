@@ -11,8 +11,10 @@ import GObjectBindings
 public final class GalleryTextSearch {
     /// What is searched for at most: a pasted page of text is cut, not folded whole.
     public static let maxQueryCharacters = 200
-    /// Of each item's title and description, what is searched (a Commons description can run long).
-    nonisolated public static let maxItemTextBytes = 2_000
+    /// Of each item's title and description, what is searched and kept folded: the folded texts live as long
+    /// as the find, so with a gallery of 100,000 they cost up to a few hundred bytes an item, not a description's
+    /// whole length (a Commons description can run long).
+    nonisolated public static let maxItemTextBytes = 600
 
     public struct Result: Sendable, Equatable {
         /// The matching items' indices in the gallery, ascending.

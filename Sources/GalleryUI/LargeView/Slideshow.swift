@@ -11,7 +11,6 @@ import GalleryCore
 /// Escape or F5 ends it on the item shown. The screen does not blank meanwhile.
 @MainActor
 final class Slideshow {
-    private let window: ApplicationWindow
     private let largeView: LargeImageView
     private let listView: GalleryListView
     private let pipeline: ImagePipeline
@@ -55,7 +54,6 @@ final class Slideshow {
     var onRunningChange: (@MainActor (Bool) -> Void)?
     init(window: ApplicationWindow, largeView: LargeImageView, listView: GalleryListView, pipeline: ImagePipeline,
          stateFile: RecentSearchStore?, notification: InAppNotification) {
-        self.window = window
         self.largeView = largeView
         self.listView = listView
         self.pipeline = pipeline
