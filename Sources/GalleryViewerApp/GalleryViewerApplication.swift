@@ -29,6 +29,14 @@ final class GalleryViewerApplication {
     private lazy var recentSearches = RecentSearchStore()
     private var recent: RecentSearch? { recentSearches.lastSearch }
     private var window: MainWindow?
+    /// The followed galleries (`$XDG_DATA_HOME/gallery-viewer`), opened with the window.
+    private lazy var followStore = FollowStore()
+    /// Checks go through a client of their own, two connections a host: a check of many galleries never
+    /// queues the window's thumbnails behind it, and each gallery's feed sets that client's endpoint, not the
+    /// window's.
+    private lazy var followChecker = FollowChecker(
+        store: followStore, client: HTTPClient(configuration: .init(maxConnectionsPerHost: 2)),
+        endpointOverride: { [sources] kind in sources.endpointForChecks(kind) })
     private var signalSources: [MainLoopSource] = []
 
     func run(arguments: [String]) -> Int32 {
@@ -137,7 +145,7 @@ final class GalleryViewerApplication {
     private func makeWindow() -> MainWindow {
         let services = GalleryServices(client: client, pipeline: pipeline, snapshots: diskCache?.snapshots,
                                        serverLookupOrigin: { [sources] in sources.serverLookupOrigin },
-                                       stateFile: recentSearches) {
+                                       stateFile: recentSearches, following: (followStore, followChecker)) {
             [sources] kind, username throws(GalleryError) in
             try sources.make(kind, username: username)
         }

@@ -58,6 +58,28 @@ public final class Application: ActionMap {
         _ = try GLibError.check { error in g_application_register(application, nil, error) }
     }
 
+    /// Sends a desktop notification (GNotification); a later one with the same `id` replaces it, also one of an
+    /// earlier run. A click activates `defaultAction` (an "app." action). False when none can be sent: GLib
+    /// needs the app registered, primary, and on a session bus (a cron job has none, and GLib would
+    /// dereference the missing connection).
+    @discardableResult
+    public func sendNotification(id: String, title: String, body: String, defaultAction: String) -> Bool {
+        guard g_application_get_is_registered(application) != 0, g_application_get_is_remote(application) == 0,
+              g_application_get_dbus_connection(application) != nil else { return false }
+        let notification = g_notification_new(title)
+        defer { g_object_unref(UnsafeMutableRawPointer(notification)) }
+        g_notification_set_body(notification, body)
+        g_notification_set_default_action(notification, defaultAction)
+        g_application_send_notification(application, id, notification)
+        return true
+    }
+
+    /// Takes back the notification sent with `id`, if it is still shown.
+    public func withdrawNotification(id: String) {
+        guard g_application_get_is_registered(application) != 0, g_application_get_is_remote(application) == 0 else { return }
+        g_application_withdraw_notification(application, id)
+    }
+
     @discardableResult
     public func addAction(_ name: String, accelerators: [String] = [],
                           _ activate: @escaping @MainActor () -> Void) -> SimpleAction {

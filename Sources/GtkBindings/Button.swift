@@ -23,6 +23,12 @@ public final class Button: Bin {
     }
 
     /// Flat: no frame until hovered, as for buttons inside rows and header bars.
+    /// The button's text, with its mnemonic ("_New Images").
+    public var label: String {
+        get { gtk_button_get_label(button).map { String(cString: $0) } ?? "" }
+        set { gtk_button_set_label(button, newValue) }
+    }
+
     public var isFlat: Bool {
         get { gtk_button_get_relief(button) == GTK_RELIEF_NONE }
         set { gtk_button_set_relief(button, newValue ? GTK_RELIEF_NONE : GTK_RELIEF_NORMAL) }

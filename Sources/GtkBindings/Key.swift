@@ -29,6 +29,7 @@ public struct Key: Hashable, Sendable {
     /// The context-menu key.
     public static let menu = Key(GDK_KEY_Menu)
     public static let f10 = Key(GDK_KEY_F10)
+    public static let f5 = Key(GDK_KEY_F5)
     /// A (Ctrl+A selects all); Caps Lock makes it the capital.
     public static let letterA = Key(GDK_KEY_a)
     public static let capitalA = Key(GDK_KEY_A)

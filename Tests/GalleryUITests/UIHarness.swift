@@ -20,6 +20,8 @@ final class UIHarness {
     let window: MainWindow
     /// The state file's store, when the harness was given one (`stateFile`).
     let stateFile: RecentSearchStore?
+    /// The follow store and its checker, when the harness was given a folder for them (`followDirectory`).
+    let following: (store: FollowStore, checker: FollowChecker)?
 
     /// `endpoints` points other sources (or the Demo source, instead of the demo server) at local test servers;
     /// sources without one get a closed local port. With `cacheDirectory`, the client has a disk cache there
@@ -29,7 +31,7 @@ final class UIHarness {
     /// `sandbox` starts the decoder helpers (default: as the app does).
     init(server options: DemoServer.Options = .init(), client configuration: HTTPClient.Configuration = .init(),
          endpoints: [SourceKind: String] = [:], cacheDirectory: String? = nil, serverLookupOrigin: String? = nil,
-         stateFile: String? = nil, decodeLimits: ImageDecodeLimits = .init(), sandbox: DecoderSandbox = .init()) throws {
+         stateFile: String? = nil, followDirectory: String? = nil, decodeLimits: ImageDecodeLimits = .init(), sandbox: DecoderSandbox = .init()) throws {
         guard gtk_init_check(nil, nil) != 0 else {
             XCTFail("GTK could not open a display (DISPLAY=\(getenv("DISPLAY").map { String(cString: $0) } ?? "")); run the UI tests through `make test`")
             throw XCTSkip("no display")
@@ -43,8 +45,15 @@ final class UIHarness {
         let snapshots = cacheDirectory.map { FeedSnapshotStore(path: $0 + "/last-gallery.json") }
         let stateStore = stateFile.map { RecentSearchStore(path: $0) }
         self.stateFile = stateStore
+        following = followDirectory.map { directory in
+            let store = FollowStore(directory: directory)
+            let checker = FollowChecker(store: store, client: HTTPClient(configuration: configuration),
+                                        endpointOverride: { kind in kind == .demo ? baseURL : "http://127.0.0.1:9" })
+            return (store, checker)
+        }
         let services = GalleryServices(client: client, pipeline: pipeline, feedLimits: fastFeedLimits, snapshots: snapshots,
-                                       serverLookupOrigin: { serverLookupOrigin }, stateFile: stateStore) {
+                                       serverLookupOrigin: { serverLookupOrigin }, stateFile: stateStore,
+                                       following: following) {
             kind, username throws(GalleryError) in
             let endpoint = endpoints[kind].map { $0 == Self.demoServerEndpoint ? baseURL : $0 }
             return try kind.makeSource(username: username,

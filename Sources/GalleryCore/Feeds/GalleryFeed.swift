@@ -136,4 +136,16 @@ public final class GalleryFeed {
         guard case .waiting(_, let seconds) = state else { return nil }
         return backoff.reason(waiting: seconds)
     }
+
+    /// A feed that ended before it began, for a gallery of items already known (`Gallery(known:)`): it sends
+    /// nothing, and, unlike a live feed, leaves the client's endpoint (and so its address policy) as it was.
+    init(finished source: any GallerySource, client: HTTPClient) {
+        self.source = source
+        self.client = client
+        limits = .init()
+        next = nil
+        readAhead = ReadAhead(client: client)
+        offline = OfflineCopy(snapshots: nil, firstRequest: source.firstRequest())
+        state = .finished
+    }
 }

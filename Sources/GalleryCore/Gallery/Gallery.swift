@@ -64,6 +64,27 @@ public final class Gallery {
         downloadContext.onStateChange = { [weak self] download, old in self?.stateChanged(download, from: old) }
     }
 
+    /// A gallery of items already known, in this order (the New view of followed galleries): nothing is sent
+    /// for pages; each row says whose its item is (`ItemViewModel.origin`).
+    public init(known items: [KnownItem], client: HTTPClient, pipeline: ImagePipeline, options: Options = .init()) {
+        feed = GalleryFeed(finished: KnownItemsSource(), client: client)
+        self.pipeline = pipeline
+        self.options = options
+        isKnownItems = true
+        // The same image twice is shown once, as in a service's gallery; dropped here, so that the origins
+        // stay in step with the items' indexes.
+        var distinct = DistinctItems()
+        let items = items.filter { distinct.insert($0.item) }
+        let origins = items.map(\.origin)
+        downloadContext = ItemViewModel.Context(pipeline: pipeline, thumbnailPixelSize: options.thumbnailPixelSize)
+        downloadContext.origin = { index in origins.indices.contains(index) ? origins[index] : nil }
+        downloadContext.onStateChange = { [weak self] download, old in self?.stateChanged(download, from: old) }
+        append(items.map(\.item))
+    }
+
+    /// Made of items already known (`init(known:)`), not a service's gallery.
+    public private(set) var isKnownItems = false
+
     /// A gallery being replaced may hold 100,000 items; freeing them all at once would stall the window
     /// (hundreds of thousands of frees). They go a few thousand per idle moment instead.
     isolated deinit {

@@ -46,6 +46,9 @@ public final class ItemViewModel {
         let cached: @MainActor (_ url: String, _ maxPixelSize: Int) -> DecodedPixbuf?
         /// Told about every state change (old state given), e.g. the gallery's counts.
         var onStateChange: (@MainActor (ItemViewModel, State) -> Void)?
+        /// Whose item an index is, in a gallery of known items (`Gallery(known:)`); one closure for the
+        /// gallery, so an item of a service's gallery costs nothing for it.
+        var origin: (@MainActor (Int) -> String?)?
 
         /// Another way of loading thumbnails than the pipeline: the benchmarks' baselines only.
         @_spi(Baselines)
@@ -107,6 +110,10 @@ public final class ItemViewModel {
         self.init(item: item, index: index, context: Context(pipeline: pipeline, thumbnailPixelSize: thumbnailPixelSize),
                   showSensitive: showSensitive)
     }
+
+    /// Whose the item is ("aurora on DeviantArt") in a gallery of items from several (the New view); nil in a
+    /// service's gallery.
+    public var origin: String? { context.origin?(index) }
 
     /// The item, unpacked for the caller.
     public var item: GalleryItem { packedItem.item }

@@ -4,7 +4,7 @@ import GObjectBindings
 /// Date parsing for feed fields and rate-limit headers, as seconds since the Unix epoch (HTTP dates:
 /// `HTTPResponseHead.parseDate`, which libsoup parses), and dates as the window shows them.
 public enum DateText {
-    static func now() -> Double { Double(g_get_real_time()) / 1_000_000 }
+    public static func now() -> Double { Double(g_get_real_time()) / 1_000_000 }
 
     static func parseISO8601(_ text: String) -> Double? {
         guard let date = g_date_time_new_from_iso8601(text, nil) else { return nil }
@@ -76,7 +76,7 @@ public enum DateText {
 
     /// "just now", "5 minutes ago", "an hour ago", "3 days ago": how long ago `seconds` (since the epoch)
     /// was. A time in the future (a clock put back) is "just now".
-    static func ago(_ seconds: Double, now: Double = now()) -> String {
+    public static func ago(_ seconds: Double, now: Double = now()) -> String {
         let elapsed = Int(max(0, now - seconds))
         switch elapsed {
         case ..<60: return tr("just now")

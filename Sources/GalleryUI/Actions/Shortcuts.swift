@@ -47,6 +47,7 @@ public enum Shortcuts {
         .init(.general, tr("Quit (at once, also with downloads in flight)"), action: "app.quit", "<Primary>q"),
         .init(.gallery, tr("Load the gallery (in the username entry)"), action: nil, "Return"),
         .init(.gallery, tr("Find in the loaded items (Escape shows all again)"), action: "win.find", "<Primary>f"),
+        .init(.gallery, tr("Follow or unfollow the gallery on screen"), action: "win.follow", "<Primary>d"),
         .init(.gallery, tr("Show as a list"), action: "win.view-mode::list", "<Primary>1"),
         .init(.gallery, tr("Show as a grid"), action: "win.view-mode::grid", "<Primary>2"),
         .init(.gallery, tr("Open the large view (on a row or tile)"), action: nil, "Return"),

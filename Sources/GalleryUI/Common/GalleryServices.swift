@@ -18,14 +18,18 @@ public struct GalleryServices {
     public let serverLookupOrigin: @MainActor () -> String?
     /// The state file, whose recent galleries the username entry offers and keeps up to date; nil keeps none.
     public let stateFile: RecentSearchStore?
+    /// The followed galleries and their checker; nil: the window offers no following (most UI tests).
+    public let following: (store: FollowStore, checker: FollowChecker)?
 
     public init(client: HTTPClient, pipeline: ImagePipeline, sources: [SourceKind] = SourceKind.allCases,
                 feedLimits: GalleryFeed.Limits = .init(), snapshots: FeedSnapshotStore? = nil,
                 serverLookupOrigin: @escaping @MainActor () -> String? = { nil }, stateFile: RecentSearchStore? = nil,
+                following: (store: FollowStore, checker: FollowChecker)? = nil,
                 makeSource: @escaping @MainActor (SourceKind, String) throws(GalleryError) -> any GallerySource) {
         self.client = client
         self.serverLookupOrigin = serverLookupOrigin
         self.stateFile = stateFile
+        self.following = following
         self.pipeline = pipeline
         self.sources = sources
         self.feedLimits = feedLimits

@@ -38,6 +38,10 @@ public final class HeaderControls {
         viewSection.appendSubmenu(tr("Slideshow _Interval"), intervals)
         viewSection.append(tr("Show _Sensitive Content"), action: "app.show-sensitive")
         menu.appendSection(viewSection)
+        let followSection = Menu()
+        followSection.append(tr("Check _Followed Galleries"), action: "win.check-following")
+        followSection.append(tr("_Mark All New Images as Seen"), action: "win.mark-all-seen")
+        menu.appendSection(followSection)
         let cacheSection = Menu()
         cacheSection.append(tr("Clear _Cache"), action: "app.clear-cache")
         menu.appendSection(cacheSection)
@@ -88,7 +92,22 @@ public final class HeaderControls {
     }
 
     /// Gallery mode shows the search controls; the large view shows a back button instead.
+    /// The Following button, placed before the find button and hidden in the large view as it is.
+    private var galleryControls: [Widget] = []
+
+    /// Following's controls: the Follow toggle joins the source and the username it follows, the Following
+    /// button the gallery's own buttons.
+    func addFollowControls(toggle: Widget, followingButton: Widget) {
+        searchBox.append(toggle)
+        toggle.show()
+        bar.packEnd(followingButton)
+        followingButton.show()
+        followingButton.isVisible = searchBox.isVisible
+        galleryControls.append(followingButton)
+    }
+
     public func setViewerMode(_ viewer: Bool) {
+        for control in galleryControls { control.isVisible = !viewer }
         backButton.isVisible = viewer
         imageMenuButton.isVisible = viewer
         detailsButton.isVisible = viewer

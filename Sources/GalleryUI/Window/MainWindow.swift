@@ -41,6 +41,8 @@ public final class MainWindow {
     private(set) var linkDrop: LinkDrop?
     /// "Save N Images…" of several selected items, with its progress bar.
     let selectionSave: SelectionSave
+    /// Follow, Following and the New view; nil when the app gave no follow store.
+    let following: FollowingWatch?
     /// Full screen was asked for (by F11 or the menu) and not left since; the window manager confirms it
     /// through `onFullscreenChanged`, or not at all on a bare X server.
     public private(set) var isFullscreen = false
@@ -68,9 +70,12 @@ public final class MainWindow {
                               stateFile: services.stateFile, notification: notification)
         itemDrags = ItemDrags(listView: listView, largeView: largeView, pipeline: services.pipeline)
         selectionSave = SelectionSave(window: window, pipeline: services.pipeline, notification: notification)
+        following = services.following.map { [window] in
+            FollowingWatch(store: $0.store, checker: $0.checker, application: application, window: window)
+        }
 
         window.title = Self.appTitle
-        window.setDefaultSize(width: 760, height: 720)
+        window.setDefaultSize(width: 860, height: 720)
         window.setTitlebar(header.bar)
         window.addStyleClass("gallery-window")
 
@@ -111,6 +116,8 @@ public final class MainWindow {
         window.onDestroy { [weak self] in self?.windowDestroyed() }
         window.onMap { [weak self] in
             guard let self else { return }
+            // An idle callback runs after the frame GTK is about to paint: the first check waits for it.
+            MainLoopSource.idle { [weak self] in self?.following?.firstScreenPainted() }
             self.spinnerWarmUp.start([(self.statusPage.spinner, StatusPage.spinnerSize),
                                       (self.listView.listBox, GalleryRow.spinnerSize),
                                       (self.listView.flowBox, GalleryTile.spinnerSize),
@@ -121,7 +128,7 @@ public final class MainWindow {
     /// What the collaborators ask of the window.
     private func connectCollaborators() {
         input.onSearch = { [weak self] source, username in self?.search(source: source, username: username) }
-        input.shownSource = { [weak self] in self?.gallery?.source.kind }
+        input.shownSource = { [weak self] in self?.gallery.flatMap { $0.isKnownItems ? nil : $0.source.kind } }
         input.onLinkProblem = { [weak self] error, link in self?.showLinkProblem(error, link: link) }
         input.onAskingServer = { [weak self] server, link in self?.showAskingServer(server, link: link) }
         viewerActions.onBack = { [weak self] in self?.leaveFullscreenOrView() }
@@ -144,6 +151,17 @@ public final class MainWindow {
         window.onFullscreenChanged { [weak self] fullscreen in self?.isFullscreen = fullscreen }
         window.onMinimizedChanged { [weak self] minimized in self?.largeView.setWindowMinimized(minimized) }
         connectSlideshow()
+        connectFollowing()
+    }
+
+    private func connectFollowing() {
+        guard let following else { return }
+        header.addFollowControls(toggle: following.followToggle, followingButton: following.menu.button)
+        following.shownGallery = { [weak self] in self?.gallery }
+        following.onOpen = { [weak self] source, username in self?.search(source: source, username: username) }
+        following.onShowNew = { [weak self] items in self?.showNewImages(items) }
+        following.isWindowActive = { [weak self] in self?.window.isActive ?? false }
+        following.onNote = { [weak self] text in self?.showNote(text) }
     }
 
     private func connectSlideshow() {
@@ -168,6 +186,7 @@ public final class MainWindow {
         statusUpdate?.cancel()
         spinnerWarmUp.cancel()
         slideshow.stop()
+        following?.stop()
         largeView.stop()
         itemActions.cancelAll()
         itemDrags.cancelAll()
@@ -214,6 +233,25 @@ public final class MainWindow {
         galleryChanged()
     }
 
+    /// The New view: `items` (newest first, each saying whose it is) as the gallery, with the same list, grid,
+    /// large view and actions as a service's.
+    func showNewImages(_ items: [KnownItem]) {
+        guard !isDestroyed else { return }
+        input.updatingControls { header.usernameEntry.text = "" }
+        clearForNewSearch()
+        let options = Gallery.Options(thumbnailPixelSize: listView.thumbnailPixelSize, showSensitive: showSensitive,
+                                      feedLimits: services.feedLimits)
+        let gallery = Gallery(known: items, client: services.client, pipeline: services.pipeline, options: options)
+        self.gallery = gallery
+        gallery.onStatusChange = { [weak self, weak gallery] in
+            guard let self, !self.isDestroyed, let gallery, self.gallery === gallery else { return }
+            self.scheduleStatusUpdate()
+        }
+        listView.show(gallery)
+        if items.isEmpty { statusPage.showNothingNew() }
+        galleryChanged()
+    }
+
     /// Searches what a profile link names (a plain username too). `declaredSource` (the command line's
     /// --source) reads a `/@NAME` link without asking its server; a link of another service with it gets a
     /// message.
@@ -256,10 +294,12 @@ public final class MainWindow {
         listView.show(nil)
         notices.show(nil)
         slideshow.galleryChanged()
+        following?.galleryChanged()
     }
 
     /// Loads the current gallery again from its first page.
     public func reload() {
+        if gallery?.isKnownItems == true, let following { return following.showNew() }
         guard let source = header.selectedSource else { return }
         search(source: source, username: header.usernameEntry.text)
     }
@@ -280,6 +320,7 @@ public final class MainWindow {
         stack.visibleChildName = "viewer"
         header.setViewerMode(true)
         viewerActions.enable(for: download)
+        following?.opened(download)
         updateTitles()
     }
 
@@ -343,6 +384,8 @@ public final class MainWindow {
         recentGalleries.rememberIfAnswered(gallery)
         if !gallery.downloads.isEmpty {
             if stack.visibleChildName == "status" { stack.visibleChildName = "gallery" }
+        } else if gallery.isKnownItems {
+            stack.visibleChildName = "status"
         } else if case .failed(let error) = gallery.feed.state {
             showError(error)
         } else if let wait = gallery.feed.waitReason {
@@ -354,6 +397,7 @@ public final class MainWindow {
         }
         listView.updateFooter()
         slideshow.galleryChanged()
+        following?.galleryChanged()
         updateTitles()
         if let copy = gallery.feed.offlineCopy {
             notices.show(.offline(service: gallery.source.kind.displayName, savedAgo: copy.savedAgo))
@@ -372,7 +416,8 @@ public final class MainWindow {
             header.bar.subtitle = largeView.sizeLine
         } else {
             window.title = Self.appTitle
-            header.bar.title = Self.appTitle
+            // TRANSLATORS: the window's title while it shows the new images of the followed galleries.
+            header.bar.title = gallery?.isKnownItems == true ? tr("New Images") : Self.appTitle
             header.bar.subtitle = gallery?.summary ?? statusSubtitle
         }
     }

@@ -46,7 +46,8 @@ final class RecentGalleriesKeeper {
 
     /// Called on every change of the gallery shown: puts it on the list once its outcome is known.
     func rememberIfAnswered(_ gallery: Gallery) {
-        guard let stateFile, rememberedGallery !== gallery else { return }
+        // The New view is no service's gallery: nothing to search again.
+        guard let stateFile, rememberedGallery !== gallery, !gallery.isKnownItems else { return }
         switch RecentGalleries.verdict(hasItems: !gallery.downloads.isEmpty, state: gallery.feed.state) {
         case .undecided:
             return

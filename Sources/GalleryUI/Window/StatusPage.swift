@@ -81,6 +81,13 @@ public final class StatusPage {
             description: source.kind.displayName)
     }
 
+    /// The New view without new images.
+    func showNothingNew() {
+        // TRANSLATORS: the New view when no followed gallery has new images.
+        set(iconName: "emblem-favorite-symbolic", title: tr("Nothing new"),
+            description: tr("New images of the galleries you follow appear here. Follow a gallery with the star button in the header bar (Ctrl+D)."))
+    }
+
     /// A `/@NAME` link's server is asked what it runs.
     func showAskingServer(_ server: String) {
         // TRANSLATORS: {server} is a server's name such as mastodon.social.

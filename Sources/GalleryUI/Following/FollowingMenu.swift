@@ -1,0 +1,175 @@
+import GObjectBindings
+import GtkBindings
+import GalleryCore
+
+/// The header bar's Following button and its popover: New Images (with how many) and Check Now at the top, a
+/// line saying how the last check went, then one row per followed gallery (its name, its service, how many new
+/// images, when it was last checked or what went wrong) with an Unfollow button. It only shows what
+/// `FollowingWatch` gives it and says what the user picked.
+@MainActor
+final class FollowingMenu {
+    let popover = Popover()
+    let button: MenuButton
+    let newButton = Button(label: tr("_New Images"))
+    let checkButton = Button(iconName: "view-refresh-symbolic", tooltip: tr("Check Now (F5)"))
+    /// How the last check went: "Checking…", "Checked just now", "Offline: showing what the last check found".
+    let statusLabel = Label()
+    let list = ListBox()
+    let emptyLabel = Label(tr("Galleries you follow appear here. Follow the one on screen with the star button (Ctrl+D)."))
+    /// What the list shows now, oldest follow first.
+    private(set) var galleries: [FollowedGallery] = []
+    private(set) var rows: [ListBoxRow] = []
+    private(set) var unfollowButtons: [Button] = []
+    private(set) var detailLabels: [Label] = []
+
+    var onOpen: (@MainActor (FollowedGallery) -> Void)?
+    var onUnfollow: (@MainActor (FollowedGallery) -> Void)?
+    var onShowNew: (@MainActor () -> Void)?
+    var onCheck: (@MainActor () -> Void)?
+
+    init() {
+        // TRANSLATORS: the header bar button that lists the followed galleries.
+        button = MenuButton(iconName: "emblem-favorite-symbolic", tooltip: tr("Following"), popover: popover)
+        button.accessibleName = tr("Following")
+        layOut()
+    }
+
+    private func layOut() {
+        let content = Box(.vertical, spacing: 6)
+        content.setMargins(top: 6, bottom: 6, start: 6, end: 6)
+        // Wide enough for "DeviantArt · 12 new · checked 25 minutes ago".
+        content.setSizeRequest(width: 360, height: -1)
+        let top = Box(.horizontal, spacing: 6)
+        newButton.onClicked { [weak self] in
+            self?.popover.popDown()
+            self?.onShowNew?()
+        }
+        checkButton.accessibleName = tr("Check Now")
+        checkButton.onClicked { [weak self] in self?.onCheck?() }
+        top.append(newButton, expand: true)
+        top.append(checkButton)
+        statusLabel.xalign = 0
+        statusLabel.wraps = true
+        statusLabel.maxWidthChars = 40
+        statusLabel.addStyleClass("following-status")
+        list.selectionMode = .none
+        list.activatesOnSingleClick = true
+        list.accessibleName = tr("Followed Galleries")
+        list.onRowActivated { [weak self] index in self?.open(at: index) }
+        emptyLabel.wraps = true
+        emptyLabel.maxWidthChars = 40
+        emptyLabel.addStyleClass("dim-label")
+        emptyLabel.setMargins(top: 12, bottom: 12, start: 12, end: 12)
+        let scroller = ScrolledWindow()
+        scroller.growWithContent(upTo: 420)
+        scroller.setChild(list)
+        content.append(top)
+        content.append(statusLabel)
+        content.append(Separator(.horizontal))
+        content.append(scroller)
+        content.append(emptyLabel)
+        popover.setChild(content)
+        content.showAll()
+        // F5 checks, as Reload would in a browser; the popover has the keyboard while open.
+        popover.onKeyPress { [weak self] key, modifiers in
+            guard key == .f5, modifiers.isEmpty else { return false }
+            self?.onCheck?()
+            return true
+        }
+        popover.onMap { [weak self] in self?.newButton.grabFocus() }
+    }
+
+    /// Shows `galleries` (oldest follow first) and the total of new images.
+    func show(_ galleries: [FollowedGallery], newCount: Int) {
+        newButton.label = newCount == 0 ? tr("_New Images")
+            // TRANSLATORS: the Following popover's button that opens the New view; {count} is how many.
+            : trn("_New Images ({count})", "_New Images ({count})", newCount)
+        // TRANSLATORS: the Following button's accessible description: how many images are new.
+        button.accessibleDescription = trn("{count} new", "{count} new", newCount)
+        button.setStyleClass("has-new", newCount > 0)
+        guard galleries != self.galleries || rows.isEmpty != galleries.isEmpty else { return }
+        self.galleries = galleries
+        for row in rows { list.remove(row) }
+        rows = []
+        unfollowButtons = []
+        detailLabels = []
+        for (index, gallery) in galleries.enumerated() {
+            let (row, unfollow, detail) = makeRow(gallery)
+            list.insert(row, at: index)
+            rows.append(row)
+            unfollowButtons.append(unfollow)
+            detailLabels.append(detail)
+        }
+        list.isVisible = !galleries.isEmpty
+        emptyLabel.isVisible = galleries.isEmpty
+    }
+
+    /// The line under the buttons.
+    func showStatus(_ text: String) { statusLabel.text = text }
+
+    /// "aurora on Demo", as the recent galleries say it.
+    static func title(of gallery: FollowedGallery) -> String {
+        RecentGalleriesMenu.title(of: RecentSearch(source: gallery.key.source, username: gallery.displayName))
+    }
+
+    /// "DeviantArt · 3 new · checked 5 minutes ago", or the last check's problem.
+    static func detail(of gallery: FollowedGallery) -> String {
+        var parts = [gallery.key.source.displayName]
+        if gallery.newCount > 0 {
+            // TRANSLATORS: how many images of one followed gallery are new.
+            parts.append(trn("{count} new", "{count} new", gallery.newCount))
+        }
+        if let problem = gallery.lastProblem {
+            parts.append(problem)
+        } else if let checked = gallery.lastCheckedAt {
+            // TRANSLATORS: {ago} is "5 minutes ago", "just now".
+            parts.append(tr("checked {ago}", ["ago": DateText.ago(Double(checked) / 1000)]))
+        } else {
+            parts.append(tr("not checked yet"))
+        }
+        return parts.joined(separator: " · ")
+    }
+
+    private func makeRow(_ gallery: FollowedGallery) -> (ListBoxRow, Button, Label) {
+        let row = ListBoxRow()
+        row.accessibleName = Self.title(of: gallery)
+        let box = Box(.horizontal, spacing: 12)
+        box.setMargins(top: 4, bottom: 4, start: 6, end: 0)
+        let avatar = Image(iconName: "avatar-default-symbolic", pixelSize: 24)
+        avatar.addStyleClass("dim-label")
+        box.append(avatar)
+        let texts = Box(.vertical, spacing: 2)
+        texts.valign = .center
+        let name = Label(gallery.displayName)
+        name.xalign = 0
+        name.ellipsize = .middle
+        name.maxWidthChars = 32
+        let detail = Label(Self.detail(of: gallery))
+        detail.xalign = 0
+        detail.ellipsize = .end
+        detail.maxWidthChars = 40
+        detail.addStyleClass("recent-gallery-source")
+        if gallery.lastProblem != nil { detail.addStyleClass("following-problem") }
+        texts.append(name)
+        texts.append(detail)
+        box.append(texts, expand: true)
+        // TRANSLATORS: the button that stops following one gallery; {name} on {source} as in the recent galleries.
+        let unfollow = Button(iconName: "list-remove-symbolic",
+                              tooltip: tr("Unfollow {name} on {source}",
+                                          ["name": gallery.displayName, "source": gallery.key.source.displayName]))
+        unfollow.isFlat = true
+        unfollow.valign = .center
+        unfollow.onClicked { [weak self] in self?.onUnfollow?(gallery) }
+        box.append(unfollow)
+        row.setChild(box)
+        box.showAll()
+        row.show()
+        return (row, unfollow, detail)
+    }
+
+    private func open(at index: Int) {
+        guard galleries.indices.contains(index) else { return }
+        popover.popDown()
+        onOpen?(galleries[index])
+    }
+}
