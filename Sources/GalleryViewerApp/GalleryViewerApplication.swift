@@ -116,9 +116,10 @@ final class GalleryViewerApplication {
     }
 
     /// A username searches `source`; a profile link picks its own (`declared`: the launch's --source).
-    private func search(_ username: String, source: SourceKind, declared: SourceKind?, in window: MainWindow) {
+    private func search(_ username: String, source: SourceKind, declared: SourceKind?, in window: MainWindow,
+                        fromSavedCopy: Bool = false) {
         if case .username = ProfileLink.read(username) {
-            window.search(source: source, username: username)
+            window.search(source: source, username: username, fromSavedCopy: fromSavedCopy)
         } else {
             window.search(link: username, declaredSource: declared)
         }
@@ -130,7 +131,8 @@ final class GalleryViewerApplication {
         // The remembered username only goes with its own source.
         let username = requestedUser ?? (source == recent?.source ? recent?.username : nil)
         if let username, !username.isEmpty {
-            search(username, source: source, declared: declared, in: window)
+            // The first screen comes from the gallery's saved first page, if it was the last one shown.
+            search(username, source: source, declared: declared, in: window, fromSavedCopy: true)
         } else {
             window.header.selectedSource = source
             window.header.usernameEntry.grabFocus()

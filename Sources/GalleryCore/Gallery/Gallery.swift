@@ -85,6 +85,17 @@ public final class Gallery {
     /// Made of items already known (`init(known:)`), not a service's gallery.
     public private(set) var isKnownItems = false
 
+    /// Shows the first page saved the last time (`snapshot`) without asking the service: a launch's first
+    /// screen, from disk, while the same gallery is asked for live (`isSavedCopy`). It pages no further.
+    public func start(fromSavedCopy snapshot: FeedSnapshot) {
+        isSavedCopy = true
+        feed.offline.goOffline(with: snapshot)
+        feed.loadNextPage { [weak self] items in self?.append(items) }
+    }
+
+    /// Started from a saved copy (`start(fromSavedCopy:)`), to be replaced by the live gallery.
+    public private(set) var isSavedCopy = false
+
     /// A gallery being replaced may hold 100,000 items; freeing them all at once would stall the window
     /// (hundreds of thousands of frees). They go a few thousand per idle moment instead.
     isolated deinit {
@@ -105,15 +116,17 @@ public final class Gallery {
 
     /// Loads the next page if there is one and none is loading; call it when the user nears the end.
     public func loadMore() {
-        guard !isCancelled else { return }
+        guard !isCancelled, !isSavedCopy else { return }
         feed.loadNextPage { [weak self] items in self?.append(items) }
     }
 
-    public var canLoadMore: Bool { !isCancelled && feed.canLoadMore }
+    public var canLoadMore: Bool { !isCancelled && !isSavedCopy && feed.canLoadMore }
 
     /// More items may still come: a page is loading or waiting out a rate limit, or another can be asked for.
     public var mayHaveMore: Bool {
         guard !isCancelled else { return false }
+        // The live gallery replaces it.
+        if isSavedCopy { return true }
         switch feed.state {
         case .loading, .waiting: return true
         case .idle: return feed.canLoadMore
@@ -169,6 +182,8 @@ public final class Gallery {
     /// The header bar's subtitle: "Loading page 2…", "48 images, 3 still loading", "No such user: bob";
     /// "Offline · 24 images" while the first page is a saved copy.
     public var summary: String {
+        // TRANSLATORS: the subtitle while the saved copy shows and the service is asked again; {summary} is, e.g., "24 images".
+        if isSavedCopy { return tr("{summary}, updating…", ["summary": countText]) }
         guard feed.offlineCopy == nil || downloads.isEmpty else {
             // TRANSLATORS: the subtitle while the gallery is a copy saved earlier; {summary} is, e.g., "24 images".
             return tr("Offline · {summary}", ["summary": liveSummary])

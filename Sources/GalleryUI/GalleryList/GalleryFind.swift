@@ -20,6 +20,8 @@ final class GalleryFind {
     private weak var searchedGallery: Gallery?
     /// The bar is to open: the window leaves the large view first.
     var onOpen: (@MainActor () -> Void)?
+    /// The bar closed: every item shows again.
+    var onClose: (@MainActor () -> Void)?
 
     init(window: ApplicationWindow, listView: GalleryListView) {
         self.listView = listView
@@ -70,6 +72,7 @@ final class GalleryFind {
         searchedGallery = nil
         countLabel.text = ""
         listView.showOnly(nil)
+        onClose?()
     }
 
     /// What is typed now, searched among the items loaded now.

@@ -152,6 +152,22 @@ public final class GalleryListView {
         updateFooter()
     }
 
+    /// Shows `gallery` in place of the one shown, which holds some of the same items (a saved first page
+    /// replaced by the service's answer): the item at the top stays where it is on screen, and the selected
+    /// item stays selected, both found again by their identity.
+    public func replace(with gallery: Gallery) {
+        let anchor = geometry.anchor(at: adjustment.value)
+        let top = download(at: anchor.index)?.item.id
+        let selected = selectedDownload?.item.id
+        show(gallery)
+        let ids = gallery.downloads.map(\.item.id)
+        if let top, let position = ids.firstIndex(of: top) {
+            configureAdjustment(value: geometry.value(for: (position, anchor.fraction)))
+            positionChanged()
+        }
+        if let selected, let position = ids.firstIndex(of: selected) { select(position) }
+    }
+
     /// Lets go of the gallery and the cells without touching the widgets, which GTK is destroying.
     public func detach() {
         cellTicker.stop()

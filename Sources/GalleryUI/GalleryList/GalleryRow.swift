@@ -101,10 +101,11 @@ public final class GalleryRow: GalleryCell {
     }
 
     /// "quiet-harbour.jpg · 1600 × 1200", "clip.mp4 · 1280 × 720 · 1:28" (a video's length, as the service
-    /// states it).
+    /// states it); in the New view, whose it is first: "aurora on Demo · quiet-harbour.jpg · …".
     static func detailText(_ download: ItemViewModel) -> String {
         let item = download.item
         var parts = [item.fileName]
+        if let origin = download.origin { parts.insert(origin, at: 0) }
         if let width = item.width, let height = item.height, width > 0, height > 0 {
             parts.append("\(width) × \(height)")
         } else if let size = download.decodedImageSize, item.kind == .image {

@@ -43,6 +43,8 @@ public final class MainWindow {
     let selectionSave: SelectionSave
     /// Follow, Following and the New view; nil when the app gave no follow store.
     let following: FollowingWatch?
+    /// The launch's gallery from its saved first page, until the service answers; nil without saved pages.
+    let savedCopy: SavedCopyFirst?
     /// Full screen was asked for (by F11 or the menu) and not left since; the window manager confirms it
     /// through `onFullscreenChanged`, or not at all on a bare X server.
     public private(set) var isFullscreen = false
@@ -70,6 +72,7 @@ public final class MainWindow {
                               stateFile: services.stateFile, notification: notification)
         itemDrags = ItemDrags(listView: listView, largeView: largeView, pipeline: services.pipeline)
         selectionSave = SelectionSave(window: window, pipeline: services.pipeline, notification: notification)
+        savedCopy = services.snapshots.map(SavedCopyFirst.init)
         following = services.following.map { [window] in
             FollowingWatch(store: $0.store, checker: $0.checker, application: application, window: window)
         }
@@ -152,6 +155,19 @@ public final class MainWindow {
         window.onMinimizedChanged { [weak self] minimized in self?.largeView.setWindowMinimized(minimized) }
         connectSlideshow()
         connectFollowing()
+        connectSavedCopy()
+    }
+
+    private func connectSavedCopy() {
+        savedCopy?.onShowSaved = { [weak self] saved in self?.adopt(saved) }
+        savedCopy?.onReplace = { [weak self] live in
+            guard let self else { return }
+            self.gallery = live
+            listView.replace(with: live)
+            galleryChanged()
+        }
+        savedCopy?.mayReplace = { [weak self] in self.map { !$0.isLargeViewOpen && !$0.find.isOpen } ?? false }
+        find.onClose = { [weak self] in self?.savedCopy?.liveChanged() }
     }
 
     private func connectFollowing() {
@@ -183,6 +199,7 @@ public final class MainWindow {
     private func windowDestroyed() {
         isDestroyed = true
         input.cancelLookup()
+        savedCopy?.end()
         statusUpdate?.cancel()
         spinnerWarmUp.cancel()
         slideshow.stop()
@@ -201,7 +218,9 @@ public final class MainWindow {
 
     /// Starts loading `username`'s gallery from `source`, replacing (and cancelling) the current one. A
     /// profile link instead of a username picks its own source (`search(link:)`).
-    public func search(source: SourceKind, username: String) {
+    /// `fromSavedCopy` (the launch's gallery): its first page saved the last time shows at once, from disk,
+    /// until the service's answer takes its place.
+    public func search(source: SourceKind, username: String, fromSavedCopy: Bool = false) {
         guard !isDestroyed else { return }
         if case .username = ProfileLink.read(username) {} else { return search(link: username) }
         input.updatingControls {
@@ -223,13 +242,26 @@ public final class MainWindow {
                                       showSensitive: showSensitive, feedLimits: services.feedLimits)
         let gallery = Gallery(source: gallerySource, client: services.client, pipeline: services.pipeline, options: options,
                               snapshots: services.snapshots)
+        adopt(gallery)
+        gallery.start()
+        if fromSavedCopy {
+            savedCopy?.begin(live: gallery) { [services] in
+                Gallery(source: gallerySource, client: services.client, pipeline: services.pipeline, options: options)
+            }
+        }
+    }
+
+    /// Shows `gallery` (a service's, its saved copy, or the New view's) and follows its changes.
+    private func adopt(_ gallery: Gallery) {
         self.gallery = gallery
         gallery.onStatusChange = { [weak self, weak gallery] in
-            guard let self, !self.isDestroyed, let gallery, self.gallery === gallery else { return }
+            guard let self, !self.isDestroyed, let gallery else { return }
+            if self.savedCopy?.isBehindSavedCopy(gallery) == true { return self.savedCopy?.liveChanged() ?? () }
+            guard self.gallery === gallery else { return }
+            self.savedCopy?.liveChanged()
             self.scheduleStatusUpdate()
         }
         listView.show(gallery)
-        gallery.start()
         galleryChanged()
     }
 
@@ -241,15 +273,8 @@ public final class MainWindow {
         clearForNewSearch()
         let options = Gallery.Options(thumbnailPixelSize: listView.thumbnailPixelSize, showSensitive: showSensitive,
                                       feedLimits: services.feedLimits)
-        let gallery = Gallery(known: items, client: services.client, pipeline: services.pipeline, options: options)
-        self.gallery = gallery
-        gallery.onStatusChange = { [weak self, weak gallery] in
-            guard let self, !self.isDestroyed, let gallery, self.gallery === gallery else { return }
-            self.scheduleStatusUpdate()
-        }
-        listView.show(gallery)
         if items.isEmpty { statusPage.showNothingNew() }
-        galleryChanged()
+        adopt(Gallery(known: items, client: services.client, pipeline: services.pipeline, options: options))
     }
 
     /// Searches what a profile link names (a plain username too). `declaredSource` (the command line's
@@ -287,6 +312,7 @@ public final class MainWindow {
     /// What every new search does first: a link's lookup in flight, the large view and the gallery go.
     private func clearForNewSearch() {
         input.cancelLookup()
+        savedCopy?.end()
         closeLargeView()
         find.close()
         gallery?.cancel()
@@ -335,6 +361,7 @@ public final class MainWindow {
         viewerActions.disable()
         if let shown = largeView.download, let position = listView.position(of: shown) { listView.select(position, focus: true) }
         updateTitles()
+        savedCopy?.liveChanged()
     }
 
     /// Escape: out of a slideshow or full screen first, then out of the large view.
@@ -399,7 +426,7 @@ public final class MainWindow {
         slideshow.galleryChanged()
         following?.galleryChanged()
         updateTitles()
-        if let copy = gallery.feed.offlineCopy {
+        if let copy = gallery.feed.offlineCopy, !gallery.isSavedCopy {
             notices.show(.offline(service: gallery.source.kind.displayName, savedAgo: copy.savedAgo))
         }
     }

@@ -1,0 +1,102 @@
+import CGLib
+import CGtk
+import GObjectBindings
+import GtkBindings
+import GalleryCore
+import GalleryDemoServer
+import TestSupport
+import XCTest
+@testable import GalleryUI
+
+/// A launch opens on the last gallery from its saved first page at once, while the service is asked again; the
+/// answer takes its place without moving the view (the item at the top, the selection), and waits while the
+/// large view shows a saved item. The service's answer is held by the server until the test releases it, so
+/// the saved copy is seen on screen whatever the machine's speed.
+final class SavedCopyFirstTests: GLibTestCase {
+    func testTheSavedFirstPageShowsAtOnceAndTheAnswerTakesItsPlaceInPlace() throws {
+        try MainActor.assumeIsolated {
+            let folder = TemporaryFolder(prefix: "gallery-ui-cache")
+            let (serviceURL, port) = try Self.firstLaunch(folder)
+            let service = try DemoServer(dataDirectory: try XCTUnwrap(DemoGalleryLocation.defaultDataDirectory()))
+            service.holdsResponse = { $0.hasPrefix("/rss.xml") }
+            try service.start(port: port)
+            defer { service.stop() }
+            let ui = try UIHarness(endpoints: [.demo: serviceURL], cacheDirectory: folder.path)
+            defer { ui.close() }
+
+            ui.window.search(source: .demo, username: "aurora", fromSavedCopy: true)
+            XCTAssertTrue(iterateMainLoop(until: { ui.window.gallery?.isSavedCopy == true }, timeout: 60),
+                          "the saved copy shows while the service has not answered")
+            XCTAssertTrue(ui.waitForRows(24))
+            XCTAssertTrue(iterateMainLoop(until: { service.heldResponseCount == 1 }, timeout: 60), "the service was asked: \(service.requestLog) \(String(describing: ui.window.gallery?.feed.state)) \(ui.window.notices.notice.debugDescription)")
+            XCTAssertEqual(ui.window.stack.visibleChildName, "gallery")
+            XCTAssertEqual(ui.window.header.bar.subtitle, "24 images, updating…")
+            XCTAssertNil(ui.window.notices.notice, "not offline: it is being updated")
+            let saved = try XCTUnwrap(ui.window.gallery)
+            // Somewhere down the list, with a row selected: where the answer must leave the view.
+            ui.list.scroll(toItem: 6)
+            ui.list.adjustment.value += 17
+            XCTAssertTrue(ui.waitForView())
+            ui.list.select(8)
+            let value = ui.list.adjustment.value
+            let top = try XCTUnwrap(ui.list.download(at: ui.list.visibleRange.lowerBound)).item.id
+
+            service.releaseHeldResponses()
+            XCTAssertTrue(iterateMainLoop(until: { ui.window.gallery.map { $0 !== saved && !$0.isSavedCopy } ?? false }, timeout: 60),
+                          "the service's answer took the saved copy's place")
+            XCTAssertTrue(saved.isCancelled, "the saved copy was let go")
+            XCTAssertTrue(ui.waitForView())
+            XCTAssertEqual(ui.list.adjustment.value, value, "the view did not move")
+            XCTAssertEqual(ui.list.download(at: ui.list.visibleRange.lowerBound)?.item.id, top)
+            XCTAssertEqual(ui.list.selectedIndex, 8, "the selection stayed")
+            XCTAssertEqual(ui.window.header.bar.subtitle?.hasPrefix("24 images"), true, ui.window.header.bar.subtitle ?? "")
+            XCTAssertFalse(ui.window.header.bar.subtitle?.contains("updating") ?? true)
+        }
+    }
+
+    func testTheAnswerWaitsWhileTheLargeViewShowsASavedItem() throws {
+        try MainActor.assumeIsolated {
+            let folder = TemporaryFolder(prefix: "gallery-ui-cache")
+            let (serviceURL, port) = try Self.firstLaunch(folder)
+            let service = try DemoServer(dataDirectory: try XCTUnwrap(DemoGalleryLocation.defaultDataDirectory()))
+            service.holdsResponse = { $0.hasPrefix("/rss.xml") }
+            try service.start(port: port)
+            defer { service.stop() }
+            let ui = try UIHarness(endpoints: [.demo: serviceURL], cacheDirectory: folder.path)
+            defer { ui.close() }
+
+            ui.window.search(source: .demo, username: "aurora", fromSavedCopy: true)
+            XCTAssertTrue(iterateMainLoop(until: { ui.window.gallery?.isSavedCopy == true && service.heldResponseCount == 1 }, timeout: 60))
+            XCTAssertTrue(ui.waitForRows(24))
+            let saved = try XCTUnwrap(ui.window.gallery)
+            ui.window.openLargeView(try ui.download(2))
+            service.releaseHeldResponses()
+            // The live gallery's first page arrives behind the saved copy; the large view keeps what it shows.
+            XCTAssertTrue(iterateMainLoop(until: { service.responsesInFlight == 0 && service.heldResponseCount == 0 }, timeout: 60))
+            XCTAssertTrue(iterateMainLoop(until: { ui.client.fetchesInFlight == 0 }, timeout: 60))
+            drainMainLoop()
+            XCTAssertTrue(ui.window.gallery === saved, "not replaced under the large view")
+            ui.window.closeLargeView()
+            XCTAssertTrue(iterateMainLoop(until: { ui.window.gallery.map { !$0.isSavedCopy } ?? false }, timeout: 60),
+                          "replaced once the large view closed")
+            XCTAssertEqual(ui.list.selectedIndex, 2, "the item the large view showed stays selected")
+        }
+    }
+
+    /// A first launch that shows aurora and saves its first page in `folder`; its server then stops. Returns
+    /// that server's address and port, for a server of the test's own at the same address.
+    @MainActor
+    private static func firstLaunch(_ folder: TemporaryFolder) throws -> (String, UInt16) {
+        let first = try UIHarness(cacheDirectory: folder.path)
+        let serviceURL = first.server.baseURL
+        let port = try XCTUnwrap(UInt16(serviceURL.split(separator: ":").last ?? ""))
+        first.search("aurora")
+        XCTAssertTrue(first.waitForRows(24))
+        XCTAssertTrue(iterateMainLoop(until: { fileBytes(atPath: folder.path + "/last-gallery.json") != nil }, timeout: 60),
+                      "the first page was saved")
+        first.diskCache?.finishWrites()
+        first.diskCache?.dump()
+        first.close()
+        return (serviceURL, port)
+    }
+}
