@@ -29,6 +29,26 @@ enum FollowSchema {
         ) WITHOUT ROWID;
         CREATE INDEX seen_item_by_age ON seen_item (gallery_id, seen_at);
         """,
+        // 2: what the checker found new, and what it needs to ask again cheaply. `new_item.item` is a
+        // `PackedGalleryItem` behind a format byte (`FollowItemCoding`); `sort_time` (milliseconds) is the
+        // item's publication, else when it was found: what "newest first" orders by.
+        """
+        ALTER TABLE followed_gallery ADD COLUMN etag TEXT;
+        ALTER TABLE followed_gallery ADD COLUMN last_modified TEXT;
+        ALTER TABLE followed_gallery ADD COLUMN validated_url TEXT;
+        ALTER TABLE followed_gallery ADD COLUMN avatar_url TEXT;
+        CREATE TABLE new_item (
+            gallery_id INTEGER NOT NULL REFERENCES followed_gallery (id) ON DELETE CASCADE,
+            item_id TEXT NOT NULL,
+            found_at INTEGER NOT NULL,
+            published INTEGER,
+            sort_time INTEGER NOT NULL,
+            item BLOB NOT NULL,
+            PRIMARY KEY (gallery_id, item_id)
+        ) WITHOUT ROWID;
+        CREATE INDEX new_item_newest ON new_item (sort_time DESC, item_id);
+        CREATE INDEX new_item_by_gallery ON new_item (gallery_id, sort_time);
+        """,
     ]
 
     static var version: Int { migrations.count }
