@@ -55,7 +55,12 @@ enum FollowSchema {
 
     /// Runs the migrations after `version`; the first also marks the file as ours (`application_id`).
     static func migrate(_ connection: SQLiteConnection, from version: Int) throws(SQLiteError) {
-        for step in version..<migrations.count {
+        try migrate(connection, fromVersion: version, toVersion: migrations.count)
+    }
+
+    /// Runs migrations `from + 1` to `to` (tests make files of an older version so).
+    static func migrate(_ connection: SQLiteConnection, fromVersion version: Int, toVersion target: Int) throws(SQLiteError) {
+        for step in version..<min(target, migrations.count) {
             try connection.transaction { () throws(SQLiteError) in
                 try connection.execute(migrations[step])
                 if step == 0 { try connection.execute("PRAGMA application_id = \(FollowDatabase.applicationID)") }
