@@ -36,6 +36,8 @@ final class FollowGalleryCheck {
 
     func cancel() {
         completion = nil
+        decision?.cancel()
+        decision = nil
         feed.cancel()
     }
 
@@ -43,7 +45,24 @@ final class FollowGalleryCheck {
         feed.loadNextPage { [weak self] page in self?.items += page }
     }
 
+    /// The feed's state changes just before a page's last slice of items is handed over: what to do next is
+    /// decided once it has been.
+    private var decision: MainLoopSource?
+
     private func stateChanged() {
+        switch feed.state {
+        case .idle, .finished, .failed:
+            decision?.cancel()
+            decision = MainLoopSource.idle { [weak self] in
+                self?.decision = nil
+                self?.decide()
+            }
+        case .loading, .waiting:
+            break
+        }
+    }
+
+    private func decide() {
         switch feed.state {
         case .idle:
             guard isFarEnough else { return loadPage() }
@@ -68,7 +87,7 @@ final class FollowGalleryCheck {
         if let known = gallery.lastItemID, items.contains(where: { $0.id == known }) { return true }
         let floor = gallery.lastItemTime ?? gallery.followedAt
         guard let oldest = items.last?.published else { return gallery.lastItemID == nil }
-        return Int64(oldest) * 1000 <= floor
+        return Int64(oldest) * 1000 < floor
     }
 
     private func finish(_ outcome: Outcome) {
@@ -87,13 +106,17 @@ enum FollowNewness {
     /// items dated after it (else after the follow); undated ones are the baseline. The store then leaves out
     /// those seen or new already.
     static func candidates(in items: [GalleryItem], of gallery: FollowedGallery) -> [GalleryItem] {
-        let floor = gallery.lastItemTime ?? gallery.followedAt
         if let known = gallery.lastItemID, let position = items.firstIndex(where: { $0.id == known }) {
             return items[..<position].filter { item in
                 guard let published = item.published, let lastTime = gallery.lastItemTime else { return true }
                 return Int64(published) * 1000 >= lastTime
             }
         }
-        return items.filter { item in item.published.map { Int64($0) * 1000 > floor } ?? false }
+        // Dates have seconds only: an item of the last known one's second may be newer (the follow's own
+        // moment is exact, so there only later counts).
+        if let lastTime = gallery.lastItemTime {
+            return items.filter { item in item.published.map { Int64($0) * 1000 >= lastTime } ?? false }
+        }
+        return items.filter { item in item.published.map { Int64($0) * 1000 > gallery.followedAt } ?? false }
     }
 }
