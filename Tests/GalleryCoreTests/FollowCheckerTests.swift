@@ -75,6 +75,26 @@ final class FollowCheckerTests: GLibTestCase {
         }
     }
 
+    /// Undated items: only the last known item can say where the new ones end.
+    func testPagingStopsAtTheLastKnownItemWithoutDates() throws {
+        try MainActor.assumeIsolated {
+            let server = try TestHTTPServer()
+            server.route("/rss.xml") { request in
+                let offset = Int(request.query["offset"] ?? "0") ?? 0
+                return .text(undatedPage(offset: offset, of: 6, perPage: 2), contentType: "application/rss+xml")
+            }
+            let store = FollowStore(directory: TemporaryFolder().path)
+            let key = FollowedGallery.Key(source: .deviantArt, username: "undated")
+            let shown = GalleryItem(id: undatedLink(4), title: "", fullImageURL: nil)
+            _ = try answer { store.follow(key, displayName: "", knownItems: [shown], completion: $0) }.get()
+            let checker = FollowChecker(store: store, client: HTTPClient(), limits: Self.always,
+                                        endpointOverride: { _ in server.baseURL })
+            let report = answer { checker.check(completion: $0) }
+            XCTAssertEqual(server.requestCount, 2, "the page with item 4 is the last one asked for")
+            XCTAssertEqual(report.newItems.map(\.item.id).sorted(), [1, 2, 3].map(undatedLink))
+        }
+    }
+
     func testAnUnchangedFeedCostsOneConditionalRequest() throws {
         try MainActor.assumeIsolated {
             let server = try TestHTTPServer()
@@ -187,4 +207,19 @@ final class FollowCheckerTests: GLibTestCase {
             XCTAssertEqual(server.requestCount, requests, "nothing asked")
         }
     }
+}
+
+private func undatedLink(_ index: Int) -> String { "https://www.deviantart.com/undated/art/item-\(index)" }
+
+/// A DeviantArt RSS page of items `offset + 1 …` (newest first) that carry no dates.
+private func undatedPage(offset: Int, of count: Int, perPage: Int) -> String {
+    let next = offset + perPage < count
+        ? #"<atom:link rel="next" href="https://backend.deviantart.com/rss.xml?type=deviation&amp;q=gallery%3Aundated&amp;offset=\#(offset + perPage)"/>"#
+        : ""
+    let items = (offset + 1...min(count, offset + perPage)).map { index in
+        #"<item><title>Item \#(index)</title><link>\#(undatedLink(index))</link><guid isPermaLink="true">\#(undatedLink(index))</guid>"#
+            + #"<media:content url="https://images.example/item-\#(index).jpg" width="300" height="200" medium="image"/></item>"#
+    }
+    return #"<?xml version="1.0" encoding="UTF-8"?><rss version="2.0" xmlns:media="http://search.yahoo.com/mrss/" "#
+        + #"xmlns:atom="http://www.w3.org/2005/Atom"><channel><title>undated</title>\#(next)\#(items.joined())</channel></rss>"#
 }
