@@ -23,7 +23,8 @@ struct DemoServerCommand: ParsableCommand {
             Any URL takes ?latency=MS and ?bandwidth=BYTES_PER_SEC; image URLs also take
             ?fault=404|500|html|truncate|corrupt|redirect|stall.
             With --grow-every SECONDS, every demo gallery gains a new upload at the top that often, dated when
-            it appeared, in all five formats (at most 500): followed galleries get new items to find.
+            it appeared, in all five formats (at most 500): followed galleries get new items to find. SIGUSR1
+            makes them grow once at once (and logs "grew" on stderr).
             With --hostile, serves the hostile server instead: feeds and images that misbehave on purpose
             (BASE/rss.xml?type=deviation&q=gallery:hostile, billion-laughs, empty-pages, …; see README).
             """)
@@ -77,7 +78,14 @@ struct DemoServerCommand: ParsableCommand {
             logToStandardError("serving \(server.catalog.users.count) demo users from \(dataDirectory); "
                                + "feed: \(server.feedURL(user: server.catalog.defaultUserName))")
 
+            // SIGUSR1: one growth step now, for scripts that must know when a gallery grew.
+            let growth = MainLoopSource.unixSignal(SIGUSR1) {
+                server.grow()
+                logToStandardError("grew: every demo gallery has \(server.grownUploads) new upload(s)")
+                return true
+            }
             runUntilSignalled()
+            growth.cancel()
             server.stop()
             logToStandardError("stopped after \(server.requestCount) requests")
         }

@@ -99,7 +99,9 @@ public final class DemoServer {
         router.catalog = DemoGrowth.catalog(catalog, grownAt: growthDates)
     }
 
-    private static func now() -> Int { Int(g_get_real_time() / 1_000_000) }
+    /// Seconds since 1970, rounded up: a gallery grown just after a client followed it has an upload dated
+    /// after that moment, never in the same truncated second before it.
+    private static func now() -> Int { Int((g_get_real_time() + 999_999) / 1_000_000) }
 
     /// "http://127.0.0.1:PORT", empty before `start`.
     public var baseURL: String { http.baseURL }
