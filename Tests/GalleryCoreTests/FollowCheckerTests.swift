@@ -35,6 +35,10 @@ final class FollowCheckerTests: GLibTestCase {
                           "the grown upload: \(grown.newItems.map(\.item.fullImageURL))")
             XCTAssertEqual(try answer { store.following(completion: $0) }.get().map(\.newCount), keys.map { _ in 1 })
 
+            let commonsRequests = server.requestLog.filter { $0.hasPrefix("/w/api.php") }
+            XCTAssertFalse(commonsRequests.isEmpty)
+            XCTAssertTrue(commonsRequests.allSatisfy { $0.contains("maxlag=5") }, "a background task to Wikimedia: \(commonsRequests)")
+
             let again = answer { checker.check(completion: $0) }
             XCTAssertEqual(again.newItems.count, 0, "found once, new once")
             XCTAssertEqual(try answer { store.newItemCount(completion: $0) }.get(), keys.count)

@@ -60,8 +60,13 @@ final class FollowCheckRun {
                 continue
             }
             do throws(GalleryError) {
-                let source = try gallery.key.source.makeSource(username: gallery.key.username,
+                var source = try gallery.key.source.makeSource(username: gallery.key.username,
                                                                endpointOverride: endpointOverride(gallery.key.source))
+                // A check is a background task: Wikimedia asks those to step back when its replicas lag.
+                if var commons = source as? CommonsSource {
+                    commons.maxLagSeconds = 5
+                    source = commons
+                }
                 pending.append((gallery, source))
             } catch {
                 record(gallery, problem: error)
