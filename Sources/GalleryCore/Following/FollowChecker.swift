@@ -39,6 +39,9 @@ public final class FollowChecker {
     private var run: FollowCheckRun?
     private var waiting: [@MainActor (FollowCheckReport) -> Void] = []
 
+    /// `client` should be the checker's own, not the window's: each gallery's `GalleryFeed` tells its client
+    /// where its endpoint is (`HTTPClient.useEndpoint`), which decides whether private addresses may be
+    /// reached, and a narrowing replaces the client's session (requests in flight end).
     public init(store: FollowStore, client: HTTPClient, limits: Limits = .init(),
                 endpointOverride: @escaping @MainActor (SourceKind) -> String? = { _ in nil }) {
         self.store = store
