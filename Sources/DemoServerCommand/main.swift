@@ -22,6 +22,9 @@ struct DemoServerCommand: ParsableCommand {
             --source mastodon aurora@demo.test, --source commons Aurora.
             Any URL takes ?latency=MS and ?bandwidth=BYTES_PER_SEC; image URLs also take
             ?fault=404|500|html|truncate|corrupt|redirect|stall.
+            With --grow-every SECONDS, every demo gallery gains a new upload at the top that often, dated when
+            it appeared, in all five formats (at most 500): followed galleries get new items to find. SIGUSR1
+            makes them grow once at once (and logs "grew" on stderr).
             With --hostile, serves the hostile server instead: feeds and images that misbehave on purpose
             (BASE/rss.xml?type=deviation&q=gallery:hostile, billion-laughs, empty-pages, …; see README).
             """)
@@ -35,6 +38,9 @@ struct DemoServerCommand: ParsableCommand {
     @Option(help: "Body rate limit in bytes per second (0: unlimited).")
     var bandwidth: Int = 0
 
+    @Option(help: "Seconds between new uploads at the top of every demo gallery (0: the galleries do not grow).")
+    var growEvery: Int = 0
+
     @Flag(help: "Serve the hostile test server (bombs, drips, broken feeds) instead of the demo gallery.")
     var hostile = false
 
@@ -47,8 +53,9 @@ struct DemoServerCommand: ParsableCommand {
     func validate() throws {
         guard latency >= 0 else { throw ValidationError("--latency must not be negative") }
         guard bandwidth >= 0 else { throw ValidationError("--bandwidth must not be negative") }
+        guard growEvery >= 0 else { throw ValidationError("--grow-every must not be negative") }
         // The hostile server has knobs of its own per case; silently ignoring these would mislead.
-        if hostile, latency != 0 || bandwidth != 0 || data != nil || logRequests {
+        if hostile, latency != 0 || bandwidth != 0 || growEvery != 0 || data != nil || logRequests {
             throw ValidationError("--hostile takes only --port")
         }
     }
@@ -62,7 +69,7 @@ struct DemoServerCommand: ParsableCommand {
             // Counted only: a server that runs for days must not keep every request it answered.
             let options = DemoServer.Options(latencyMilliseconds: latency,
                                              bandwidthBytesPerSecond: bandwidth > 0 ? bandwidth : nil,
-                                             recordsRequests: false)
+                                             recordsRequests: false, growEverySeconds: growEvery > 0 ? growEvery : nil)
             let server = try DemoServer(dataDirectory: dataDirectory, options: options)
             if logRequests { server.onRequest = { logToStandardError("request \($0)") } }
             try server.start(port: port)
@@ -71,7 +78,14 @@ struct DemoServerCommand: ParsableCommand {
             logToStandardError("serving \(server.catalog.users.count) demo users from \(dataDirectory); "
                                + "feed: \(server.feedURL(user: server.catalog.defaultUserName))")
 
+            // SIGUSR1: one growth step now, for scripts that must know when a gallery grew.
+            let growth = MainLoopSource.unixSignal(SIGUSR1) {
+                server.grow()
+                logToStandardError("grew: every demo gallery has \(server.grownUploads) new upload(s)")
+                return true
+            }
             runUntilSignalled()
+            growth.cancel()
             server.stop()
             logToStandardError("stopped after \(server.requestCount) requests")
         }

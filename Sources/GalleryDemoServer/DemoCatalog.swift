@@ -43,6 +43,16 @@ public struct DemoCatalog: Sendable {
         itemsByID = byID
     }
 
+    private init(users: [DemoUser], defaultUserName: String) {
+        self.users = users
+        self.defaultUserName = defaultUserName
+        usersByName = Dictionary(uniqueKeysWithValues: users.enumerated().map { ($1.name, $0) })
+        itemsByID = Dictionary(users.flatMap(\.items).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The same catalog with other users (`DemoGrowth`'s grown galleries).
+    func replacingUsers(_ users: [DemoUser]) -> DemoCatalog { DemoCatalog(users: users, defaultUserName: defaultUserName) }
+
     public func user(named name: String) -> DemoUser? {
         usersByName[name.lowercased()].map { users[$0] }
     }

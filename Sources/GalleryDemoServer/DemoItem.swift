@@ -98,6 +98,8 @@ public struct DemoUser: Sendable {
     public let items: [DemoItem]
     /// The feed is served cut off in the middle (malformed XML).
     public let feedIsBroken: Bool
+    /// The first items that `DemoGrowth` added: each its own post.
+    public var grownCount = 0
 
     public var avatarPath: String { "/avatars/\(name).png" }
     public var avatarFileName: String { "\(name).png" }

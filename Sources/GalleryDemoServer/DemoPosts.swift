@@ -1,7 +1,7 @@
 /// A demo user's items as the posts of a social service (the Bluesky and Misskey formats): one to four
 /// pictures per post (adult ones alone), every seventh post a video, the same grouping in both formats.
 public struct DemoPost: Sendable {
-    /// 1-based, newest first.
+    /// 1-based, newest first; grown posts (`DemoGrowth`) are numbered above `DemoPosts.grownPostIndexBase`.
     public let index: Int
     public let items: [DemoItem]
     /// A video post: its one item's picture is the video's still.
@@ -16,12 +16,18 @@ public struct DemoPost: Sendable {
 }
 
 public enum DemoPosts {
+    /// Grown posts are numbered from here up: past any catalog post (at most 999), never 0 or negative.
+    static let grownPostIndexBase = 1_000
     /// Pictures per post, in turn.
     static let sizes = [1, 2, 1, 3, 1, 4]
 
     public static func posts(of user: DemoUser) -> [DemoPost] {
+        // Grown uploads are one picture a post, above the catalog's posts, which keep their grouping and ids.
+        let grown = user.items.prefix(user.grownCount).enumerated().map { offset, item in
+            DemoPost(index: grownPostIndexBase + user.grownCount - offset, items: [item], isVideo: false)
+        }
         var posts: [DemoPost] = []
-        var rest = user.items[...]
+        var rest = user.items.dropFirst(user.grownCount)
         while !rest.isEmpty {
             let index = posts.count + 1
             let size = sizes[(index - 1) % sizes.count]
@@ -30,7 +36,7 @@ public enum DemoPosts {
             rest = rest.dropFirst(items.count)
             posts.append(DemoPost(index: index, items: items, isVideo: index % 7 == 0 && items.count == 1))
         }
-        return posts
+        return grown + posts
     }
 
     /// "Aurora" for aurora.

@@ -7,7 +7,8 @@ import GObjectBindings
 /// Only names from the catalog ever reach the disk, so no request path can escape the images directory.
 @MainActor
 final class DemoRouter {
-    let catalog: DemoCatalog
+    /// The catalog as it is now: grown galleries (`DemoGrowth`) included.
+    var catalog: DemoCatalog
     let images: ImageStore
     var baseURL = ""
     private let itemsByFileName: [String: DemoItem]
@@ -129,7 +130,7 @@ final class DemoRouter {
     private func image(fileName: String, directory: String, query: [String: String], path: String,
                        respond: @escaping @MainActor (ServerResponse) -> Void) {
         // A synthetic item's file is the catalog file it reuses, under a name of its own.
-        let fileName = DemoHugeGallery.sourceFileName(of: fileName) ?? fileName
+        let fileName = DemoHugeGallery.sourceFileName(of: fileName) ?? DemoGrowth.sourceFileName(of: fileName) ?? fileName
         guard let item = itemsByFileName[fileName] else {
             return respond(.html(status: 404, title: "Not Found", message: "No demo image \(fileName)."))
         }

@@ -9,7 +9,8 @@ import GObjectBindings
 ///
 /// Knobs, server-wide (`Options`) and per request (query parameters, which win): `latency=MS` before the
 /// response, `bandwidth=BYTES_PER_SECOND` for the body, and on image URLs `fault=404|500|html|truncate|corrupt|
-/// redirect|stall` (see `DemoFault`).
+/// redirect|stall` (see `DemoFault`). `growEverySeconds` (`--grow-every`) makes every gallery gain an upload
+/// at the top that often (`DemoGrowth`).
 @MainActor
 public final class DemoServer {
     public struct Options: Sendable {
@@ -21,9 +22,13 @@ public final class DemoServer {
         public var imageCacheBytes: Int
         /// Keep `requestLog` and `acceptedConnections` (tests, benchmarks); they grow with every request.
         public var recordsRequests: Bool
+        /// Every this many seconds after `start`, each demo gallery gains a new upload at the top
+        /// (`DemoGrowth`); nil: galleries stay as the catalog has them.
+        public var growEverySeconds: Int?
 
         public init(latencyMilliseconds: Int = 0, bandwidthBytesPerSecond: Int? = nil,
-                    imageCacheBytes: Int = 128 * 1024 * 1024, recordsRequests: Bool = true) {
+                    imageCacheBytes: Int = 128 * 1024 * 1024, recordsRequests: Bool = true, growEverySeconds: Int? = nil) {
+            self.growEverySeconds = growEverySeconds.flatMap { $0 > 0 ? $0 : nil }
             self.latencyMilliseconds = latencyMilliseconds
             self.bandwidthBytesPerSecond = bandwidthBytesPerSecond
             self.imageCacheBytes = imageCacheBytes
@@ -58,7 +63,45 @@ public final class DemoServer {
     public func start(port: UInt16 = 0) throws {
         try http.start(port: port) { [weak self] message in self?.handle(message) }
         router.baseURL = http.baseURL
+        startedAt = Self.now()
     }
+
+    // MARK: Growth
+
+    /// When `start` ran, in seconds since 1970: growth steps count from here.
+    private var startedAt = 0
+    /// When each growth step happened, oldest first.
+    private var growthDates: [Int] = []
+    /// Uploads each demo gallery has gained so far.
+    public var grownUploads: Int { growthDates.count }
+
+    /// Gives every demo gallery one new upload at the top, dated now (tests; `growEverySeconds` does it by
+    /// itself). At most `DemoGrowth.maxSteps`.
+    public func grow() {
+        guard growthDates.count < DemoGrowth.maxSteps else { return }
+        growthDates.append(Self.now())
+        router.catalog = DemoGrowth.catalog(catalog, grownAt: growthDates)
+    }
+
+    /// The catalog as served now: `catalog` with the uploads grown so far.
+    public var currentCatalog: DemoCatalog {
+        growOnSchedule()
+        return router.catalog
+    }
+
+    /// Takes the growth steps `growEverySeconds` made due since the last request, each dated when it fell due.
+    private func growOnSchedule() {
+        guard let every = options.growEverySeconds, startedAt > 0 else { return }
+        let due = min(DemoGrowth.maxSteps, (Self.now() - startedAt) / every)
+        let scheduled = growthDates.count
+        guard due > scheduled else { return }
+        growthDates += (scheduled + 1...due).map { startedAt + $0 * every }
+        router.catalog = DemoGrowth.catalog(catalog, grownAt: growthDates)
+    }
+
+    /// Seconds since 1970, rounded up: a gallery grown just after a client followed it has an upload dated
+    /// after that moment, never in the same truncated second before it.
+    private static func now() -> Int { Int((g_get_real_time() + 999_999) / 1_000_000) }
 
     /// "http://127.0.0.1:PORT", empty before `start`.
     public var baseURL: String { http.baseURL }
@@ -113,6 +156,7 @@ public final class DemoServer {
         } catch {
             return ResponseWriter.send(.html(status: 400, title: "Bad Request", message: error.description), to: message)
         }
+        growOnSchedule()
         let target = message.path + (message.rawQuery.map { "?\($0)" } ?? "")
         let hold = holdsResponse?(target) == true
         let send = { [weak self] (response: ServerResponse) in

@@ -22,7 +22,8 @@ struct Options: ParsableCommand {
             + "With --list, prints the whole gallery instead, one line per item. With --download DIR, saves\n"
             + "every image at full size into DIR/SOURCE/USERNAME/; run it again to resume. --follow and\n"
             + "--unfollow change the followed galleries, --following prints them (exit status 74: their file\n"
-            + "could not be read or written).\n"
+            + "could not be read or written). --check checks them and prints the items found new (exit status\n"
+            + "0: new items, 2: nothing new, 3: some gallery failed, 75: offline).\n"
             + "A running window takes over a second launch: the search runs there.\n"
             + "GALLERY_VIEWER_ENDPOINT in the environment works like --endpoint; without --source, either\n"
             + "applies to every source, and the server of a /@NAME link is asked there.")
@@ -41,7 +42,7 @@ struct Options: ParsableCommand {
     @Flag(help: "Print the gallery (all pages) instead of opening a window.")
     var list = false
 
-    @Flag(help: "With --list or --following: one JSON object per line.")
+    @Flag(help: "With --list, --following or --check: one JSON object per line.")
     var json = false
 
     @Flag(help: "Follow the gallery of USERNAME or LINK (kept in $XDG_DATA_HOME/gallery-viewer), and exit.")
@@ -52,6 +53,9 @@ struct Options: ParsableCommand {
 
     @Flag(help: "Print the followed galleries, one line each, and exit.")
     var following = false
+
+    @Flag(help: "Check every followed gallery, print the items found new, and exit.")
+    var check = false
 
     @Option(help: ArgumentHelp(
         "Save every image at full size, video and sound into DIR/SOURCE/USERNAME/ instead of opening a window (run again to resume).",
@@ -72,14 +76,17 @@ struct Options: ParsableCommand {
 
     mutating func validate() throws {
         // TRANSLATORS: command-line errors: option names (--json…), USERNAME and addresses stay as they are.
-        if json && !list && !following { throw ValidationError(tr("--json only works with --list or --following.")) }
-        if [list, download != nil, follow, unfollow, following].filter({ $0 }).count > 1 {
-            throw ValidationError(tr("Only one of --list, --download, --follow, --unfollow and --following at a time."))
+        if json && !list && !following && !check {
+            throw ValidationError(tr("--json only works with --list, --following or --check."))
+        }
+        if [list, download != nil, follow, unfollow, following, check].filter({ $0 }).count > 1 {
+            throw ValidationError(tr("Only one of --list, --download, --follow, --unfollow, --following and --check at a time."))
         }
         if (follow || unfollow) && (username ?? "").trimmed.isEmpty {
             throw ValidationError(tr("--follow and --unfollow need a USERNAME or a profile LINK."))
         }
         if following && username != nil { throw ValidationError(tr("--following takes no USERNAME.")) }
+        if check && username != nil { throw ValidationError(tr("--check takes no USERNAME.")) }
         if list && (username ?? "").isEmpty { throw ValidationError(tr("--list needs a USERNAME or a profile LINK.")) }
         if imagesOnly && download == nil { throw ValidationError(tr("--images-only only works with --download.")) }
         if let download {

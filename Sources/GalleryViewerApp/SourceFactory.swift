@@ -46,6 +46,13 @@ final class SourceFactory {
         return try kind.makeSource(username: username, endpointOverride: endpoint)
     }
 
+    /// The endpoint a check of a followed `kind` gallery uses: the override, else for the Demo source the
+    /// embedded demo server (nil if it cannot start: the gallery's check then fails with that problem).
+    func endpointForCheck(_ kind: SourceKind) -> String? {
+        if let endpoint = endpoint(for: kind) { return endpoint }
+        return kind == .demo ? try? demoServerURL() : nil
+    }
+
     private func demoServerURL() throws(GalleryError) -> String {
         if let demoServer { return demoServer.baseURL }
         do {

@@ -11,20 +11,21 @@ Translation.setUp(localeDirectory: Installation.localeDirectory)
 // Parse first (exits with usage on bad input), then run on the GLib main loop — the main thread's
 // only loop; see docs/ARCHITECTURE.md.
 let options = Options.parseOrExit()
-// --list, --download, --follow, --unfollow and --following run without a window and without the session bus.
+// --list, --download, --follow, --unfollow, --following and --check run without a window and without the session bus.
 // The commands are kept alive by name while they run: their main-loop callbacks hold them weakly.
 // Without a window no frame waits for the main thread; the workers' jobs are the command's own.
-if options.list || options.download != nil { WorkerTask.keepWorkersAtNormalPriority() }
+if options.list || options.download != nil || options.check { WorkerTask.keepWorkersAtNormalPriority() }
 let status = MainActor.assumeIsolated {
     // The commands' first request waits for GIO's modules and the certificate store (Soup.NetworkSetup):
     // their loading starts now, on a worker, while the command sets itself up.
-    if options.list || options.download != nil { Soup.NetworkSetup.whenLoaded {} }
+    if options.list || options.download != nil || options.check { Soup.NetworkSetup.whenLoaded {} }
     if options.version {
         print("gallery-viewer \(AppVersion.string)\n\(DecoderSandbox().protectionSummary())")
         return Int32(0)
     }
     if options.list { return ListCommand(options: options).run() }
     if options.follow || options.unfollow || options.following { return FollowCommand(options: options).run() }
+    if options.check { return CheckCommand(options: options).run() }
     if options.download != nil {
         let command = DownloadCommand(options: options)
         return withExtendedLifetime(command) { command.run() }

@@ -4,6 +4,7 @@ internal import CSQLite
 public enum SQLiteValue: Equatable, Sendable {
     case integer(Int64)
     case text(String)
+    case blob([UInt8])
     case null
 }
 
@@ -116,6 +117,10 @@ public final class SQLiteStatement {
             switch value {
             case .integer(let number): code = sqlite3_bind_int64(handle, index, number)
             case .text(let text): code = sqlite3_bind_text(handle, index, text, -1, gv_sqlite_transient())
+            case .blob(let bytes):
+                // An empty array would bind NULL (its base address may be nil): a zero-length blob instead.
+                code = bytes.isEmpty ? sqlite3_bind_zeroblob(handle, index, 0)
+                    : bytes.withUnsafeBytes { sqlite3_bind_blob(handle, index, $0.baseAddress, Int32($0.count), gv_sqlite_transient()) }
             case .null: code = sqlite3_bind_null(handle, index)
             }
             guard code == SQLITE_OK else { throw SQLiteError.from(code, connection.handle) }
@@ -135,6 +140,16 @@ public final class SQLiteStatement {
     /// Column `index` of the current row; nil when it is NULL.
     public func integer(_ index: Int32) -> Int64? {
         sqlite3_column_type(handle, index) == SQLITE_NULL ? nil : sqlite3_column_int64(handle, index)
+    }
+
+    /// Column `index` as bytes (a BLOB, or a TEXT's UTF-8); nil when it is NULL.
+    public func blob(_ index: Int32) -> [UInt8]? {
+        guard sqlite3_column_type(handle, index) != SQLITE_NULL else { return nil }
+        // Asked for after the bytes' pointer: `sqlite3_column_bytes` may convert them first.
+        let start = sqlite3_column_blob(handle, index)
+        let count = Int(sqlite3_column_bytes(handle, index))
+        guard let start, count > 0 else { return [] }
+        return Array(UnsafeRawBufferPointer(start: start, count: count))
     }
 
     public func text(_ index: Int32) -> String? {

@@ -147,4 +147,10 @@ enum Goals {
     /// feeds loads: refused from their headers, such images cost nothing; what remains is the window
     /// (≈ 90 MiB), the caches and the ordinary images.
     static let hostilePeakMegabytes = 400.0
+
+    // MARK: 9. Following (FollowCheckScenario)
+
+    /// Issue 28's goal: a full check of 500 followed galleries holds at most this much more resident memory than
+    /// before it (one feed, one page and one transaction per gallery in flight, six at a time).
+    static let followCheckMemoryAboveIdleMiB = 50.0
 }

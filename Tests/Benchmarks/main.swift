@@ -24,6 +24,7 @@ import GObjectBindings
 //   fullcache   a full 256 MB cache: the index file's size, writing it at quit, reading it at start
 //   sandbox     360 thumbnails decoded by the gallery-decoder helpers against in-process; the hostile SVGs' peak
 //   playback    a 720p H.264 video in the app's player against a bare playbin: first frame, CPU, gaps while scrolling
+//   followcheck 500 followed demo galleries checked twice: main-loop work, memory above idle, requests when nothing is new
 //   serve       (internal) the demo server child process
 // As the app does first thing: the benchmarks measure its process (see WorkerTask.returnLargeBlocksWhenFreed).
 WorkerTask.returnLargeBlocksWhenFreed()
@@ -61,6 +62,7 @@ enum Bench {
         ("zoom", ZoomScenario.run),
         ("sandbox", SandboxScenario.run),
         ("playback", PlaybackScenario.run),
+        ("followcheck", FollowCheckScenario.run),
     ]
 
     static func run(_ name: String) -> Int32 {

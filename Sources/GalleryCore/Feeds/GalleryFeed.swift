@@ -45,6 +45,17 @@ public final class GalleryFeed {
     }
     public var limits: Limits
 
+    /// Validators sent on the GET of their URL (the follow checker's, from its last check): a 304 ends the
+    /// feed `.finished` with `notModified` and no items. Never sent on other methods (Misskey's POSTs would
+    /// get 412), nor through the disk cache, which revalidates by itself.
+    public var conditional: HTTPValidators?
+    /// The server answered `conditional` with 304 Not Modified.
+    public internal(set) var notModified = false
+    /// The validators of the first page that carried items, if its GET was answered with any.
+    public internal(set) var firstPageValidators: HTTPValidators?
+    /// The feed failed because the server could not be reached at all (no network, refused, timed out).
+    public internal(set) var failedUnreachable = false
+
     /// The saved first page shown because the service could not be reached; nil while the feed is live.
     public var offlineCopy: FeedSnapshot? { offline.copy }
 
@@ -126,8 +137,17 @@ public final class GalleryFeed {
     var serviceName: String { source.serviceName }
 
     func httpRequest(_ request: PageRequest) -> HTTPRequest {
-        HTTPRequest(url: request.url, headers: request.headers, maxBodyBytes: limits.maxPageBytes,
-                    method: request.method, body: request.body)
+        if isConditional(request), let conditional {
+            return HTTPRequest(url: request.url, headers: request.headers.merging(conditional.conditionalHeaders) { $1 },
+                               maxBodyBytes: limits.maxPageBytes, method: request.method, body: request.body,
+                               usesDiskCache: false)
+        }
+        return HTTPRequest(url: request.url, headers: request.headers, maxBodyBytes: limits.maxPageBytes,
+                           method: request.method, body: request.body)
+    }
+
+    func isConditional(_ request: PageRequest) -> Bool {
+        request.method == "GET" && request.body == nil && conditional?.url == request.url
     }
 
     /// Why the feed waits while `.waiting`, with the seconds it waits ("DeviantArt asks to slow down",

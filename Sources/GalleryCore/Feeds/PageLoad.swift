@@ -84,6 +84,11 @@ final class PageLoad {
             return send(fallback)
         }
         switch result {
+        case .success(let response) where response.head.status == 304 && feed.isConditional(request):
+            // Nothing changed since the validators were given: no items, no further page.
+            feed.notModified = true
+            feed.next = nil
+            feed.state = .finished
         case .success(let response):
             askAhead(after: response, of: request, in: feed)
             parse(response, of: request)
@@ -96,6 +101,7 @@ final class PageLoad {
         case .failure(.tooLarge):
             feed.state = .failed(.malformedResponse(service: feed.serviceName, detail: tr("The page is too large.")))
         case .failure(let error):
+            feed.failedUnreachable = error.isUnreachable
             feed.state = .failed(.network(service: feed.serviceName, detail: error.message))
         }
     }
@@ -151,6 +157,10 @@ final class PageLoad {
             return send(following)
         }
         feed.paging.countItems()
+        if feed.pagesLoaded == 0, request.method == "GET", request.body == nil {
+            feed.firstPageValidators = HTTPValidators(url: request.url, head: response.head,
+                                                      maxBytes: FollowLimits.maxValidatorBytes)
+        }
         feed.pagesLoaded += 1
         feed.offline.pageArrived()
         feed.itemsDelivered += result.items.count

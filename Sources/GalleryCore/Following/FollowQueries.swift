@@ -8,6 +8,8 @@ extension FollowDatabase {
     func follow(_ gallery: FollowedGallery, on connection: SQLiteConnection) throws(FollowStoreError) -> Bool {
         try Self.validate(gallery.key)
         let name = DisplayText.clean(gallery.displayName, limit: FollowLimits.maxDisplayNameLength)
+        // An identity too long to keep is no stopping point: the first check then goes by dates.
+        let lastItem = gallery.lastItemID.flatMap { $0.isEmpty || $0.utf8.count > FollowLimits.maxItemIDBytes ? nil : $0 }
         return try attempt { () throws -> Result<Bool, FollowStoreError> in
             try connection.transaction { () throws(SQLiteError) -> Result<Bool, FollowStoreError> in
                 let count = try connection.integer("SELECT count(*) FROM followed_gallery") ?? 0
@@ -15,11 +17,13 @@ extension FollowDatabase {
                     let exists = try galleryID(gallery.key, on: connection) != nil
                     return exists ? .success(false) : .failure(.tooMany(limit: FollowLimits.maxGalleries))
                 }
+                // The newest item the window showed is the checker's first stopping point: nothing up to it is new.
                 let added = try connection.run(
-                    "INSERT INTO followed_gallery (source, username, identity, display_name, followed_at) "
-                        + "VALUES (?, ?, ?, ?, ?) ON CONFLICT (source, identity) DO NOTHING",
+                    "INSERT INTO followed_gallery (source, username, identity, display_name, followed_at, last_item_id, "
+                        + "last_item_time) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (source, identity) DO NOTHING",
                     [.text(gallery.key.source.rawValue), .text(gallery.key.username), .text(gallery.key.identity),
-                     .text(name.isEmpty ? gallery.key.username : name), .integer(gallery.followedAt)])
+                     .text(name.isEmpty ? gallery.key.username : name), .integer(gallery.followedAt),
+                     lastItem.map { .text($0) } ?? .null, gallery.lastItemTime.map { .integer($0) } ?? .null])
                 return .success(added == 1)
             }
         }.get()
@@ -40,7 +44,8 @@ extension FollowDatabase {
         try attempt { () throws -> [FollowedGallery?] in
             try connection.rows(
                 "SELECT source, username, display_name, followed_at, last_item_id, last_item_time, last_checked_at, "
-                    + "last_problem "
+                    + "last_problem, (SELECT count(*) FROM new_item WHERE gallery_id = followed_gallery.id), avatar_url, "
+                    + "validated_url, etag, last_modified "
                     + "FROM followed_gallery ORDER BY followed_at, id LIMIT ?", [.integer(Int64(FollowLimits.maxGalleries))]) { row in
                 guard let source = row.text(0).flatMap(SourceKind.init(rawValue:)), let username = row.text(1),
                       Self.isValid(username) else { return nil }
@@ -49,7 +54,9 @@ extension FollowDatabase {
                     displayName: DisplayText.clean(row.text(2) ?? username, limit: FollowLimits.maxDisplayNameLength),
                     followedAt: row.integer(3) ?? 0, lastItemID: row.text(4), lastItemTime: row.integer(5),
                     lastCheckedAt: row.integer(6),
-                    lastProblem: row.text(7).map { DisplayText.clean($0, limit: FollowLimits.maxProblemLength) })
+                    lastProblem: row.text(7).map { DisplayText.clean($0, limit: FollowLimits.maxProblemLength) },
+                    newCount: Int(row.integer(8) ?? 0), avatarURL: row.text(9).flatMap(Self.webAddress),
+                    validators: Self.validators(url: row.text(10), etag: row.text(11), lastModified: row.text(12)))
             }
         }.compactMap { $0 }
     }
@@ -75,10 +82,13 @@ extension FollowDatabase {
                     while try insert.step() {}
                     added += connection.changes
                 }
-                try connection.run(
-                    "DELETE FROM seen_item WHERE gallery_id = ?1 AND item_id IN ( "
-                        + "SELECT item_id FROM seen_item WHERE gallery_id = ?1 "
-                        + "ORDER BY seen_at DESC, item_id LIMIT -1 OFFSET ?2)", [.integer(gallery), .integer(Int64(FollowLimits.maxSeenMarksPerGallery))])
+                // A seen item is new no more.
+                let forget = try connection.prepare("DELETE FROM new_item WHERE gallery_id = ? AND item_id = ?")
+                for id in itemIDs {
+                    try forget.bind([.integer(gallery), .text(id)])
+                    while try forget.step() {}
+                }
+                try trimSeenMarks(of: gallery, on: connection)
                 return added
             }
         }
@@ -119,7 +129,15 @@ extension FollowDatabase {
         }
     }
 
-    private func galleryID(_ key: FollowedGallery.Key, on connection: SQLiteConnection) throws(SQLiteError) -> Int64? {
+    /// Lets the oldest seen-marks past `FollowLimits.maxSeenMarksPerGallery` go.
+    func trimSeenMarks(of gallery: Int64, on connection: SQLiteConnection) throws(SQLiteError) {
+        try connection.run(
+            "DELETE FROM seen_item WHERE gallery_id = ?1 AND item_id IN ( "
+                + "SELECT item_id FROM seen_item WHERE gallery_id = ?1 "
+                + "ORDER BY seen_at DESC, item_id LIMIT -1 OFFSET ?2)", [.integer(gallery), .integer(Int64(FollowLimits.maxSeenMarksPerGallery))])
+    }
+
+    func galleryID(_ key: FollowedGallery.Key, on connection: SQLiteConnection) throws(SQLiteError) -> Int64? {
         try connection.integer("SELECT id FROM followed_gallery WHERE source = ? AND identity = ?",
                                [.text(key.source.rawValue), .text(key.identity)])
     }
@@ -129,6 +147,15 @@ extension FollowDatabase {
             throw .invalid(reason: tr("A followed username must have 1 to {limit} characters and no control characters.",
                                       ["limit": FollowLimits.maxUsernameLength]))
         }
+    }
+
+    /// A stored URL read back only if it is still an absolute http(s) one.
+    static func webAddress(_ text: String) -> String? { URLText.isWebAddress(text) ? text : nil }
+
+    static func validators(url: String?, etag: String?, lastModified: String?) -> HTTPValidators? {
+        guard let url, URLText.isWebAddress(url), etag != nil || lastModified != nil else { return nil }
+        let fits = { (value: String?) in value.flatMap { $0.utf8.count <= FollowLimits.maxValidatorBytes ? $0 : nil } }
+        return HTTPValidators(url: url, etag: fits(etag), lastModified: fits(lastModified))
     }
 
     /// Read back too: a name edited into the file by hand that no source would take is skipped.

@@ -29,13 +29,38 @@ enum FollowSchema {
         ) WITHOUT ROWID;
         CREATE INDEX seen_item_by_age ON seen_item (gallery_id, seen_at);
         """,
+        // 2: what the checker found new, and what it needs to ask again cheaply. `new_item.item` is a
+        // `PackedGalleryItem` behind a format byte (`FollowItemCoding`); `sort_time` (milliseconds) is the
+        // item's publication, else when it was found: what "newest first" orders by.
+        """
+        ALTER TABLE followed_gallery ADD COLUMN etag TEXT;
+        ALTER TABLE followed_gallery ADD COLUMN last_modified TEXT;
+        ALTER TABLE followed_gallery ADD COLUMN validated_url TEXT;
+        ALTER TABLE followed_gallery ADD COLUMN avatar_url TEXT;
+        CREATE TABLE new_item (
+            gallery_id INTEGER NOT NULL REFERENCES followed_gallery (id) ON DELETE CASCADE,
+            item_id TEXT NOT NULL,
+            found_at INTEGER NOT NULL,
+            published INTEGER,
+            sort_time INTEGER NOT NULL,
+            item BLOB NOT NULL,
+            PRIMARY KEY (gallery_id, item_id)
+        ) WITHOUT ROWID;
+        CREATE INDEX new_item_newest ON new_item (sort_time DESC, item_id);
+        CREATE INDEX new_item_by_gallery ON new_item (gallery_id, sort_time);
+        """,
     ]
 
     static var version: Int { migrations.count }
 
     /// Runs the migrations after `version`; the first also marks the file as ours (`application_id`).
     static func migrate(_ connection: SQLiteConnection, from version: Int) throws(SQLiteError) {
-        for step in version..<migrations.count {
+        try migrate(connection, fromVersion: version, toVersion: migrations.count)
+    }
+
+    /// Runs migrations `from + 1` to `to` (tests make files of an older version so).
+    static func migrate(_ connection: SQLiteConnection, fromVersion version: Int, toVersion target: Int) throws(SQLiteError) {
+        for step in version..<min(target, migrations.count) {
             try connection.transaction { () throws(SQLiteError) in
                 try connection.execute(migrations[step])
                 if step == 0 { try connection.execute("PRAGMA application_id = \(FollowDatabase.applicationID)") }

@@ -39,10 +39,14 @@ public final class FollowStore {
 
     // MARK: What the store does
 
-    /// Follows `key`'s gallery from `time`; true when it was not followed yet.
-    public func follow(_ key: FollowedGallery.Key, displayName: String, at time: Int64 = FollowStore.now(),
+    /// Follows `key`'s gallery from `time`; true when it was not followed yet. `knownItems` are what the window
+    /// already shows (newest first): they are never new, and the first of them is where the first check stops.
+    public func follow(_ key: FollowedGallery.Key, displayName: String, knownItems: [GalleryItem] = [],
+                       at time: Int64 = FollowStore.now(),
                        completion: @escaping @MainActor (Result<Bool, FollowStoreError>) -> Void) {
-        let gallery = FollowedGallery(key: key, displayName: displayName, followedAt: time)
+        let newest = knownItems.first
+        let gallery = FollowedGallery(key: key, displayName: displayName, followedAt: time, lastItemID: newest?.id,
+                                      lastItemTime: newest?.published.map { Int64($0) * 1000 })
         enqueue({ database in database.perform { connection throws(FollowStoreError) in
             try database.follow(gallery, on: connection)
         } }, completion: completion)
@@ -62,7 +66,37 @@ public final class FollowStore {
         } }, completion: completion)
     }
 
-    /// Marks items of a followed gallery seen; the number newly marked.
+    /// Every new item of every followed gallery, newest first (by publication, else by when it was found), at
+    /// most `FollowLimits.maxNewItems`.
+    public func newItems(completion: @escaping @MainActor (Result<[FollowedItem], FollowStoreError>) -> Void) {
+        enqueue({ database in database.perform { connection throws(FollowStoreError) in
+            try database.newItems(on: connection)
+        } }, completion: completion)
+    }
+
+    public func newItemCount(completion: @escaping @MainActor (Result<Int, FollowStoreError>) -> Void) {
+        enqueue({ database in database.perform { connection throws(FollowStoreError) in
+            try database.newItemCount(on: connection)
+        } }, completion: completion)
+    }
+
+    /// Every new item becomes seen; how many there were.
+    public func markAllSeen(at time: Int64 = FollowStore.now(),
+                            completion: @escaping @MainActor (Result<Int, FollowStoreError>) -> Void) {
+        enqueue({ database in database.perform { connection throws(FollowStoreError) in
+            try database.markAllSeen(at: time, on: connection)
+        } }, completion: completion)
+    }
+
+    /// Writes one gallery's check (the checker's): the new items kept, or nil when it is no longer followed.
+    func record(_ check: FollowCheckRecord,
+                completion: @escaping @MainActor (Result<[FollowedItem]?, FollowStoreError>) -> Void) {
+        enqueue({ database in database.perform { connection throws(FollowStoreError) in
+            try database.record(check, on: connection)
+        } }, completion: completion)
+    }
+
+    /// Marks items of a followed gallery seen (they are new no more); the number newly marked.
     public func markSeen(_ itemIDs: [String], in key: FollowedGallery.Key, at time: Int64 = FollowStore.now(),
                          completion: @escaping @MainActor (Result<Int, FollowStoreError>) -> Void) {
         enqueue({ database in database.perform { connection throws(FollowStoreError) in
@@ -136,10 +170,4 @@ private struct JobOutput<Output: Sendable>: Sendable {
         result = pair.0
         recovery = pair.1
     }
-}
-
-/// The newest item a check saw, Sendable to cross to the worker.
-private struct FollowItemMark: Sendable {
-    let id: String
-    let time: Int64?
 }

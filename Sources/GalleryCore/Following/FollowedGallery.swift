@@ -10,9 +10,20 @@ public struct FollowedGallery: Equatable, Sendable {
     public var lastCheckedAt: Int64?
     /// Why the last check failed, as the window says it ("No such user"); nil after a good one.
     public var lastProblem: String?
+    /// New items kept for it (`FollowStore.newItems`); filled by `following()`.
+    public var newCount: Int
+    /// The account's picture, where its service gives one publicly (an absolute http(s) URL).
+    public var avatarURL: String?
+    /// What the last good check's first page was answered with, sent back on the next check's request for
+    /// that page (`If-None-Match`, `If-Modified-Since`).
+    public var validators: HTTPValidators?
 
     public init(key: Key, displayName: String, followedAt: Int64, lastItemID: String? = nil, lastItemTime: Int64? = nil,
-                lastCheckedAt: Int64? = nil, lastProblem: String? = nil) {
+                lastCheckedAt: Int64? = nil, lastProblem: String? = nil, newCount: Int = 0, avatarURL: String? = nil,
+                validators: HTTPValidators? = nil) {
+        self.newCount = newCount
+        self.avatarURL = avatarURL
+        self.validators = validators
         self.key = key
         self.displayName = displayName
         self.followedAt = followedAt
@@ -59,4 +70,28 @@ public enum FollowLimits {
     /// An item's identity (a service's id or URL) in UTF-8 bytes; a longer one is refused, never cut, since a
     /// cut identity could match another item.
     public static let maxItemIDBytes = 1_024
+    /// New items kept per gallery; past it the oldest go (a gallery that floods cannot crowd out the rest).
+    public static let maxNewItemsPerGallery = 1_000
+    /// New items read back at most (`newItems`): twice the New view's 10,000-item goal.
+    public static let maxNewItems = 20_000
+    /// An ETag or Last-Modified kept, in UTF-8 bytes; a longer one is not kept (the next check asks plainly).
+    public static let maxValidatorBytes = 1_024
+    /// A packed item kept, in bytes; a bigger one (a hostile feed's) is not kept as new.
+    public static let maxPackedItemBytes = 64 * 1_024
+}
+
+/// A new item of a followed gallery, as the New view shows it.
+public struct FollowedItem: Sendable, Equatable {
+    public let gallery: FollowedGallery.Key
+    public let galleryName: String
+    public let item: GalleryItem
+    /// When a check found it, in milliseconds since 1970.
+    public let foundAt: Int64
+
+    public init(gallery: FollowedGallery.Key, galleryName: String, item: GalleryItem, foundAt: Int64) {
+        self.gallery = gallery
+        self.galleryName = galleryName
+        self.item = item
+        self.foundAt = foundAt
+    }
 }

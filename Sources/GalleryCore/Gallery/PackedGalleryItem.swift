@@ -40,6 +40,13 @@ struct PackedGalleryItem: Sendable {
         bytes = writer.bytes.withUnsafeBufferPointer { Array($0) }
     }
 
+    /// Bytes another `PackedGalleryItem` wrote (the follow store keeps new items so). The reader stops at the
+    /// end of short or damaged bytes with empty fields: a damaged row unpacks to some item, never a crash.
+    init(bytes: [UInt8]) { self.bytes = bytes }
+
+    /// The packed bytes, for storage.
+    var packedBytes: [UInt8] { bytes }
+
     var item: GalleryItem {
         var reader = Reader(bytes: bytes)
         let id = reader.string()

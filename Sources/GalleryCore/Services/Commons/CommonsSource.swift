@@ -35,6 +35,9 @@ public struct CommonsSource: GallerySource {
     public var kind: SourceKind { .commons }
     public let username: String
     public let endpoint: Endpoint
+    /// Sent as `maxlag` (Manual:Maxlag: non-interactive tasks should send 5): a lagged server then answers
+    /// "maxlag" with a Retry-After, waited out as a rate limit. nil for what the user is looking at.
+    public var maxLagSeconds: Int?
 
     public init(username: String, endpointOverride: String?) throws(GalleryError) {
         self.username = try Self.normalizedUsername(username)
@@ -97,7 +100,7 @@ public struct CommonsSource: GallerySource {
          // default language.
          ("iiextmetadatafilter", "ImageDescription"),
          // Costs nothing extra and tells "no such user" from "no uploads" (the listing alone is empty for both).
-         ("list", "users"), ("ususers", username)]
+         ("list", "users"), ("ususers", username)] + (maxLagSeconds.map { [("maxlag", String($0))] } ?? [])
     }
 
     static let headers = ["Accept": "application/json"]
