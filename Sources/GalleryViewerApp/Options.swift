@@ -22,7 +22,9 @@ struct Options: ParsableCommand {
             + "With --list, prints the whole gallery instead, one line per item. With --download DIR, saves\n"
             + "every image at full size into DIR/SOURCE/USERNAME/; run it again to resume. --follow and\n"
             + "--unfollow change the followed galleries, --following prints them (exit status 74: their file\n"
-            + "could not be read or written).\n"
+            + "could not be read or written). --export-following and --import-following write and read them as an\n"
+            + "OPML subscription list, the format of feed readers (exit status 65: not a list the app can read,\n"
+            + "66: the file could not be read, 73: it could not be written).\n"
             + "A running window takes over a second launch: the search runs there.\n"
             + "GALLERY_VIEWER_ENDPOINT in the environment works like --endpoint; without --source, either\n"
             + "applies to every source, and the server of a /@NAME link is asked there.")
@@ -54,6 +56,16 @@ struct Options: ParsableCommand {
     var following = false
 
     @Option(help: ArgumentHelp(
+        "Write the followed galleries as an OPML subscription list (for a feed reader) to FILE, - for standard output, and exit.",
+        valueName: "FILE"))
+    var exportFollowing: String?
+
+    @Option(help: ArgumentHelp(
+        "Follow the galleries an OPML subscription list names (from a feed reader or --export-following), - for standard input, and exit.",
+        valueName: "FILE"))
+    var importFollowing: String?
+
+    @Option(help: ArgumentHelp(
         "Save every image at full size, video and sound into DIR/SOURCE/USERNAME/ instead of opening a window (run again to resume).",
         valueName: "DIR"))
     var download: String?
@@ -73,8 +85,15 @@ struct Options: ParsableCommand {
     mutating func validate() throws {
         // TRANSLATORS: command-line errors: option names (--json…), USERNAME and addresses stay as they are.
         if json && !list && !following { throw ValidationError(tr("--json only works with --list or --following.")) }
-        if [list, download != nil, follow, unfollow, following].filter({ $0 }).count > 1 {
-            throw ValidationError(tr("Only one of --list, --download, --follow, --unfollow and --following at a time."))
+        if [list, download != nil, follow, unfollow, following, exportFollowing != nil, importFollowing != nil]
+            .filter({ $0 }).count > 1 {
+            throw ValidationError(tr("Only one of --list, --download, --follow, --unfollow, --following, --export-following and --import-following at a time."))
+        }
+        if (exportFollowing ?? importFollowing) != nil {
+            if username != nil { throw ValidationError(tr("--export-following and --import-following take no USERNAME.")) }
+            if exportFollowing?.isEmpty == true || importFollowing?.isEmpty == true {
+                throw ValidationError(tr("--export-following and --import-following need a FILE, or - for standard output or input."))
+            }
         }
         if (follow || unfollow) && (username ?? "").trimmed.isEmpty {
             throw ValidationError(tr("--follow and --unfollow need a USERNAME or a profile LINK."))
