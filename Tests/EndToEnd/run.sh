@@ -109,6 +109,13 @@ expect_status 65 imported --import-following "$work/invalid.opml"
 grep -q "not valid XML" "$work/err" || fail "an invalid list said: $(cat "$work/err")"
 expect_status 66 imported --import-following "$work/missing.opml"
 expect_status 73 imported --export-following "$work/no-such-folder/follows.opml"
+# A /@NAME.rss feed, which Mastodon and Misskey share: its server (the endpoint, standing for it) says Misskey.
+printf '<opml version="2.0"><head/><body><outline type="rss" text="a" xmlUrl="https://demo.test/@aurora.rss"/></body></opml>' \
+  >"$work/fediverse.opml"
+said=$(XDG_DATA_HOME="$work/fediverse" bounded "$GALLERY_VIEWER" --endpoint "$base_url" --import-following "$work/fediverse.opml")
+[ "$said" = "Imported 1 gallery, 0 already followed, 0 not recognised." ] || fail "a /@NAME.rss feed: $said"
+[ "$(XDG_DATA_HOME="$work/fediverse" bounded "$GALLERY_VIEWER" --following | cut -f1,2)" = "$(printf 'misskey\taurora@demo.test')" ] \
+  || fail "a /@NAME.rss feed was followed as: $(XDG_DATA_HOME="$work/fediverse" bounded "$GALLERY_VIEWER" --following)"
 echo "e2e: --export-following, --import-following ok"
 
 # 2a. The same demo users in Bluesky's and Misskey's formats: one line per item with the usual fields, videos
