@@ -4,7 +4,8 @@ import XCTest
 @testable import GalleryCore
 
 /// The owner's public profile (name and avatar) from the replies the sources already ask for, written from
-/// the services' docs (data/fixtures): Mastodon's account lookup, Bluesky's getProfile, Misskey's users/show.
+/// the services' docs (data/fixtures): Mastodon's account lookup, Bluesky's getProfile, Misskey's users/show,
+/// DeviantArt's author credits.
 /// Whatever a server sends there is bounded and cleaned, and only an https avatar is kept.
 final class GalleryProfileTests: XCTestCase {
     func testMastodonsAccountLookupCarriesTheProfile() throws {
@@ -31,6 +32,19 @@ final class GalleryProfileTests: XCTestCase {
         let result = try source.parse(reply(Fixtures.text("misskey/users-show.json"), url: source.firstRequest().url),
                                       of: source.firstRequest())
         XCTAssertEqual(result.profile, GalleryProfile(displayName: "Alice ✿ Draws", avatarURL: "https://misskey.io/identicon/9tjzq2vq7o"))
+    }
+
+    /// DeviantArt's feed has no channel image, but each item credits its author twice: the name, then the
+    /// avatar's URL. The owner's is the one of their own gallery's items; no display name.
+    func testDeviantArtsAuthorCreditCarriesTheAvatar() throws {
+        let body = Fixtures.bytes("deviantart/gallery-page1.xml")
+        let own = try DeviantArtSource(username: "Inkwell", endpointOverride: nil)
+        let reply = HTTPResponse(head: HTTPResponseHead(status: 200, reason: "OK", url: own.firstRequest().url,
+                                                        mediaType: "application/rss+xml"), body: body)
+        XCTAssertEqual(try own.parse(reply, of: own.firstRequest()).profile,
+                       GalleryProfile(displayName: nil, avatarURL: "https://a.deviantart.net/avatars/i/n/inkwell.png"))
+        let other = try DeviantArtSource(username: "someone-else", endpointOverride: nil)
+        XCTAssertNil(try other.parse(reply, of: other.firstRequest()).profile, "another author's avatar is not the owner's")
     }
 
     func testPagesOfItemsCarryNone() throws {
