@@ -66,7 +66,9 @@ struct OpmlCommand {
         case .success(let read): list = read
         case .failure(let error): return fail(error)
         }
-        let (fediverse, unknownAccounts) = resolve(list.fediverseAccounts)
+        guard let (fediverse, unknownAccounts) = resolve(list.fediverseAccounts) else {
+            return CommandSession.interruptedStatus
+        }
         let (counts, failure) = waitForAnswer { done in
             FollowOpml.follow(list.galleries + fediverse, in: store) { done(($0, $1)) }
         }
@@ -79,9 +81,10 @@ struct OpmlCommand {
         return FollowCommand.storeFailedStatus
     }
 
-    /// The `/@NAME` accounts as Mastodon or Misskey galleries, each server asked once what it runs; and how
-    /// many accounts were left out because their server did not say.
-    private func resolve(_ accounts: [FollowOpml.FediverseAccount]) -> ([FollowOpml.Entry], Int) {
+    /// The `/@NAME` accounts as Mastodon or Misskey galleries, each server asked once what it runs (at most
+    /// `FollowOpml.maxServersToAsk` of them); and how many accounts were left out because their server did not
+    /// say. Nil after Ctrl+C: nothing is followed then.
+    private func resolve(_ accounts: [FollowOpml.FediverseAccount]) -> ([FollowOpml.Entry], Int)? {
         guard !accounts.isEmpty else { return ([], 0) }
         let session = CommandSession(options: options)
         var kinds: [String: SourceKind?] = [:]
@@ -89,7 +92,13 @@ struct OpmlCommand {
         var leftOut = 0
         for account in accounts {
             if kinds[account.server] == nil {
-                switch session.lookUp(name: account.name, server: account.server) {
+                guard kinds.count < FollowOpml.maxServersToAsk else {
+                    leftOut += 1
+                    continue
+                }
+                let answer = session.lookUp(name: account.name, server: account.server)
+                if session.interrupted { return nil }
+                switch answer {
                 case .success(let found): kinds[account.server] = .some(found.source)
                 case .failure(let error):
                     Console.error(error.sentence)

@@ -12,13 +12,17 @@ public enum FollowOpml {
     /// The namespace of the `gv:` attributes. A name, not an address anything is fetched from.
     public static let namespace = "https://github.com/galleryviewer/gallery-viewer/ns/opml/1"
 
-    /// A subscription list of `FollowLimits.maxGalleries` galleries is about 2 MiB when every title is
-    /// long, 1 MiB with usual ones; a larger file is refused before it is parsed.
+    /// A larger file is refused before it is parsed. Our own export takes about 350 bytes a gallery, so this
+    /// holds about 3,000: six times the 500, though not the store's ceiling of 5,000.
     public static let maxBytes = 1_048_576
     /// Outlines in the file, categories included.
     public static let maxOutlines = FollowLimits.maxGalleries
     /// Nesting of elements (opml, body and 30 levels of folders).
     public static let maxDepth = 32
+    /// Servers of `/@NAME` feeds asked what they run in one import, one at a time, each within
+    /// `ServerSoftwareLookup.Limits.deadlineMilliseconds`: a list naming thousands cannot keep an import
+    /// waiting for hours. Accounts on the servers past it are not recognised.
+    public static let maxServersToAsk = 50
 
     /// What a subscription list holds for the app.
     public struct Import: Equatable, Sendable {
