@@ -27,13 +27,13 @@ struct FollowCommand {
         }
         let gallery = "\(key.username) (\(key.source.displayName))"
         if options.follow {
-            let outcome = wait { store.follow(key, displayName: key.username, completion: $0) }
+            let outcome = waitForAnswer { store.follow(key, displayName: key.username, completion: $0) }
             return report(outcome) { added in
                 print(added ? "Following \(gallery)." : "Already following \(gallery).")
                 return 0
             }
         }
-        let outcome = wait { store.unfollow(key, completion: $0) }
+        let outcome = waitForAnswer { store.unfollow(key, completion: $0) }
         return report(outcome) { removed in
             guard removed else {
                 Console.error(FollowStoreError.notFollowed(key).sentence)
@@ -57,7 +57,7 @@ struct FollowCommand {
     }
 
     private func list(_ store: FollowStore) -> Int32 {
-        report(wait { store.following(completion: $0) }) { galleries in
+        report(waitForAnswer { store.following(completion: $0) }) { galleries in
             for gallery in galleries { print(line(for: gallery)) }
             return 0
         }
@@ -87,18 +87,6 @@ struct FollowCommand {
             Console.error(error.sentence)
             return Self.storeFailedStatus
         }
-    }
-
-    /// Runs the main loop until the store's job called back: its work is on a worker, its answer on this loop.
-    private func wait<Value>(_ start: (@escaping @MainActor (Value) -> Void) -> Void) -> Value {
-        var value: Value?
-        let loop = MainLoop()
-        start {
-            value = $0
-            loop.quit()
-        }
-        if value == nil { loop.run() }
-        return value!
     }
 }
 

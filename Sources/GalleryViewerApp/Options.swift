@@ -23,7 +23,10 @@ struct Options: ParsableCommand {
             + "every image at full size into DIR/SOURCE/USERNAME/; run it again to resume. --follow and\n"
             + "--unfollow change the followed galleries, --following prints them (exit status 74: their file\n"
             + "could not be read or written). --check checks them and prints the items found new (exit status\n"
-            + "0: new items, 2: nothing new, 3: some gallery failed, 75: offline).\n"
+            + "0: new items, 2: nothing new, 3: some gallery failed, 75: offline). --export-following and\n"
+            + "--import-following write and read them as an OPML subscription list, the format of feed readers\n"
+            + "(exit status 65: not a list the app can read, 66: the file could not be read, 73: it could not be\n"
+            + "written).\n"
             + "A running window takes over a second launch: the search runs there.\n"
             + "GALLERY_VIEWER_ENDPOINT in the environment works like --endpoint; without --source, either\n"
             + "applies to every source, and the server of a /@NAME link is asked there.")
@@ -58,6 +61,16 @@ struct Options: ParsableCommand {
     var check = false
 
     @Option(help: ArgumentHelp(
+        "Write the followed galleries as an OPML subscription list (for a feed reader) to FILE, - for standard output, and exit.",
+        valueName: "FILE"))
+    var exportFollowing: String?
+
+    @Option(help: ArgumentHelp(
+        "Follow the galleries an OPML subscription list names (from a feed reader or --export-following), - for standard input, and exit.",
+        valueName: "FILE"))
+    var importFollowing: String?
+
+    @Option(help: ArgumentHelp(
         "Save every image at full size, video and sound into DIR/SOURCE/USERNAME/ instead of opening a window (run again to resume).",
         valueName: "DIR"))
     var download: String?
@@ -79,8 +92,15 @@ struct Options: ParsableCommand {
         if json && !list && !following && !check {
             throw ValidationError(tr("--json only works with --list, --following or --check."))
         }
-        if [list, download != nil, follow, unfollow, following, check].filter({ $0 }).count > 1 {
-            throw ValidationError(tr("Only one of --list, --download, --follow, --unfollow, --following and --check at a time."))
+        if [list, download != nil, follow, unfollow, following, check, exportFollowing != nil, importFollowing != nil]
+            .filter({ $0 }).count > 1 {
+            throw ValidationError(tr("Only one of --list, --download, --follow, --unfollow, --following, --check, --export-following and --import-following at a time."))
+        }
+        if (exportFollowing ?? importFollowing) != nil {
+            if username != nil { throw ValidationError(tr("--export-following and --import-following take no USERNAME.")) }
+            if exportFollowing?.isEmpty == true || importFollowing?.isEmpty == true {
+                throw ValidationError(tr("--export-following and --import-following need a FILE, or - for standard output or input."))
+            }
         }
         if (follow || unfollow) && (username ?? "").trimmed.isEmpty {
             throw ValidationError(tr("--follow and --unfollow need a USERNAME or a profile LINK."))

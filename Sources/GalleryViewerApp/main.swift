@@ -11,7 +11,8 @@ Translation.setUp(localeDirectory: Installation.localeDirectory)
 // Parse first (exits with usage on bad input), then run on the GLib main loop — the main thread's
 // only loop; see docs/ARCHITECTURE.md.
 let options = Options.parseOrExit()
-// --list, --download, --follow, --unfollow, --following and --check run without a window and without the session bus.
+// --list, --download, --follow, --unfollow, --following, --check, --export-following and --import-following run
+// without a window and without the session bus.
 // The commands are kept alive by name while they run: their main-loop callbacks hold them weakly.
 // Without a window no frame waits for the main thread; the workers' jobs are the command's own.
 if options.list || options.download != nil || options.check { WorkerTask.keepWorkersAtNormalPriority() }
@@ -26,6 +27,7 @@ let status = MainActor.assumeIsolated {
     if options.list { return ListCommand(options: options).run() }
     if options.follow || options.unfollow || options.following { return FollowCommand(options: options).run() }
     if options.check { return CheckCommand(options: options).run() }
+    if options.exportFollowing != nil || options.importFollowing != nil { return OpmlCommand(options: options).run() }
     if options.download != nil {
         let command = DownloadCommand(options: options)
         return withExtendedLifetime(command) { command.run() }

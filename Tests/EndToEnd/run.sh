@@ -86,6 +86,38 @@ grep -q "aurora on Demo is not followed" "$work/err" || fail "--unfollow said: $
   || fail "the follow store is not private"
 echo "e2e: --follow, --following, --unfollow ok"
 
+# 2b1. --export-following, --import-following: an OPML list out, into an empty store, again (nothing new), refusals.
+follows --follow --source demo aurora >/dev/null || fail "--follow failed"
+follows --export-following "$work/follows.opml" | grep -q "Exported 2 galleries" || fail "--export-following failed"
+grep -q 'type="rss" text="Atlas" title="Atlas" xmlUrl="https://backend.deviantart.com/rss.xml?type=deviation&amp;q=gallery%3AAtlas"' \
+  "$work/follows.opml" || fail "--export-following wrote: $(cat "$work/follows.opml")"
+imported() { XDG_DATA_HOME="$work/imported" bounded "$GALLERY_VIEWER" "$@"; }
+said=$(imported --import-following "$work/follows.opml")
+[ "$said" = "Imported 2 galleries, 0 already followed, 0 not recognised." ] || fail "--import-following said: $said"
+[ "$(imported --following | cut -f1,2 | tr '\t\n' ': ')" = "deviantart:Atlas demo:aurora " ] \
+  || fail "imported: $(imported --following)"
+imported --import-following - <"$work/follows.opml" | grep -q "Imported 0 galleries, 2 already followed" \
+  || fail "--import-following - twice added galleries"
+expect_status() {
+  local want=$1; shift
+  local got=0
+  "$@" >/dev/null 2>"$work/err" || got=$?
+  [ "$got" = "$want" ] || fail "$* exited $got, not $want: $(cat "$work/err")"
+}
+printf '<opml version="2.0"><body><outline type=rss text="a"/></body></opml>' >"$work/invalid.opml"
+expect_status 65 imported --import-following "$work/invalid.opml"
+grep -q "not valid XML" "$work/err" || fail "an invalid list said: $(cat "$work/err")"
+expect_status 66 imported --import-following "$work/missing.opml"
+expect_status 73 imported --export-following "$work/no-such-folder/follows.opml"
+# A /@NAME.rss feed, which Mastodon and Misskey share: its server (the endpoint, standing for it) says Misskey.
+printf '<opml version="2.0"><head/><body><outline type="rss" text="a" xmlUrl="https://demo.test/@aurora.rss"/></body></opml>' \
+  >"$work/fediverse.opml"
+said=$(XDG_DATA_HOME="$work/fediverse" bounded "$GALLERY_VIEWER" --endpoint "$base_url" --import-following "$work/fediverse.opml")
+[ "$said" = "Imported 1 gallery, 0 already followed, 0 not recognised." ] || fail "a /@NAME.rss feed: $said"
+[ "$(XDG_DATA_HOME="$work/fediverse" bounded "$GALLERY_VIEWER" --following | cut -f1,2)" = "$(printf 'misskey\taurora@demo.test')" ] \
+  || fail "a /@NAME.rss feed was followed as: $(XDG_DATA_HOME="$work/fediverse" bounded "$GALLERY_VIEWER" --following)"
+echo "e2e: --export-following, --import-following ok"
+
 # 2a. The same demo users in Bluesky's and Misskey's formats: one line per item with the usual fields, videos
 #     as kind video, alt texts, every item linking to an https page; an unknown user fails with "No such user".
 for spec in "bluesky aurora.demo.test nobody.demo.test" "misskey aurora@demo.test nobody@demo.test"; do

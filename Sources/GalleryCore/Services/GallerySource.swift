@@ -61,14 +61,17 @@ public struct PageRequest: Hashable, Sendable {
     }
 }
 
-/// What one response yielded: items (possibly none, e.g. after a lookup) and the request for the next page.
+/// What one response yielded: items (possibly none, e.g. after a lookup), the request for the next page, and
+/// the owner's public profile when the reply carries it (an account lookup).
 public struct PageResult: Sendable {
     public var items: [GalleryItem]
     public var next: PageRequest?
+    public var profile: GalleryProfile?
 
-    public init(items: [GalleryItem], next: PageRequest?) {
+    public init(items: [GalleryItem], next: PageRequest?, profile: GalleryProfile? = nil) {
         self.items = items
         self.next = next
+        self.profile = profile
     }
 }
 

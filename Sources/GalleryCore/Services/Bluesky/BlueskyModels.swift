@@ -32,15 +32,19 @@ enum BlueskyJSON {
         let did: String
         let handle: String?
         let labels: CappedList<Lenient<Label>>
+        let displayName: String?
+        let avatar: String?
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             did = try container.decode(String.self, forKey: .did)
             handle = try? container.decodeIfPresent(String.self, forKey: .handle)
             labels = (try? container.decodeIfPresent(CappedList<Lenient<Label>>.self, forKey: .labels)) ?? CappedList()
+            displayName = try? container.decodeIfPresent(String.self, forKey: .displayName)
+            avatar = try? container.decodeIfPresent(String.self, forKey: .avatar)
         }
 
-        enum CodingKeys: String, CodingKey { case did, handle, labels }
+        enum CodingKeys: String, CodingKey { case did, handle, labels, displayName, avatar }
     }
 
     /// `app.bsky.feed.getAuthorFeed`'s output.

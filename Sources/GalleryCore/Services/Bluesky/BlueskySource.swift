@@ -51,7 +51,10 @@ public struct BlueskySource: GallerySource {
         }
         try check(response)
         if request.stage == Stage.profile {
-            return PageResult(items: [], next: try identityRequest(profile: response))
+            let profile = try BlueskyJSON.decode(BlueskyJSON.Profile.self, from: response.body, document: tr("Profile"))
+            // getProfile's profileViewDetailed carries the owner's name and avatar, as the feed's author does.
+            return PageResult(items: [], next: try identityRequest(profile: profile),
+                              profile: .fromReply(displayName: profile.displayName, avatar: profile.avatar, endpoint: endpoint))
         }
         // The feed was asked for by DID, the one every own post's author has.
         let did = URLText.queryValue("actor", in: request.url) ?? ""
@@ -68,8 +71,7 @@ public struct BlueskySource: GallerySource {
 
     // MARK: - Requests
 
-    private func identityRequest(profile response: HTTPResponse) throws(GalleryError) -> PageRequest {
-        let profile = try BlueskyJSON.decode(BlueskyJSON.Profile.self, from: response.body, document: tr("Profile"))
+    private func identityRequest(profile: BlueskyJSON.Profile) throws(GalleryError) -> PageRequest {
         if BlueskyLabels.values(of: profile.labels).contains(BlueskyLabels.noUnauthenticated) {
             throw .onlyForSignedInViewers(service: Self.service, username: username)
         }

@@ -50,7 +50,14 @@ public struct DeviantArtSource: GallerySource {
         if let link = page.nextLink, !link.isEmpty {
             next = PageRequest(url: try endpoint.nextPageURL(link, replyURL: response.head.url, service: serviceName))
         }
-        return PageResult(items: page.items, next: next)
+        return PageResult(items: page.items, next: next, profile: profile(page))
+    }
+
+    /// The owner's avatar from the author credits of the page's first item, when that item is theirs
+    /// (a gallery's always is). DeviantArt names a user by the username only: no display name.
+    private func profile(_ page: MediaRSSPage) -> GalleryProfile? {
+        guard let credit = page.firstAuthorAvatar, credit.author.lowercased() == username.lowercased() else { return nil }
+        return .fromReply(displayName: nil, avatar: credit.url, endpoint: endpoint)
     }
 
     /// DeviantArt's channel names its next page before the items (the demo server's too).

@@ -12,6 +12,9 @@ struct MediaRSSPage {
     var channelFound = false
     /// More items than `maxItems`: the rest of the document was not read.
     var itemsLeftOut = false
+    /// The first item's author credits when they give both a name and an avatar URL (DeviantArt's do):
+    /// the gallery owner's avatar, as far as the feed says.
+    var firstAuthorAvatar: (author: String, url: String)?
 }
 
 enum MediaRSSParser {
@@ -123,6 +126,9 @@ enum MediaRSSParser {
             var value: String { HTMLText.decodeEntities(text.trimmed) }
             switch (element.namespace, element.name) {
             case ("", "item"):
+                if page.firstAuthorAvatar == nil, let author = builder.author, let avatar = builder.authorAvatar {
+                    page.firstAuthorAvatar = (author, avatar)
+                }
                 if let built = builder.build() { page.items.append(built) }
                 item = nil
                 return
@@ -216,11 +222,18 @@ enum MediaRSSParser {
                                     height: Int(attributes["height"] ?? "")))
         }
 
-        /// DeviantArt sends two author credits: the name, then the avatar URL. Keep the name.
+        /// The author credit's URL form: DeviantArt's avatar of the author.
+        var authorAvatar: String?
+
+        /// DeviantArt sends two author credits: the name, then the avatar URL. The name is the item's author.
         mutating func addCredit(_ value: String) {
             defer { creditRole = nil }
-            guard creditRole == "author", author == nil, !value.isEmpty, !value.contains("://") else { return }
-            author = value
+            guard creditRole == "author", !value.isEmpty else { return }
+            if value.contains("://") {
+                if authorAvatar == nil { authorAvatar = value }
+            } else if author == nil {
+                author = value
+            }
         }
 
         func build() -> GalleryItem? {

@@ -6,10 +6,22 @@ import GObjectBindings
 /// and lenient where servers differ (optional fields, `meta`): Mastodon-compatible servers (Pleroma,
 /// GoToSocial, Pixelfed…) and older Mastodon versions leave out or vary fields the docs call required.
 enum MastodonJSON {
-    /// `GET /api/v1/accounts/lookup`: an Account. Only the id is needed; it is a string even when it looks
-    /// like a number (Mastodon ids exceed 2^53, so a number would lose digits in many JSON readers).
+    /// `GET /api/v1/accounts/lookup`: an Account. The id is a string even when it looks like a number (Mastodon
+    /// ids exceed 2^53, so a number would lose digits in many JSON readers); the name and avatar, for the
+    /// owner's profile, are read leniently: a server that garbles them still shows the gallery.
     struct Account: Decodable {
         let id: String
+        let displayName: String?
+        let avatar: String?
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            id = try container.decode(String.self, forKey: .id)
+            displayName = try? container.decodeIfPresent(String.self, forKey: .displayName)
+            avatar = try? container.decodeIfPresent(String.self, forKey: .avatar)
+        }
+
+        enum CodingKeys: String, CodingKey { case id, displayName = "display_name", avatar }
     }
 
     struct AccountReference: Decodable {

@@ -46,7 +46,9 @@ public struct MastodonSource: GallerySource {
         if response.head.status == 401 || response.head.status == 403 { throw .signInRequired(service: Self.service) }
         try ResponseStatus.check(response.head, service: Self.service, username: username)
         if request.stage == Stage.lookup {
-            return PageResult(items: [], next: try statusesRequest(lookup: response))
+            let account = try MastodonJSON.decode(MastodonJSON.Account.self, from: response.body, document: tr("Account"))
+            return PageResult(items: [], next: try statusesRequest(account: account),
+                              profile: .fromReply(displayName: account.displayName, avatar: account.avatar, endpoint: endpoint))
         }
         let page = try Self.items(from: response.body, fallbackAuthor: user, baseURL: response.head.url)
         return PageResult(items: page.items, next: try nextRequest(response))
@@ -63,8 +65,7 @@ public struct MastodonSource: GallerySource {
 
     // MARK: - Requests
 
-    private func statusesRequest(lookup response: HTTPResponse) throws(GalleryError) -> PageRequest {
-        let account = try MastodonJSON.decode(MastodonJSON.Account.self, from: response.body, document: tr("Account"))
+    private func statusesRequest(account: MastodonJSON.Account) throws(GalleryError) -> PageRequest {
         // Ids are opaque strings (digits on Mastodon, base62 or ULIDs elsewhere). Anything else — "..", "/",
         // "?" — could move the request to another path once decoded by a proxy, so it is refused outright.
         guard SourceText.isSafeIdentifier(account.id) else {

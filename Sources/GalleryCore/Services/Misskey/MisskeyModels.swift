@@ -16,18 +16,23 @@ enum MisskeyJSON {
         let error: Detail
     }
 
-    /// `UserDetailed` (users/show): the id, and whether the user hides their notes from visitors.
+    /// `UserDetailed` (users/show): the id, whether the user hides their notes from visitors, and the name and
+    /// avatar of the owner's profile (read leniently).
     struct User: Decodable {
         let id: String
         let requireSigninToViewContents: Bool
+        let name: String?
+        let avatarUrl: String?
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             id = try container.decode(String.self, forKey: .id)
             requireSigninToViewContents = (try? container.decodeIfPresent(Bool.self, forKey: .requireSigninToViewContents)) ?? false
+            name = try? container.decodeIfPresent(String.self, forKey: .name)
+            avatarUrl = try? container.decodeIfPresent(String.self, forKey: .avatarUrl)
         }
 
-        enum CodingKeys: String, CodingKey { case id, requireSigninToViewContents }
+        enum CodingKeys: String, CodingKey { case id, requireSigninToViewContents, name, avatarUrl }
     }
 
     /// A `Note` of users/notes. Its `renote` and `reply` (notes themselves) are not decoded: their files are

@@ -48,7 +48,9 @@ public struct MisskeySource: GallerySource {
     public func parse(_ response: HTTPResponse, of request: PageRequest) throws(GalleryError) -> PageResult {
         try check(response)
         if request.stage == Stage.show {
-            return PageResult(items: [], next: try notesRequest(show: response))
+            let user = try MisskeyJSON.decode(MisskeyJSON.User.self, from: response.body, document: tr("Account"))
+            return PageResult(items: [], next: try notesRequest(user: user),
+                              profile: .fromReply(displayName: user.name, avatar: user.avatarUrl, endpoint: endpoint))
         }
         let context = MisskeyItems.Context(username: username, user: user, server: server, baseURL: response.head.url)
         let page = try MisskeyItems.page(from: response.body, context: context)
@@ -60,8 +62,7 @@ public struct MisskeySource: GallerySource {
 
     // MARK: - Requests
 
-    private func notesRequest(show response: HTTPResponse) throws(GalleryError) -> PageRequest {
-        let user = try MisskeyJSON.decode(MisskeyJSON.User.self, from: response.body, document: tr("Account"))
+    private func notesRequest(user: MisskeyJSON.User) throws(GalleryError) -> PageRequest {
         if user.requireSigninToViewContents {
             throw .onlyForSignedInViewers(service: Self.service, username: username)
         }
