@@ -24,7 +24,8 @@ struct CheckCommand {
         store.onRecovery = { Console.error($0.sentence) }
         let sources = SourceFactory(overriddenSource: options.source, endpointOverride: options.endpointOverride)
         defer { sources.shutDown() }
-        let checker = FollowChecker(store: store, client: session.client,
+        let configuration = session.client.configuration
+        let checker = FollowChecker(store: store, makeClient: { HTTPClient(configuration: configuration) },
                                     endpointOverride: { kind in sources.endpointForCheck(kind) })
         var report: FollowCheckReport?
         checker.check { report = $0 }

@@ -31,12 +31,11 @@ final class GalleryViewerApplication {
     private var window: MainWindow?
     /// The followed galleries (`$XDG_DATA_HOME/gallery-viewer`), opened with the window.
     private lazy var followStore = FollowStore()
-    /// Checks go through a client of their own, two connections a host: a check of many galleries never
-    /// queues the window's thumbnails behind it, and each gallery's feed sets that client's endpoint, not the
-    /// window's.
+    /// Checks go through clients of their own (one per endpoint, see `FollowChecker`), two connections a host:
+    /// a check of many galleries never queues the window's thumbnails behind it.
     private lazy var followChecker = FollowChecker(
-        store: followStore, client: HTTPClient(configuration: .init(maxConnectionsPerHost: 2)),
-        endpointOverride: { [sources] kind in sources.endpointForChecks(kind) })
+        store: followStore, makeClient: { HTTPClient(configuration: .init(maxConnectionsPerHost: 2)) },
+        endpointOverride: { [sources] kind in sources.endpointForCheck(kind) })
     private var signalSources: [MainLoopSource] = []
 
     func run(arguments: [String]) -> Int32 {

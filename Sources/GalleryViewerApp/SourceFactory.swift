@@ -33,13 +33,6 @@ final class SourceFactory {
     /// stands for every server), else the server itself (nil).
     var serverLookupOrigin: String? { overriddenSource == nil ? endpointOverride : nil }
 
-    /// The endpoint a check of a followed gallery uses: the override, else for the demo the embedded server
-    /// (started if it is not yet), else the service's own (nil).
-    func endpointForChecks(_ kind: SourceKind) -> String? {
-        if let endpoint = endpoint(for: kind) { return endpoint }
-        return kind == .demo ? try? demoServerURL() : nil
-    }
-
     func make(_ kind: SourceKind, username: String) throws(GalleryError) -> any GallerySource {
         var endpoint = endpoint(for: kind)
         if kind == .demo && endpoint == nil { endpoint = try demoServerURL() }

@@ -152,6 +152,28 @@ final class FollowCheckerTests: GLibTestCase {
         }
     }
 
+    /// Each endpoint gets a client of its own in a run: a feed tells its client where its endpoint is, which
+    /// decides whether private addresses may be reached, so galleries of two endpoints must not share one.
+    func testEachEndpointIsCheckedThroughAClientOfItsOwn() throws {
+        try MainActor.assumeIsolated {
+            let demo = try startDemoServer()
+            let other = try startDemoServer()
+            let store = FollowStore(directory: TemporaryFolder().path)
+            let keys = [FollowedGallery.Key(source: .demo, username: "aurora"), FollowedGallery.Key(source: .demo, username: "atlas"),
+                        FollowedGallery.Key(source: .deviantArt, username: "aurora")]
+            for key in keys { _ = try answer { store.follow(key, displayName: "", completion: $0) }.get() }
+            var made = 0
+            let checker = FollowChecker(store: store, makeClient: { made += 1; return HTTPClient() }, limits: Self.always,
+                                        endpointOverride: { $0 == .demo ? demo.baseURL : other.baseURL })
+            let report = answer { checker.check(completion: $0) }
+            XCTAssertEqual(report.checked, 3, "\(report.failures.map(\.sentence))")
+            XCTAssertEqual(made, 2, "one client for the demo server's two galleries, one for the other server")
+            XCTAssertEqual(other.requestLog.filter { $0.hasPrefix("/rss.xml") }.count, 1)
+            _ = answer { checker.check(completion: $0) }
+            XCTAssertEqual(made, 4, "a run's clients go with it")
+        }
+    }
+
     func testAFailureIsRecordedAndTheOthersAreStillChecked() throws {
         try MainActor.assumeIsolated {
             let server = try startDemoServer()

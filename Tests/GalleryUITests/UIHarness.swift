@@ -47,7 +47,7 @@ final class UIHarness {
         self.stateFile = stateStore
         following = followDirectory.map { directory in
             let store = FollowStore(directory: directory)
-            let checker = FollowChecker(store: store, client: HTTPClient(configuration: configuration),
+            let checker = FollowChecker(store: store, makeClient: { HTTPClient(configuration: configuration) },
                                         endpointOverride: { kind in kind == .demo ? baseURL : "http://127.0.0.1:9" })
             return (store, checker)
         }

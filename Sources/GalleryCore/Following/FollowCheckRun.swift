@@ -7,7 +7,9 @@ final class FollowCheckRun {
     var onGalleryChecked: (@MainActor (FollowedGallery) -> Void)?
 
     private let store: FollowStore
-    private let client: HTTPClient
+    private let makeClient: @MainActor () -> HTTPClient
+    /// This run's clients, one per endpoint (see `FollowChecker.init`); they go with the run.
+    private var clients: [String: HTTPClient] = [:]
     private let limits: FollowChecker.Limits
     private let endpointOverride: @MainActor (SourceKind) -> String?
     private var report = FollowCheckReport()
@@ -21,10 +23,10 @@ final class FollowCheckRun {
     private var completion: (@MainActor (FollowCheckReport) -> Void)?
     private var cancelled = false
 
-    init(store: FollowStore, client: HTTPClient, limits: FollowChecker.Limits,
+    init(store: FollowStore, makeClient: @escaping @MainActor () -> HTTPClient, limits: FollowChecker.Limits,
          endpointOverride: @escaping @MainActor (SourceKind) -> String?) {
         self.store = store
-        self.client = client
+        self.makeClient = makeClient
         self.limits = limits
         self.endpointOverride = endpointOverride
     }
@@ -92,6 +94,8 @@ final class FollowCheckRun {
     }
 
     private func begin(_ gallery: FollowedGallery, source: any GallerySource, host: String) {
+        let client = clients[host] ?? makeClient()
+        clients[host] = client
         let check = FollowGalleryCheck(gallery: gallery, source: source, client: client, limits: limits.feed,
                                        maxPages: limits.maxPagesPerGallery)
         let id = ObjectIdentifier(check)

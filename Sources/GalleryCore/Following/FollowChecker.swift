@@ -34,27 +34,35 @@ public final class FollowChecker {
     public var isChecking: Bool { run != nil }
 
     private let store: FollowStore
-    private let client: HTTPClient
+    private let makeClient: @MainActor () -> HTTPClient
     private let endpointOverride: @MainActor (SourceKind) -> String?
     private var run: FollowCheckRun?
     private var waiting: [@MainActor (FollowCheckReport) -> Void] = []
 
-    /// `client` should be the checker's own, not the window's: each gallery's `GalleryFeed` tells its client
-    /// where its endpoint is (`HTTPClient.useEndpoint`), which decides whether private addresses may be
-    /// reached, and a narrowing replaces the client's session (requests in flight end).
-    public init(store: FollowStore, client: HTTPClient, limits: Limits = .init(),
+    /// Each run asks `makeClient` for one client per endpoint (scheme, host and port), never the window's:
+    /// a gallery's `GalleryFeed` tells its client where its endpoint is (`HTTPClient.useEndpoint`), which
+    /// decides whether private addresses may be reached, so a demo or LAN server's gallery must not open that
+    /// door for a public service's replies checked at the same time, and a narrowing replaces the client's
+    /// session (requests in flight end).
+    public init(store: FollowStore, makeClient: @escaping @MainActor () -> HTTPClient, limits: Limits = .init(),
                 endpointOverride: @escaping @MainActor (SourceKind) -> String? = { _ in nil }) {
         self.store = store
-        self.client = client
+        self.makeClient = makeClient
         self.limits = limits
         self.endpointOverride = endpointOverride
+    }
+
+    /// Every gallery through `client`: for galleries of one endpoint only (tests, benchmarks).
+    public convenience init(store: FollowStore, client: HTTPClient, limits: Limits = .init(),
+                            endpointOverride: @escaping @MainActor (SourceKind) -> String? = { _ in nil }) {
+        self.init(store: store, makeClient: { client }, limits: limits, endpointOverride: endpointOverride)
     }
 
     /// Checks every followed gallery; `completion` gets the report. A call while a check runs joins it.
     public func check(completion: @escaping @MainActor (FollowCheckReport) -> Void) {
         waiting.append(completion)
         guard run == nil else { return }
-        let run = FollowCheckRun(store: store, client: client, limits: limits, endpointOverride: endpointOverride)
+        let run = FollowCheckRun(store: store, makeClient: makeClient, limits: limits, endpointOverride: endpointOverride)
         run.onGalleryChecked = { [weak self] in self?.onGalleryChecked?($0) }
         self.run = run
         run.start { [weak self, weak run] report in
