@@ -25,6 +25,14 @@ final class FollowCheckerTests: GLibTestCase {
             XCTAssertEqual(baseline.checked, keys.count, "\(baseline.failures.map(\.sentence))")
             XCTAssertEqual(baseline.newItems.count, 0, "everything there when followed is the baseline")
             XCTAssertEqual(try answer { store.newItemCount(completion: $0) }.get(), 0)
+            // The services whose replies name the account (Mastodon, Bluesky, Misskey) give it its name and picture.
+            let profiled = try answer { store.following(completion: $0) }.get()
+                .filter { [.mastodon, .bluesky, .misskey].contains($0.key.source) }
+            XCTAssertEqual(profiled.count, 3)
+            for gallery in profiled {
+                XCTAssertEqual(gallery.displayName, "Aurora", "\(gallery.key)")
+                XCTAssertEqual(gallery.avatarURL?.hasPrefix(server.baseURL + "/avatars/"), true, "\(gallery.key): \(String(describing: gallery.avatarURL))")
+            }
 
             server.grow()
             let grown = answer { checker.check(completion: $0) }

@@ -34,6 +34,8 @@ public final class GalleryFeed {
     }
     public internal(set) var pagesLoaded = 0
     public internal(set) var itemsDelivered = 0
+    /// The account's public name and picture, from the first reply that carried them (`PageResult.profile`).
+    public internal(set) var profile: GalleryProfile?
     public var onStateChange: (@MainActor () -> Void)?
     /// Pages asked for while the page before was still being parsed (`loadAllPages`).
     public var pagesAskedAhead: Int { readAhead.pagesAskedAhead }

@@ -141,6 +141,7 @@ final class PageLoad {
             result = page
         }
         feed.backoff.reset()
+        if feed.profile == nil { feed.profile = result.profile }
         feed.offline.record(response, of: request)
         // A "next" link back to a page already requested would page forever: stop after this page.
         let loops = feed.paging.loops(to: result.next)

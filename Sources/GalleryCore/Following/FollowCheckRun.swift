@@ -117,11 +117,12 @@ final class FollowCheckRun {
             report.notModified += 1
             write(FollowCheckRecord(key: gallery.key, time: time, problem: nil, newestItem: nil, validators: nil,
                                     keepsValidators: true, displayName: nil, avatarURL: nil, newItems: []), of: gallery)
-        case .items(let items, let validators):
+        case .items(let items, let validators, let profile):
             let newest = items.first.map { FollowItemMark(id: $0.id, time: $0.published.map { Int64($0) * 1000 }) }
             write(FollowCheckRecord(key: gallery.key, time: time, problem: nil,
                                     newestItem: newest.flatMap { $0.id.utf8.count <= FollowLimits.maxItemIDBytes ? $0 : nil },
-                                    validators: validators, keepsValidators: false, displayName: nil, avatarURL: nil,
+                                    validators: validators, keepsValidators: false, displayName: profile?.displayName,
+                                    avatarURL: profile?.avatarURL,
                                     newItems: FollowNewness.candidates(in: items, of: gallery)), of: gallery)
         case .failed(let error, unreachable: true):
             unreachable.append((gallery, error))

@@ -9,7 +9,7 @@ final class FollowGalleryCheck {
         /// The first page was answered 304: nothing changed since the last check.
         case notModified
         /// The items of the pages read, in the gallery's order (newest first), and the first page's validators.
-        case items([GalleryItem], validators: HTTPValidators?)
+        case items([GalleryItem], validators: HTTPValidators?, profile: GalleryProfile?)
         /// `unreachable`: the service could not be reached at all (no network), which is no problem of the gallery.
         case failed(GalleryError, unreachable: Bool)
     }
@@ -66,12 +66,12 @@ final class FollowGalleryCheck {
         switch feed.state {
         case .idle:
             guard isFarEnough else { return loadPage() }
-            finish(.items(items, validators: feed.firstPageValidators))
+            finish(.items(items, validators: feed.firstPageValidators, profile: feed.profile))
         case .finished:
-            finish(feed.notModified ? .notModified : .items(items, validators: feed.firstPageValidators))
+            finish(feed.notModified ? .notModified : .items(items, validators: feed.firstPageValidators, profile: feed.profile))
         case .failed(.emptyGallery):
             // Nothing uploaded yet is a good answer, not a problem.
-            finish(.items([], validators: feed.firstPageValidators))
+            finish(.items([], validators: feed.firstPageValidators, profile: feed.profile))
         case .failed(let error):
             finish(.failed(error, unreachable: feed.failedUnreachable))
         case .loading, .waiting:

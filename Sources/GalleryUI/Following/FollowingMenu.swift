@@ -26,6 +26,8 @@ final class FollowingMenu {
     var onUnfollow: (@MainActor (FollowedGallery) -> Void)?
     var onShowNew: (@MainActor () -> Void)?
     var onCheck: (@MainActor () -> Void)?
+    /// Loads an avatar (its URL, the longer side in pixels) and gives it to the image, if it is still shown.
+    var loadAvatar: (@MainActor (String, Int, Image) -> Void)?
 
     init() {
         // TRANSLATORS: the header bar button that lists the followed galleries.
@@ -107,6 +109,8 @@ final class FollowingMenu {
     /// The line under the buttons.
     func showStatus(_ text: String) { statusLabel.text = text }
 
+    static let avatarSize = 24
+
     /// "aurora on Demo", as the recent galleries say it.
     static func title(of gallery: FollowedGallery) -> String {
         RecentGalleriesMenu.title(of: RecentSearch(source: gallery.key.source, username: gallery.displayName))
@@ -135,8 +139,10 @@ final class FollowingMenu {
         row.accessibleName = Self.title(of: gallery)
         let box = Box(.horizontal, spacing: 12)
         box.setMargins(top: 4, bottom: 4, start: 6, end: 0)
-        let avatar = Image(iconName: "avatar-default-symbolic", pixelSize: 24)
+        let avatar = Image(iconName: "avatar-default-symbolic", pixelSize: Self.avatarSize)
         avatar.addStyleClass("dim-label")
+        avatar.setSizeRequest(width: Self.avatarSize, height: Self.avatarSize)
+        if let url = gallery.avatarURL { loadAvatar?(url, Self.avatarSize, avatar) }
         box.append(avatar)
         let texts = Box(.vertical, spacing: 2)
         texts.valign = .center

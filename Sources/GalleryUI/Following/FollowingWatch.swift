@@ -39,7 +39,8 @@ final class FollowingWatch {
     /// A sentence for the window's in-app notification (a damaged store moved aside, a failed write).
     var onNote: (@MainActor (String) -> Void)?
 
-    init(store: FollowStore, checker: FollowChecker, application: Application, window: ApplicationWindow) {
+    init(store: FollowStore, checker: FollowChecker, pipeline: ImagePipeline, application: Application,
+         window: ApplicationWindow) {
         self.store = store
         self.checker = checker
         self.application = application
@@ -58,6 +59,15 @@ final class FollowingWatch {
         menu.onUnfollow = { [weak self] gallery in self?.unfollow(gallery.key) }
         menu.onShowNew = { [weak self] in self?.showNew() }
         menu.onCheck = { [weak self] in self?.checkNow() }
+        // Through the window's pipeline: decoded in the sandboxed helpers and kept in its caches, as thumbnails are.
+        menu.loadAvatar = { [weak pipeline] url, size, image in
+            let scale = max(1, image.scaleFactor)
+            pipeline?.loadImage(ImageRequest(url: url, size: .fitting(size * scale), priority: .visible)) { [weak image] result in
+                guard let image, case .success(let response) = result else { return }
+                image.removeStyleClass("dim-label")
+                image.setPixbuf(response.image.pixbuf, scale: scale)
+            }
+        }
         checker.onGalleryChecked = { [weak self] _ in self?.refresh() }
         refresh()
     }
@@ -115,9 +125,11 @@ final class FollowingWatch {
     private func setFollowing(_ on: Bool) {
         guard let gallery = shownGallery?(), let key = shownKey else { return galleryChanged() }
         if on {
-            // What is on screen now is not new: only what comes after.
-            let known = gallery.downloads.map(\.item)
-            store.follow(key, displayName: key.username, knownItems: known) { [weak self] result in
+            // What is on screen now is not new, only what comes after its newest item (the first: services list
+            // newest first), which is all the store keeps of them.
+            let known = gallery.downloads.prefix(1).map(\.item)
+            let name = gallery.feed.profile?.displayName ?? key.username
+            store.follow(key, displayName: name, knownItems: known) { [weak self] result in
                 self?.written(result)
                 // TRANSLATORS: {name} is a username.
                 if case .success = result { self?.onNote?(tr("Following {name}.", ["name": key.username])) }
