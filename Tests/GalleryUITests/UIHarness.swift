@@ -47,7 +47,9 @@ final class UIHarness {
         self.stateFile = stateStore
         following = followDirectory.map { directory in
             let store = FollowStore(directory: directory)
+            // Every check asks (the 15-minute skip has a test of its own), with the tests' short waits.
             let checker = FollowChecker(store: store, makeClient: { HTTPClient(configuration: configuration) },
+                                        limits: .init(minimumInterval: 0, feed: fastFeedLimits),
                                         endpointOverride: { kind in kind == .demo ? baseURL : "http://127.0.0.1:9" })
             return (store, checker)
         }
