@@ -157,6 +157,25 @@ final class FollowingWindowTests: GLibTestCase {
         }
     }
 
+    func testADamagedListIsMovedAsideAndTheWindowSaysSo() throws {
+        try MainActor.assumeIsolated {
+            let folder = TemporaryFolder()
+            defer { withExtendedLifetime(folder) {} }
+            folder.write(Array(repeating: 0x5A, count: 8192), to: "follows.sqlite3")
+            let ui = try UIHarness(followDirectory: folder.path)
+            defer { ui.close() }
+            let watch = try XCTUnwrap(ui.window.following)
+            XCTAssertTrue(iterateMainLoop(until: { ui.window.notification.text.hasPrefix("The list of followed galleries was damaged") }, timeout: 60),
+                          "the window says what happened: \(ui.window.notification.text)")
+            XCTAssertTrue(watch.menu.rows.isEmpty)
+            XCTAssertTrue(watch.menu.emptyLabel.isVisible, "an empty list, not a crash")
+            ui.search("aurora")
+            XCTAssertTrue(ui.waitForRows(24))
+            ui.press(GDK_KEY_d, GDK_CONTROL_MASK)
+            XCTAssertTrue(iterateMainLoop(until: { watch.followed.count == 1 }, timeout: 60), "the new list works")
+        }
+    }
+
     // MARK: Helpers
 
     /// Runs one store call to its end.

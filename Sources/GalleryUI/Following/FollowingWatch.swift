@@ -36,8 +36,10 @@ final class FollowingWatch {
     var onShowNew: (@MainActor ([KnownItem]) -> Void)?
     /// Whether the window has the focus (no notification then: the list says it).
     var isWindowActive: (@MainActor () -> Bool)?
-    /// A sentence for the window's in-app notification (a damaged store moved aside, a failed write).
+    /// A sentence for the window's in-app notification ("Following aurora.").
     var onNote: (@MainActor (String) -> Void)?
+    /// A problem the user must not miss (a damaged list moved aside, a failed write): shown until dismissed.
+    var onProblem: (@MainActor (String) -> Void)?
 
     init(store: FollowStore, checker: FollowChecker, pipeline: ImagePipeline, application: Application,
          window: ApplicationWindow) {
@@ -54,7 +56,7 @@ final class FollowingWatch {
         SimpleAction.add(to: window, name: "check-following") { [weak self] in self?.checkNow() }
         // A notification's click may come while no window has the keyboard: an app action, as GLib needs.
         SimpleAction.add(to: application, name: "show-new") { [weak self] in self?.showNew() }
-        store.onRecovery = { [weak self] recovery in self?.onNote?(recovery.sentence) }
+        store.onRecovery = { [weak self] recovery in self?.onProblem?(recovery.sentence) }
         menu.onOpen = { [weak self] gallery in self?.onOpen?(gallery.key.source, gallery.key.username) }
         menu.onUnfollow = { [weak self] gallery in self?.unfollow(gallery.key) }
         menu.onShowNew = { [weak self] in self?.showNew() }
@@ -108,7 +110,7 @@ final class FollowingWatch {
         guard shownGallery?()?.isKnownItems == true, let key = shownNew[download.item.id] else { return }
         shownNew[download.item.id] = nil
         store.markSeen([download.item.id], in: key) { [weak self] result in
-            if case .failure(let error) = result { self?.onNote?(error.sentence) }
+            if case .failure(let error) = result { self?.onProblem?(error.sentence) }
             self?.refresh()
         }
     }
@@ -148,7 +150,7 @@ final class FollowingWatch {
     }
 
     private func written<Value>(_ result: Result<Value, FollowStoreError>) {
-        if case .failure(let error) = result { onNote?(error.sentence) }
+        if case .failure(let error) = result { onProblem?(error.sentence) }
         refresh()
     }
 
@@ -181,7 +183,7 @@ final class FollowingWatch {
                 for item in items where shownNew[item.item.id] == nil { shownNew[item.item.id] = item.gallery }
                 onShowNew?(items.map { KnownItem(item: $0.item, origin: Self.origin(of: $0)) })
             case .failure(let error):
-                onNote?(error.sentence)
+                onProblem?(error.sentence)
             }
         }
     }
@@ -194,7 +196,7 @@ final class FollowingWatch {
     private func markAllSeen() {
         store.markAllSeen { [weak self] result in
             guard let self else { return }
-            if case .failure(let error) = result { onNote?(error.sentence) }
+            if case .failure(let error) = result { onProblem?(error.sentence) }
             application.withdrawNotification(id: Self.notificationID)
             refresh()
             if shownGallery?()?.isKnownItems == true { showNew() }
@@ -220,6 +222,7 @@ final class FollowingWatch {
 
     /// The line under the Following list's buttons after a check.
     static func statusText(_ report: FollowCheckReport) -> String {
+        if let error = report.storeError { return error.sentence }
         if report.offline { return tr("Offline: the list shows what the last check found.") }
         var text = trn("{count} new image found just now", "{count} new images found just now", report.newItems.count)
         if report.newItems.isEmpty { text = tr("Checked just now: nothing new") }

@@ -17,6 +17,9 @@ final class InAppNotification {
     init() {
         let box = Box(.horizontal, spacing: 12)
         box.addStyleClass("app-notification")
+        // A problem's sentence (a file moved aside, its path) wraps rather than widening the window.
+        label.wraps = true
+        label.maxWidthChars = 70
         box.append(label)
         closeButton.isFlat = true
         closeButton.onClicked { [weak self] in self?.dismiss() }
@@ -30,10 +33,13 @@ final class InAppNotification {
     /// The message shown now, "" when none.
     var text: String { revealer.isRevealed ? label.text : "" }
 
-    func show(_ message: String, seconds: UInt32 = seconds) {
+    /// Shows `message` for `seconds`; nil: until dismissed (what the user must not miss).
+    func show(_ message: String, seconds: UInt32? = seconds) {
         label.text = message
         revealer.isRevealed = true
         hideTimer?.cancel()
+        hideTimer = nil
+        guard let seconds else { return }
         hideTimer = MainLoopSource.after(milliseconds: seconds * 1000) { [weak self] in self?.dismiss() }
     }
 

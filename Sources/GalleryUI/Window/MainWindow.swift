@@ -178,7 +178,8 @@ public final class MainWindow {
         following.onOpen = { [weak self] source, username in self?.search(source: source, username: username) }
         following.onShowNew = { [weak self] items in self?.showNewImages(items) }
         following.isWindowActive = { [weak self] in self?.window.isActive ?? false }
-        following.onNote = { [weak self] text in self?.showNote(text) }
+        following.onNote = { [weak self] text in self?.notification.show(text) }
+        following.onProblem = { [weak self] text in self?.notification.show(text, seconds: nil) }
     }
 
     private func connectSlideshow() {
