@@ -54,6 +54,44 @@ final class SavedCopyFirstTests: GLibTestCase {
         }
     }
 
+    /// The service has a new upload at the top since the copy was saved: the rows below move down by one in
+    /// the gallery, and the view moves with them, so what the user looks at stays where it was on screen.
+    func testANewUploadAtTheTopDoesNotMoveTheView() throws {
+        try MainActor.assumeIsolated {
+            let folder = TemporaryFolder(prefix: "gallery-ui-cache")
+            let (serviceURL, port) = try Self.firstLaunch(folder)
+            let service = try DemoServer(dataDirectory: try XCTUnwrap(DemoGalleryLocation.defaultDataDirectory()))
+            service.holdsResponse = { $0.hasPrefix("/rss.xml") }
+            try service.start(port: port)
+            defer { service.stop() }
+            // Uploaded since the copy was saved.
+            service.grow()
+            let ui = try UIHarness(endpoints: [.demo: serviceURL], cacheDirectory: folder.path)
+            defer { ui.close() }
+
+            ui.window.search(source: .demo, username: "aurora", fromSavedCopy: true)
+            XCTAssertTrue(iterateMainLoop(until: { ui.window.gallery?.isSavedCopy == true && service.heldResponseCount == 1 }, timeout: 60))
+            XCTAssertTrue(ui.waitForRows(24))
+            XCTAssertEqual(try ui.download(0).item.title, "Aurora over the Harbour", "the saved copy, without the upload")
+            ui.list.scroll(toItem: 6)
+            ui.list.adjustment.value += 17
+            XCTAssertTrue(ui.waitForView())
+            ui.list.select(8)
+            let value = ui.list.adjustment.value
+            let top = try XCTUnwrap(ui.list.download(at: ui.list.visibleRange.lowerBound)).item.id
+            let selected = try XCTUnwrap(ui.list.selectedDownload).item.id
+
+            service.releaseHeldResponses()
+            XCTAssertTrue(iterateMainLoop(until: { ui.window.gallery.map { !$0.isSavedCopy } ?? false }, timeout: 60))
+            XCTAssertTrue(ui.waitForView())
+            XCTAssertEqual(try ui.download(0).item.fullImageURL?.contains("/grown-"), true, "the upload came first")
+            XCTAssertEqual(ui.list.adjustment.value, value + Double(ui.list.lineHeight), "one line further down")
+            XCTAssertEqual(ui.list.download(at: ui.list.visibleRange.lowerBound)?.item.id, top, "the same item at the top")
+            XCTAssertEqual(ui.list.selectedIndex, 9)
+            XCTAssertEqual(ui.list.selectedDownload?.item.id, selected)
+        }
+    }
+
     func testTheAnswerWaitsWhileTheLargeViewShowsASavedItem() throws {
         try MainActor.assumeIsolated {
             let folder = TemporaryFolder(prefix: "gallery-ui-cache")
