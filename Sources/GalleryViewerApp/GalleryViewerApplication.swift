@@ -129,7 +129,10 @@ final class GalleryViewerApplication {
         let window = makeWindow()
         // The remembered username only goes with its own source.
         let username = requestedUser ?? (source == recent?.source ? recent?.username : nil)
-        if let username, !username.isEmpty {
+        if requestedUser == nil, recentSearches.showedNewImages, window.showFollowedNewImages() {
+            // The New view was on screen when the app last closed: it opens again, from the store.
+            window.header.selectedSource = source
+        } else if let username, !username.isEmpty {
             // The first screen comes from the gallery's saved first page, if it was the last one shown.
             search(username, source: source, declared: declared, in: window, fromSavedCopy: true)
         } else {
@@ -158,6 +161,7 @@ final class GalleryViewerApplication {
         // The list or the grid, as the last launch left it.
         if let mode = recentSearches.viewMode { window.setViewMode(mode) }
         window.onViewModeChange = { [recentSearches] mode in recentSearches.save(viewMode: mode) }
+        window.onShowNewImages = { [recentSearches] in recentSearches.saveShowingNewImages() }
         window.window.onDestroy { [weak self, weak window] in
             if let self, self.window === window { self.window = nil }
         }

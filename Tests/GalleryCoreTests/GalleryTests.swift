@@ -95,6 +95,29 @@ final class GalleryTests: GLibTestCase {
         }
     }
 
+    /// A launch opens the New view again when it was on screen last, and the last search once one followed it.
+    func testTheNewViewIsRememberedUntilTheNextSearch() {
+        MainActor.assumeIsolated {
+            let folder = TemporaryFolder()
+            defer { withExtendedLifetime(folder) {} }
+            let path = folder.path + "/gallery-viewer/state.ini"
+            let store = RecentSearchStore(path: path)
+            var saves = 0
+            store.onSaved = { _ in saves += 1 }
+            XCTAssertFalse(store.showedNewImages)
+            store.save(RecentSearch(source: .demo, username: "aurora"))
+            store.saveShowingNewImages()
+            XCTAssertTrue(iterateMainLoop(until: { saves == 2 }, timeout: 60))
+            let reread = RecentSearchStore(path: path)
+            XCTAssertTrue(reread.showedNewImages)
+            XCTAssertEqual(reread.lastSearch, RecentSearch(source: .demo, username: "aurora"), "the search stays for the entry")
+            reread.onSaved = { _ in saves += 1 }
+            reread.save(RecentSearch(source: .demo, username: "atlas"))
+            XCTAssertTrue(iterateMainLoop(until: { saves == 3 }, timeout: 60))
+            XCTAssertFalse(RecentSearchStore(path: path).showedNewImages, "a search after it: the gallery opens next time")
+        }
+    }
+
     func testTheSlideshowIntervalIsRememberedAndAnUnofferedOneIsIgnored() throws {
         try MainActor.assumeIsolated {
             let folder = TemporaryFolder()

@@ -30,7 +30,11 @@ public struct RecentSearch: Equatable, Sendable {
     func write(into file: KeyFile) {
         file.set(source.rawValue, group: Self.group, key: "source")
         file.set(username, group: Self.group, key: "username")
+        file.set(0, group: Self.group, key: Self.newImagesKey)
     }
+
+    /// 1 while the window shows the New view of the followed galleries, the place a launch opens again.
+    static let newImagesKey = "new-images"
 }
 
 /// The state file: the last search, the recent galleries and the view mode, saved on every change without blocking the main
@@ -79,6 +83,15 @@ public final class RecentSearchStore {
         cacheSettings = contents.map(CacheSettings.parse) ?? .init()
         viewMode = contents.flatMap(GalleryViewMode.parse)
         slideshowInterval = contents.flatMap(SlideshowInterval.parse)
+        showedNewImages = contents.flatMap { KeyFile(text: $0)?.integer(group: RecentSearch.group, key: RecentSearch.newImagesKey) } == 1
+    }
+
+    /// The window showed the New view last (rather than `lastSearch`'s gallery).
+    public let showedNewImages: Bool
+
+    /// The New view is on screen: the next launch opens it (until a search is saved).
+    public func saveShowingNewImages() {
+        update { $0.set(1, group: RecentSearch.group, key: RecentSearch.newImagesKey) }
     }
 
     public func save(_ search: RecentSearch) {

@@ -51,6 +51,8 @@ public final class MainWindow {
 
     /// A search started (for remembering the last source and username).
     public var onSearch: (@MainActor (SourceKind, String) -> Void)?
+    /// The New view of the followed galleries was shown (for a launch to open it again).
+    public var onShowNewImages: (@MainActor () -> Void)?
     /// The user switched between list and grid (for remembering it).
     public var onViewModeChange: (@MainActor (GalleryViewMode) -> Void)?
     /// The entry's state (the app setting it) and a link's search.
@@ -275,8 +277,17 @@ public final class MainWindow {
         clearForNewSearch()
         let options = Gallery.Options(thumbnailPixelSize: listView.thumbnailPixelSize, showSensitive: showSensitive,
                                       feedLimits: services.feedLimits)
+        onShowNewImages?()
         if items.isEmpty { statusPage.showNothingNew() }
         adopt(Gallery(known: items, client: services.client, pipeline: services.pipeline, options: options))
+    }
+
+    /// Opens the New view of the followed galleries (read from their store); false without following.
+    @discardableResult
+    public func showFollowedNewImages() -> Bool {
+        guard let following else { return false }
+        following.showNew()
+        return true
     }
 
     /// Searches what a profile link names (a plain username too). `declaredSource` (the command line's
