@@ -114,7 +114,10 @@ final class CommandSession {
     }
 
     /// Asks a `/@NAME` link's server (or the endpoint override standing for every server) what it runs.
-    func lookUp(name: String, server: String) -> Result<(source: SourceKind, username: String), GalleryError> {
+    /// Where a `/@NAME` link's server is asked what it runs (see `SourceFactory.serverLookupOrigin`).
+    var serverLookupOrigin: String? { sources.serverLookupOrigin }
+
+    private func lookUp(name: String, server: String) -> Result<(source: SourceKind, username: String), GalleryError> {
         var outcome: Result<SourceKind, GalleryError>?
         let lookup = ServerSoftwareLookup(client: client)
         let request = lookup.sourceKind(forServer: server, askingAt: sources.serverLookupOrigin) { [weak self] result in

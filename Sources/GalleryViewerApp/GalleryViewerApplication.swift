@@ -149,7 +149,8 @@ final class GalleryViewerApplication {
     private func makeWindow() -> MainWindow {
         let services = GalleryServices(client: client, pipeline: pipeline, snapshots: diskCache?.snapshots,
                                        serverLookupOrigin: { [sources] in sources.serverLookupOrigin },
-                                       stateFile: recentSearches, following: (followStore, followChecker)) {
+                                       stateFile: recentSearches, following: (followStore, followChecker),
+                                       endpointOverride: { [sources] kind in sources.endpoint(for: kind) }) {
             [sources] kind, username throws(GalleryError) in
             try sources.make(kind, username: username)
         }

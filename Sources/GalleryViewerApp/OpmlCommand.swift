@@ -81,40 +81,21 @@ struct OpmlCommand {
         return FollowCommand.storeFailedStatus
     }
 
-    /// The `/@NAME` accounts as Mastodon or Misskey galleries, each server asked once what it runs (at most
-    /// `FollowOpml.maxServersToAsk` of them); and how many accounts were left out because their server did not
-    /// say. Nil after Ctrl+C: nothing is followed then.
+    /// The `/@NAME` accounts as Mastodon or Misskey galleries (`FollowOpmlAccounts`), and how many were left
+    /// out because their server did not say. Nil after Ctrl+C: nothing is followed then.
     private func resolve(_ accounts: [FollowOpml.FediverseAccount]) -> ([FollowOpml.Entry], Int)? {
         guard !accounts.isEmpty else { return ([], 0) }
         let session = CommandSession(options: options)
-        var kinds: [String: SourceKind?] = [:]
-        var entries: [FollowOpml.Entry] = []
-        var leftOut = 0
-        for account in accounts {
-            if kinds[account.server] == nil {
-                guard kinds.count < FollowOpml.maxServersToAsk else {
-                    leftOut += 1
-                    continue
-                }
-                let answer = session.lookUp(name: account.name, server: account.server)
-                if session.interrupted { return nil }
-                switch answer {
-                case .success(let found): kinds[account.server] = .some(found.source)
-                case .failure(let error):
-                    Console.error(error.sentence)
-                    kinds[account.server] = .some(nil)
-                }
-            }
-            let address = ProfileLink.address(account.name, account.server)
-            guard let kind = kinds[account.server] ?? nil,
-                  let made = try? kind.makeSource(username: address, endpointOverride: kind == .demo ? "http://127.0.0.1" : nil)
-            else {
-                leftOut += 1
-                continue
-            }
-            entries.append(FollowOpml.Entry(key: .init(source: made.kind, username: made.username), displayName: made.username))
+        let resolver = FollowOpmlAccounts(client: session.client, askingAt: session.serverLookupOrigin)
+        var outcome: FollowOpmlAccounts.Outcome?
+        resolver.resolve(accounts) { outcome = $0 }
+        session.runLoop(until: { outcome != nil || session.interrupted })
+        guard let outcome, !session.interrupted else {
+            resolver.cancel()
+            return nil
         }
-        return (entries, leftOut)
+        outcome.problems.forEach { Console.error($0.sentence) }
+        return (outcome.entries, outcome.leftOut)
     }
 
     private func fail(_ error: FollowOpmlError) -> Int32 {

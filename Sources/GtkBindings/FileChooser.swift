@@ -2,15 +2,16 @@ internal import CGLib
 internal import CGtk
 import GObjectBindings
 
-/// A "Save As" chooser through GtkFileChooserNative: the desktop portal's dialog when the app runs in a
-/// sandbox or under a portal-using desktop, GTK's own dialog otherwise. It owns itself until answered.
+/// A file chooser ("Save As", a folder to save into, a file to open) through GtkFileChooserNative: the desktop
+/// portal's dialog when the app runs in a sandbox or under a portal-using desktop, GTK's own dialog otherwise.
+/// It owns itself until answered.
 @MainActor
-public final class SaveFileChooser {
+public final class FileChooser {
     private let ref: ObjectRef
     private var chooser: OpaquePointer { ref.opaque }
     private var completion: (@MainActor (String?) -> Void)?
     /// Keeps the chooser alive while it is shown (GtkFileChooserNative is not a widget: nothing else holds it).
-    private var keepAlive: SaveFileChooser?
+    private var keepAlive: FileChooser?
 
     /// `suggestedName`: the name proposed in the entry; `folder`: where the chooser starts; the labels are
     /// the buttons' (with mnemonics).
@@ -37,6 +38,25 @@ public final class SaveFileChooser {
         if let folder { gtk_file_chooser_set_current_folder(chooser, folder) }
     }
 
+    /// A file to open, starting in `folder`, showing the files `pattern` matches ("*.opml") and, in a second
+    /// filter (`allFilesName`), every file.
+    public init(openTitle title: String, acceptLabel: String, cancelLabel: String, parent: ApplicationWindow,
+                folder: String?, filterName: String, pattern: String, allFilesName: String) {
+        let native = gtk_file_chooser_native_new(title, parent.widget.raw.as(GtkWindow.self),
+                                                 GTK_FILE_CHOOSER_ACTION_OPEN, acceptLabel, cancelLabel)!
+        ref = ObjectRef(UnsafeMutableRawPointer(native), transfer: .full)
+        gtk_native_dialog_set_modal(native.raw.as(GtkNativeDialog.self), 1)
+        if let folder { gtk_file_chooser_set_current_folder(chooser, folder) }
+        let matching = gtk_file_filter_new()!
+        gtk_file_filter_set_name(matching, filterName)
+        gtk_file_filter_add_pattern(matching, pattern)
+        gtk_file_chooser_add_filter(chooser, matching)
+        let every = gtk_file_filter_new()!
+        gtk_file_filter_set_name(every, allFilesName)
+        gtk_file_filter_add_pattern(every, "*")
+        gtk_file_chooser_add_filter(chooser, every)
+    }
+
     /// Shows the chooser; `completion` gets the chosen path, or nil when cancelled.
     public func run(_ completion: @escaping @MainActor (String?) -> Void) {
         self.completion = completion
@@ -56,5 +76,10 @@ public final class SaveFileChooser {
     /// The user's Pictures folder (XDG), if it exists.
     public static var picturesFolder: String? {
         string(g_get_user_special_dir(G_USER_DIRECTORY_PICTURES))
+    }
+
+    /// The user's Documents folder (XDG), if it exists.
+    public static var documentsFolder: String? {
+        string(g_get_user_special_dir(G_USER_DIRECTORY_DOCUMENTS))
     }
 }

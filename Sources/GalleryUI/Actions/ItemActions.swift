@@ -134,9 +134,9 @@ final class ItemActionRunner {
 
     private func chooseFileAndSave(_ item: GalleryItem) {
         guard let file = item.savedFile() else { return }
-        let chooser = SaveFileChooser(title: tr("Save Image"), acceptLabel: tr("_Save"), cancelLabel: tr("_Cancel"),
+        let chooser = FileChooser(title: tr("Save Image"), acceptLabel: tr("_Save"), cancelLabel: tr("_Cancel"),
                                       parent: window, suggestedName: DownloadNames.safe(item.fileName),
-                                      folder: lastSaveFolder ?? SaveFileChooser.picturesFolder)
+                                      folder: lastSaveFolder ?? FileChooser.picturesFolder)
         chooser.run { [weak self] path in
             guard let self, let path else { return }
             self.save(file.url, to: path, isMedia: file.isMedia)

@@ -52,9 +52,9 @@ final class SelectionSave {
     }
 
     private func chooseFolder(for jobs: [GalleryDownloader.Job]) {
-        let chooser = SaveFileChooser(folderTitle: trn("Save {count} Image", "Save {count} Images", jobs.count, ["count": jobs.count]),
+        let chooser = FileChooser(folderTitle: trn("Save {count} Image", "Save {count} Images", jobs.count, ["count": jobs.count]),
                                       acceptLabel: tr("_Save Here"), cancelLabel: tr("_Cancel"), parent: window,
-                                      folder: lastFolder ?? SaveFileChooser.picturesFolder)
+                                      folder: lastFolder ?? FileChooser.picturesFolder)
         chooser.run { [weak self] folder in
             guard let self, !self.isClosed, let folder else { return }
             self.start(jobs, in: folder)

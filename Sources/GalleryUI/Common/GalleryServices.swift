@@ -20,16 +20,20 @@ public struct GalleryServices {
     public let stateFile: RecentSearchStore?
     /// The followed galleries and their checker; nil: the window offers no following (most UI tests).
     public let following: (store: FollowStore, checker: FollowChecker)?
+    /// The endpoint override of each source, if any: where exported feed links point (tests, mirrors).
+    public let endpointOverride: @MainActor (SourceKind) -> String?
 
     public init(client: HTTPClient, pipeline: ImagePipeline, sources: [SourceKind] = SourceKind.allCases,
                 feedLimits: GalleryFeed.Limits = .init(), snapshots: FeedSnapshotStore? = nil,
                 serverLookupOrigin: @escaping @MainActor () -> String? = { nil }, stateFile: RecentSearchStore? = nil,
                 following: (store: FollowStore, checker: FollowChecker)? = nil,
+                endpointOverride: @escaping @MainActor (SourceKind) -> String? = { _ in nil },
                 makeSource: @escaping @MainActor (SourceKind, String) throws(GalleryError) -> any GallerySource) {
         self.client = client
         self.serverLookupOrigin = serverLookupOrigin
         self.stateFile = stateFile
         self.following = following
+        self.endpointOverride = endpointOverride
         self.pipeline = pipeline
         self.sources = sources
         self.feedLimits = feedLimits

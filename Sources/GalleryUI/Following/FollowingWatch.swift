@@ -41,11 +41,17 @@ final class FollowingWatch {
     /// A problem the user must not miss (a damaged list moved aside, a failed write): shown until dismissed.
     var onProblem: (@MainActor (String) -> Void)?
 
-    init(store: FollowStore, checker: FollowChecker, pipeline: ImagePipeline, application: Application,
+    /// Export and Import of the list as OPML.
+    let listFile: FollowingListFile
+
+    init(store: FollowStore, checker: FollowChecker, services: GalleryServices, application: Application,
          window: ApplicationWindow) {
         self.store = store
         self.checker = checker
         self.application = application
+        let pipeline = services.pipeline
+        listFile = FollowingListFile(window: window, store: store, endpointOverride: services.endpointOverride,
+                                     serverLookupOrigin: services.serverLookupOrigin)
         followToggle.accessibleName = tr("Follow")
         followToggle.actionName = "win.follow"
         followAction = SimpleAction.addToggle(to: window, name: "follow", initial: false) { [weak self] on in
@@ -71,6 +77,9 @@ final class FollowingWatch {
             }
         }
         checker.onGalleryChecked = { [weak self] _ in self?.refresh() }
+        listFile.onNote = { [weak self] text in self?.onNote?(text) }
+        listFile.onProblem = { [weak self] text in self?.onProblem?(text) }
+        listFile.onImported = { [weak self] in self?.refresh() }
         refresh()
     }
 
@@ -86,6 +95,7 @@ final class FollowingWatch {
     }
 
     func stop() {
+        listFile.cancel()
         timer?.cancel()
         timer = nil
         checker.cancel()

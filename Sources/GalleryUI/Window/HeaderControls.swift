@@ -41,6 +41,8 @@ public final class HeaderControls {
         let followSection = Menu()
         followSection.append(tr("Check _Followed Galleries"), action: "win.check-following")
         followSection.append(tr("_Mark All New Images as Seen"), action: "win.mark-all-seen")
+        followSection.append(tr("_Export Followed Galleries…"), action: "win.export-following")
+        followSection.append(tr("_Import Followed Galleries…"), action: "win.import-following")
         menu.appendSection(followSection)
         let cacheSection = Menu()
         cacheSection.append(tr("Clear _Cache"), action: "app.clear-cache")

@@ -76,8 +76,7 @@ public final class MainWindow {
         selectionSave = SelectionSave(window: window, pipeline: services.pipeline, notification: notification)
         savedCopy = services.snapshots.map(SavedCopyFirst.init)
         following = services.following.map { [window] in
-            FollowingWatch(store: $0.store, checker: $0.checker, pipeline: services.pipeline, application: application,
-                           window: window)
+            FollowingWatch(store: $0.store, checker: $0.checker, services: services, application: application, window: window)
         }
 
         window.title = Self.appTitle
