@@ -3,14 +3,17 @@
 
     atspi_check.py APP_NAME [--expect NAME]... [--expect-checked NAME]... [--expect-text TEXT]...
                    [--expect-no-text TEXT]... [--expect-description NAME=TEXT]...
+                   [--expect-first-item NAME=TEXT]...
 
 Every control a user can press, type into or activate (buttons of any kind, combo boxes, text entries,
 list rows and grid tiles, menu items) that is on screen must have an accessible name; each --expect NAME
 must be on screen, each --expect-checked NAME too, pressed in (a toggle button that is on), each
 --expect-text TEXT must be part of some text on screen (a label's, a control's name) and no
 --expect-no-text TEXT may be, and each --expect-description NAME=TEXT needs a node on screen named NAME
-whose accessible description holds TEXT (all waited for, up to $E2E_PATIENCE seconds, default 120, as the
-window may still be loading or changing; a debug build on one loaded core takes its time).
+whose accessible description holds TEXT, and each --expect-first-item NAME=TEXT needs the gallery's first
+item (the row or tile described "Item 1 of N") on screen, named NAME and holding a text with TEXT (all waited
+for, up to $E2E_PATIENCE seconds, default 120, as the window may still be loading or changing; a debug build
+on one loaded core takes its time).
 Prints the controls it saw and exits 1 with the offenders, 0 when all is well, 2 when the application is
 not on the accessibility bus.
 """
@@ -80,6 +83,14 @@ def descriptions(app):
             yield (node.get_name() or "").strip(), description
 
 
+def first_items(app):
+    """(name, texts inside) of each gallery cell on screen described as the first: "Item 1 of N"."""
+    for node, _ in walk(app):
+        if (node.get_description() or "").startswith("Item 1 of ") and showing(node):
+            texts = [(inner.get_name() or "").strip() for inner, _ in walk(node)]
+            yield (node.get_name() or "").strip(), [text for text in texts if text]
+
+
 def visible_texts(app):
     for node, _ in walk(app):
         name = (node.get_name() or "").strip()
@@ -92,10 +103,10 @@ def main():
     if not args:
         print(__doc__, file=sys.stderr)
         return 2
-    app_name, expected, checked, texts, absent, described = args[0], [], [], [], [], []
+    app_name, expected, checked, texts, absent, described, first = args[0], [], [], [], [], [], []
     rest = args[1:]
     lists = {"--expect": expected, "--expect-checked": checked, "--expect-text": texts, "--expect-no-text": absent,
-             "--expect-description": described}
+             "--expect-description": described, "--expect-first-item": first}
     while rest:
         if rest[0] in lists and len(rest) > 1:
             lists[rest[0]].append(rest[1])
@@ -121,8 +132,12 @@ def main():
         undescribed = [pair for pair in described
                        if not any(name == pair.partition("=")[0] and pair.partition("=")[2] in description
                                   for name, description in seen)]
+        firsts = list(first_items(app)) if first else []
+        not_first = [pair for pair in first
+                     if not any(name == pair.partition("=")[0] and any(pair.partition("=")[2] in text for text in inner)
+                                for name, inner in firsts)]
         done = (all(name in names for name in expected) and not unchecked and not missing_texts and not present
-                and not undescribed)
+                and not undescribed and not not_first)
         if done or time.monotonic() > deadline:
             break
         time.sleep(0.3)
@@ -149,12 +164,16 @@ def main():
     for pair in undescribed:
         name, _, text = pair.partition("=")
         print(f"atspi_check: FAIL: no {name!r} described as {text!r}; seen: {sorted(seen)[:20]}", file=sys.stderr)
+    for pair in not_first:
+        name, _, text = pair.partition("=")
+        print(f"atspi_check: FAIL: the first item is not {name!r} holding {text!r}; first items seen: {firsts}",
+              file=sys.stderr)
     if texts or absent:
         print("texts on screen: " + " | ".join(shown[:60]))
     if not names:
         print("atspi_check: FAIL: no controls at all on screen", file=sys.stderr)
         return 1
-    return 1 if unnamed or missing or unchecked or missing_texts or present or undescribed else 0
+    return 1 if unnamed or missing or unchecked or missing_texts or present or undescribed or not_first else 0
 
 
 if __name__ == "__main__":
