@@ -7,7 +7,8 @@
 #   "1 new" → New Images: the New view lists the grown upload first, its row saying "aurora on Demo" →
 #   Enter opens it in the large view, Escape back; the description becomes "0 new" (opened is seen) →
 #   Unfollow from the popover's row: `--following` is empty.
-# Screenshots of the popover and of the New view go to $E2E_SHOTS (default .build/e2e).
+# Screenshots of the popover (empty, with aurora, after unfollowing), the New view and the large view go to
+# $E2E_SHOTS (default .build/e2e), for a human to look at.
 set -euo pipefail
 
 : "${GALLERY_VIEWER:?path of the gallery-viewer binary}"
@@ -35,6 +36,12 @@ atspi_do() { E2E_PATIENCE=$patience bounded /usr/bin/python3 "$here/../Accessibi
 following_json() { bounded "$GALLERY_VIEWER" --following --json 2>&1; }
 follows_aurora() { following_json | grep -q '"source":"demo".*"username":"aurora"'; }
 follows_nothing() { [ -z "$(following_json)" ]; }
+# shot NAME: the screen in $shots/following-NAME.png, the pointer out of the window (a row's tooltip would hide
+# what the shot is for).
+shot() {
+  xdotool mousemove 1270 1010
+  import -window root "$shots/following-$1.png"
+}
 # The newest item of aurora's gallery as the service lists it now: its title.
 newest_title() {
   bounded "$GALLERY_VIEWER" --list --source demo --endpoint "$base_url" aurora >"$work/aurora.list" \
@@ -62,6 +69,7 @@ atspi_do --press Following || fail "the Following button could not be pressed"
 atspi_expect "Following lists nothing yet and the launch's check is done" \
   --expect "Check Now" --expect-text "Galleries you follow appear here" \
   --expect-text "Checked just now: nothing new" --expect-description "Following=0 new"
+shot popover-empty
 xdotool windowfocus --sync "$window"
 xdotool key Escape
 atspi_expect "Escape closed the popover" --expect-no-text "Galleries you follow appear here"
@@ -86,7 +94,7 @@ atspi_do --press Following || fail "the Following button could not be pressed"
 atspi_do --press "Check Now" || fail "Check Now could not be pressed"
 atspi_expect "Check Now found one new image" --expect-description "Following=1 new" \
   --expect-text "1 new image found just now" --expect "New Images (1)" --expect "Unfollow aurora on Demo"
-import -window root "$shots/following-popover.png"
+shot popover
 echo "e2e following: Check Now found the grown upload ('$grown'): the Following button says 1 new"
 
 # --- 4. The New view -------------------------------------------------------------------------------------------
@@ -94,18 +102,24 @@ echo "e2e following: Check Now found the grown upload ('$grown'): the Following 
 atspi_do --press "New Images (1)" || fail "New Images (1) could not be pressed"
 atspi_expect "the New view lists the grown upload first, saying whose it is" \
   --expect-first-item "$grown=aurora on Demo" --expect-text "New Images"
-import -window root "$shots/following-new-view.png"
+shot new-view
 echo "e2e following: the New view shows '$grown' first, from aurora on Demo"
 
-# Enter on the first row opens it: the large view, the window's title the image's.
+# Enter on the first row opens it: the large view, the window's title the image's. The click puts the keyboard
+# on the row: after New Images the popover closes and no widget of the window has the focus.
 xdotool mousemove --window "$window" 400 120 click 1
 xdotool windowfocus --sync "$window"
 xdotool key Return
 wait_for "$patience" name_is "$grown" || fail "Enter did not open '$grown' in the large view (title '$(window_name)')"
+wait_for "$patience" is_colourful 300x300+250+230 0.20 \
+  || fail "the large view painted no image (saturation $(saturation 300x300+250+230))"
+shot large-view
+xdotool windowfocus --sync "$window"
 xdotool key Escape
-wait_for "$patience" bash -c "[ \"\$(xdotool getwindowname $window)\" != \"\$0\" ]" "$grown" \
-  || fail "Escape did not leave the large view"
-atspi_expect "the opened image is seen: nothing new is left" --expect-description "Following=0 new"
+wait_for "$patience" name_is "Gallery Viewer" || fail "Escape did not leave the large view (title '$(window_name)')"
+# Seen, it stays in the New view until the view is shown again.
+atspi_expect "the opened image is seen: nothing new is left" --expect-description "Following=0 new" \
+  --expect-first-item "$grown=aurora on Demo"
 echo "e2e following: Enter opened the new image, Escape went back, and it counts as seen (0 new)"
 
 # --- 5. Unfollow from the popover -----------------------------------------------------------------------------
@@ -113,7 +127,9 @@ echo "e2e following: Enter opened the new image, Escape went back, and it counts
 atspi_do --press Following || fail "the Following button could not be pressed"
 atspi_do --press "Unfollow aurora on Demo" || fail "the Unfollow button could not be pressed"
 wait_for "$patience" follows_nothing || fail "--following still lists: $(following_json)"
-atspi_expect "the popover lists nothing once aurora is unfollowed" --expect-text "Galleries you follow appear here"
+atspi_expect "the popover lists nothing once aurora is unfollowed" --expect-text "Galleries you follow appear here" \
+  --expect-no-text "Unfollow aurora on Demo"
+shot popover-unfollowed
 echo "e2e following: Unfollow in the popover removed aurora (--following is empty)"
 
 xdotool windowfocus --sync "$window"
