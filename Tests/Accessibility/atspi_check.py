@@ -24,7 +24,7 @@ import time
 import gi
 
 gi.require_version("Atspi", "2.0")
-from gi.repository import Atspi  # noqa: E402
+from gi.repository import Atspi, GLib  # noqa: E402
 
 CONTROLS = {
     Atspi.Role.PUSH_BUTTON, Atspi.Role.TOGGLE_BUTTON, Atspi.Role.RADIO_BUTTON, Atspi.Role.CHECK_BOX,
@@ -91,6 +91,12 @@ def first_items(app):
             yield (node.get_name() or "").strip(), [text for text in texts if text]
 
 
+def is_first_item(pair, firsts):
+    """Whether PAIR, "NAME=TEXT", is one of the FIRSTS (first_items): so named, with a text holding TEXT."""
+    name, _, text = pair.partition("=")
+    return any(first_name == name and any(text in inner for inner in texts) for first_name, texts in firsts)
+
+
 def visible_texts(app):
     for node, _ in walk(app):
         name = (node.get_name() or "").strip()
@@ -121,21 +127,27 @@ def main():
         return 2
     deadline = time.monotonic() + PATIENCE
     while True:
-        controls = list(visible_controls(app))
-        names = [name for _, _, name in controls]
-        on = [name for node, _, name in controls if is_checked(node)]
-        unchecked = [name for name in checked if name not in on]
-        shown = list(visible_texts(app)) if texts or absent else []
-        missing_texts = [text for text in texts if not any(text in name for name in shown)]
-        present = [text for text in absent if any(text in name for name in shown)]
-        seen = set(descriptions(app)) if described else set()
-        undescribed = [pair for pair in described
-                       if not any(name == pair.partition("=")[0] and pair.partition("=")[2] in description
-                                  for name, description in seen)]
-        firsts = list(first_items(app)) if first else []
-        not_first = [pair for pair in first
-                     if not any(name == pair.partition("=")[0] and any(pair.partition("=")[2] in text for text in inner)
-                                for name, inner in firsts)]
+        # A node that goes away while it is read (GTK rebuilds a list's rows when the list changes) fails the
+        # read with a D-Bus error: the window is changing, so it is read again.
+        try:
+            controls = list(visible_controls(app))
+            names = [name for _, _, name in controls]
+            on = [name for node, _, name in controls if is_checked(node)]
+            unchecked = [name for name in checked if name not in on]
+            shown = list(visible_texts(app)) if texts or absent else []
+            missing_texts = [text for text in texts if not any(text in name for name in shown)]
+            present = [text for text in absent if any(text in name for name in shown)]
+            seen = set(descriptions(app)) if described else set()
+            undescribed = [pair for pair in described
+                           if not any(name == pair.partition("=")[0] and pair.partition("=")[2] in description
+                                      for name, description in seen)]
+            firsts = list(first_items(app)) if first else []
+            not_first = [pair for pair in first if not is_first_item(pair, firsts)]
+        except GLib.Error:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.3)
+            continue
         done = (all(name in names for name in expected) and not unchecked and not missing_texts and not present
                 and not undescribed and not not_first)
         if done or time.monotonic() > deadline:

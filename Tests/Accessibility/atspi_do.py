@@ -18,7 +18,7 @@ import time
 import gi
 
 gi.require_version("Atspi", "2.0")
-from gi.repository import Atspi  # noqa: E402
+from gi.repository import Atspi, GLib  # noqa: E402
 
 PATIENCE = float(os.environ.get("E2E_PATIENCE") or 120)
 MAX_NODES = 20000
@@ -67,6 +67,22 @@ def press(node, roles=BUTTONS):
     return node.get_n_actions() > 0 and node.do_action(0)  # a GTK button's or menu item's first action: click
 
 
+def found(app, verb, name):
+    """Whether NAME is on screen and, for --press and --activate, was pressed. A node that goes away while it
+    is read (GTK rebuilds a list's rows when the list changes) fails the read with a D-Bus error: the window
+    is changing, and the caller reads it again."""
+    try:
+        for node in walk(app, [0]):
+            if (node.get_name() or "").strip() != name or not ready(node):
+                continue
+            if verb == "--find" or (verb == "--selected" and selected(node)) or (verb == "--press" and press(node)) \
+                    or (verb == "--activate" and press(node, (Atspi.Role.MENU_ITEM,))):
+                return True
+    except GLib.Error:
+        pass
+    return False
+
+
 def main():
     if len(sys.argv) != 4 or sys.argv[2] not in ("--press", "--find", "--selected", "--activate"):
         print(__doc__, file=sys.stderr)
@@ -77,13 +93,8 @@ def main():
     app = None
     while time.monotonic() < deadline:
         app = app or application(app_name)
-        if app is not None:
-            for node in walk(app, [0]):
-                if (node.get_name() or "").strip() != name or not ready(node):
-                    continue
-                if verb == "--find" or (verb == "--selected" and selected(node)) or (verb == "--press" and press(node)) \
-                        or (verb == "--activate" and press(node, (Atspi.Role.MENU_ITEM,))):
-                    return 0
+        if app is not None and found(app, verb, name):
+            return 0
         time.sleep(0.3)
     if app is None:
         print(f"atspi_do: no application named {app_name!r} on the accessibility bus", file=sys.stderr)
