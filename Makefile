@@ -195,9 +195,10 @@ test-asan: test-deps demo-data
 # the command line, offline.sh the disk cache across launches, media.sh videos and sounds, desktop.sh what the
 # large view hands to the desktop (background, Open With, print), habits.sh the slideshow and a link dropped
 # from another window (gallery-test-drag-source, which the build puts beside the app), selection.sh several
-# items saved at once, check.sh `--check` of followed galleries against a growing demo server (no window).
+# items saved at once, check.sh `--check` of followed galleries against a growing demo server (no window),
+# following.sh following in the window (Ctrl+D, Check Now finding the demo's growth, the New view, unfollow).
 test-e2e: test-deps build-tests demo-data
-	@for script in run.sh offline.sh media.sh desktop.sh habits.sh selection.sh check.sh; do \
+	@for script in run.sh offline.sh media.sh desktop.sh habits.sh selection.sh check.sh following.sh; do \
 	  echo "GALLERY_VIEWER=$(DEBUG_BIN)/gallery-viewer GALLERY_DEMO_SERVER=$(DEBUG_BIN)/gallery-demo-server $(HEADLESS) Tests/EndToEnd/$$script"; \
 	  GALLERY_VIEWER=$(CURDIR)/$(DEBUG_BIN)/gallery-viewer GALLERY_DEMO_SERVER=$(CURDIR)/$(DEBUG_BIN)/gallery-demo-server \
 	    $(HEADLESS) bash Tests/EndToEnd/$$script || exit 1; \

@@ -1,5 +1,6 @@
 # Sourced, after Tests/EndToEnd/helpers.sh, by the tests that read the window over AT-SPI
-# (Tests/Accessibility/run.sh, Tests/EndToEnd/offline.sh, desktop.sh and habits.sh, Tests/Translation/run.sh).
+# (Tests/Accessibility/run.sh, Tests/EndToEnd/offline.sh, desktop.sh, habits.sh, selection.sh and following.sh,
+# Tests/Translation/run.sh).
 # .ci/headless turns GTK's accessibility bridge off (NO_AT_BRIDGE=1) so that the other tests need no
 # accessibility bus; these start their own.
 

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Does what a user does to one control of a running application, over AT-SPI, as assistive technology can.
 
-    atspi_do.py APP_NAME --press NAME      presses the button named NAME, once it is on screen and sensitive
+    atspi_do.py APP_NAME --press NAME      presses the button named NAME, once it is on screen and sensitive (a
+                                           toggle or menu button too: that one is toggled, a popover opened)
     atspi_do.py APP_NAME --find NAME       waits for something named NAME on screen
     atspi_do.py APP_NAME --selected NAME   waits for a list item named NAME that is selected
     atspi_do.py APP_NAME --activate NAME   activates the menu item named NAME (its mnemonic's underscore left
@@ -17,7 +18,7 @@ import time
 import gi
 
 gi.require_version("Atspi", "2.0")
-from gi.repository import Atspi  # noqa: E402
+from gi.repository import Atspi, GLib  # noqa: E402
 
 PATIENCE = float(os.environ.get("E2E_PATIENCE") or 120)
 MAX_NODES = 20000
@@ -57,10 +58,29 @@ def selected(node):
     return node.get_state_set().contains(Atspi.StateType.SELECTED)
 
 
-def press(node, role=Atspi.Role.PUSH_BUTTON):
-    if node.get_role() != role or "Action" not in node.get_interfaces():
+BUTTONS = (Atspi.Role.PUSH_BUTTON, Atspi.Role.TOGGLE_BUTTON)
+
+
+def press(node, roles=BUTTONS):
+    if node.get_role() not in roles or "Action" not in node.get_interfaces():
         return False
     return node.get_n_actions() > 0 and node.do_action(0)  # a GTK button's or menu item's first action: click
+
+
+def found(app, verb, name):
+    """Whether NAME is on screen and, for --press and --activate, was pressed. A node that goes away while it
+    is read (GTK rebuilds a list's rows when the list changes) fails the read with a D-Bus error: the window
+    is changing, and the caller reads it again."""
+    try:
+        for node in walk(app, [0]):
+            if (node.get_name() or "").strip() != name or not ready(node):
+                continue
+            if verb == "--find" or (verb == "--selected" and selected(node)) or (verb == "--press" and press(node)) \
+                    or (verb == "--activate" and press(node, (Atspi.Role.MENU_ITEM,))):
+                return True
+    except GLib.Error:
+        pass
+    return False
 
 
 def main():
@@ -73,13 +93,8 @@ def main():
     app = None
     while time.monotonic() < deadline:
         app = app or application(app_name)
-        if app is not None:
-            for node in walk(app, [0]):
-                if (node.get_name() or "").strip() != name or not ready(node):
-                    continue
-                if verb == "--find" or (verb == "--selected" and selected(node)) or (verb == "--press" and press(node)) \
-                        or (verb == "--activate" and press(node, Atspi.Role.MENU_ITEM)):
-                    return 0
+        if app is not None and found(app, verb, name):
+            return 0
         time.sleep(0.3)
     if app is None:
         print(f"atspi_do: no application named {app_name!r} on the accessibility bus", file=sys.stderr)
