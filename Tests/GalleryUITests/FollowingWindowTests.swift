@@ -102,7 +102,7 @@ final class FollowingWindowTests: GLibTestCase {
             XCTAssertTrue(iterateMainLoop(until: { watch.menu.button.accessibleDescription == "2 new" }, timeout: 60),
                           "the Following button says how many are new: \(String(describing: watch.menu.button.accessibleDescription)); \(watch.menu.statusLabel.text)")
             XCTAssertEqual(watch.menu.newButton.label, "_New Images (2)")
-            XCTAssertEqual(watch.menu.statusLabel.text, "2 new images found just now")
+            XCTAssertEqual(watch.menu.statusLabel.text, "Last check just now: 2 new images")
             XCTAssertTrue(watch.menu.detailLabels.allSatisfy { $0.text.hasPrefix("Demo · 1 new · checked ") },
                           watch.menu.detailLabels.map(\.text).description)
             XCTAssertTrue(iterateMainLoop(until: { !notifications.added.isEmpty }, timeout: 60), "a desktop notification, the window being away")

@@ -15,17 +15,22 @@ final class FollowingMenu {
     /// How the last check went: "Checking…", "Checked just now", "Offline: showing what the last check found".
     let statusLabel = Label()
     let list = ListBox()
+    /// The list's scroller: hidden with it when nothing is followed.
+    private let scroller = ScrolledWindow()
     let emptyLabel = Label(tr("Galleries you follow appear here. Follow the one on screen with the star button (Ctrl+D)."))
     /// What the list shows now, oldest follow first.
     private(set) var galleries: [FollowedGallery] = []
     private(set) var rows: [ListBoxRow] = []
     private(set) var unfollowButtons: [Button] = []
     private(set) var detailLabels: [Label] = []
+    private var nameLabels: [Label] = []
 
     var onOpen: (@MainActor (FollowedGallery) -> Void)?
-    var onUnfollow: (@MainActor (FollowedGallery) -> Void)?
+    var onUnfollow: (@MainActor (FollowedGallery.Key) -> Void)?
     var onShowNew: (@MainActor () -> Void)?
     var onCheck: (@MainActor () -> Void)?
+    /// The popover opened: what it says is read again ("checked 5 minutes ago" ages).
+    var onOpened: (@MainActor () -> Void)?
     /// Loads an avatar (its URL, the longer side in pixels) and gives it to the image, if it is still shown.
     var loadAvatar: (@MainActor (String, Int, Image) -> Void)?
 
@@ -62,7 +67,6 @@ final class FollowingMenu {
         emptyLabel.maxWidthChars = 40
         emptyLabel.addStyleClass("dim-label")
         emptyLabel.setMargins(top: 12, bottom: 12, start: 12, end: 12)
-        let scroller = ScrolledWindow()
         scroller.growWithContent(upTo: 420)
         scroller.setChild(list)
         content.append(top)
@@ -78,7 +82,10 @@ final class FollowingMenu {
             self?.onCheck?()
             return true
         }
-        popover.onMap { [weak self] in self?.newButton.grabFocus() }
+        popover.onMap { [weak self] in
+            self?.newButton.grabFocus()
+            self?.onOpened?()
+        }
     }
 
     /// Shows `galleries` (oldest follow first) and the total of new images.
@@ -89,21 +96,37 @@ final class FollowingMenu {
         // TRANSLATORS: the Following button's accessible description: how many images are new.
         button.accessibleDescription = trn("{count} new", "{count} new", newCount)
         button.setStyleClass("has-new", newCount > 0)
+        scroller.isVisible = !galleries.isEmpty
+        emptyLabel.isVisible = galleries.isEmpty
         guard galleries != self.galleries || rows.isEmpty != galleries.isEmpty else { return }
+        // The same galleries in the same order (a check updated their counts): the rows stay, so the keyboard
+        // and a screen reader keep their place; only what they say changes.
+        if galleries.map(\.key) == self.galleries.map(\.key), rows.count == galleries.count {
+            self.galleries = galleries
+            for (index, gallery) in galleries.enumerated() { update(index, gallery) }
+            return
+        }
         self.galleries = galleries
         for row in rows { list.remove(row) }
         rows = []
         unfollowButtons = []
         detailLabels = []
+        nameLabels = []
         for (index, gallery) in galleries.enumerated() {
-            let (row, unfollow, detail) = makeRow(gallery)
+            let (row, unfollow, name, detail) = makeRow(gallery)
             list.insert(row, at: index)
             rows.append(row)
             unfollowButtons.append(unfollow)
+            nameLabels.append(name)
             detailLabels.append(detail)
         }
-        list.isVisible = !galleries.isEmpty
-        emptyLabel.isVisible = galleries.isEmpty
+    }
+
+    private func update(_ index: Int, _ gallery: FollowedGallery) {
+        rows[index].accessibleName = Self.title(of: gallery)
+        nameLabels[index].text = gallery.displayName
+        detailLabels[index].text = Self.detail(of: gallery)
+        detailLabels[index].setStyleClass("following-problem", gallery.lastProblem != nil)
     }
 
     /// The line under the buttons.
@@ -134,7 +157,7 @@ final class FollowingMenu {
         return parts.joined(separator: " · ")
     }
 
-    private func makeRow(_ gallery: FollowedGallery) -> (ListBoxRow, Button, Label) {
+    private func makeRow(_ gallery: FollowedGallery) -> (ListBoxRow, Button, Label, Label) {
         let row = ListBoxRow()
         row.accessibleName = Self.title(of: gallery)
         let box = Box(.horizontal, spacing: 12)
@@ -165,12 +188,12 @@ final class FollowingMenu {
                                           ["name": gallery.displayName, "source": gallery.key.source.displayName]))
         unfollow.isFlat = true
         unfollow.valign = .center
-        unfollow.onClicked { [weak self] in self?.onUnfollow?(gallery) }
+        unfollow.onClicked { [weak self] in self?.onUnfollow?(gallery.key) }
         box.append(unfollow)
         row.setChild(box)
         box.showAll()
         row.show()
-        return (row, unfollow, detail)
+        return (row, unfollow, name, detail)
     }
 
     private func open(at index: Int) {

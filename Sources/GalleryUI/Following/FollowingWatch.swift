@@ -64,9 +64,10 @@ final class FollowingWatch {
         SimpleAction.add(to: application, name: "show-new") { [weak self] in self?.showNew() }
         store.onRecovery = { [weak self] recovery in self?.onProblem?(recovery.sentence) }
         menu.onOpen = { [weak self] gallery in self?.onOpen?(gallery.key.source, gallery.key.username) }
-        menu.onUnfollow = { [weak self] gallery in self?.unfollow(gallery.key) }
+        menu.onUnfollow = { [weak self] key in self?.unfollow(key) }
         menu.onShowNew = { [weak self] in self?.showNew() }
         menu.onCheck = { [weak self] in self?.checkNow() }
+        menu.onOpened = { [weak self] in self?.refresh() }
         // Through the window's pipeline: decoded in the sandboxed helpers and kept in its caches, as thumbnails are.
         menu.loadAvatar = { [weak pipeline] url, size, image in
             let scale = max(1, image.scaleFactor)
@@ -177,6 +178,9 @@ final class FollowingWatch {
             case .failure(let error):
                 menu.showStatus(error.sentence)
             }
+            if let lastCheck, !checker.isChecking {
+                menu.showStatus(Self.statusText(lastCheck.report, endedAt: lastCheck.time))
+            }
             menu.show(followed, newCount: newCount)
             markAllAction?.isEnabled = newCount > 0
             galleryChanged()
@@ -223,19 +227,35 @@ final class FollowingWatch {
 
     private func checked(_ report: FollowCheckReport) {
         menu.checkButton.isSensitive = true
-        menu.showStatus(Self.statusText(report))
+        lastCheck = (report, DateText.now())
         refresh()
         guard !report.newItems.isEmpty, isWindowActive?() != true else { return }
         application.sendNotification(id: Self.notificationID, title: tr("New images in followed galleries"),
                                      body: Self.notificationText(report.newItems), defaultAction: "app.show-new")
     }
 
-    /// The line under the Following list's buttons after a check.
-    static func statusText(_ report: FollowCheckReport) -> String {
+    /// The last check's report and when it ended (seconds since 1970), for the line under the buttons.
+    private var lastCheck: (report: FollowCheckReport, time: Double)?
+
+    /// The line under the Following list's buttons: how the last check went and how long ago, written anew at
+    /// each refresh, so "a minute ago" ages.
+    static func statusText(_ report: FollowCheckReport, endedAt time: Double, now: Double = DateText.now()) -> String {
         if let error = report.storeError { return error.sentence }
         if report.offline { return tr("Offline: the list shows what the last check found.") }
-        var text = trn("{count} new image found just now", "{count} new images found just now", report.newItems.count)
-        if report.newItems.isEmpty { text = tr("Checked just now: nothing new") }
+        let ago = DateText.ago(time, now: now)
+        var text: String
+        if report.checked == 0, report.failures.isEmpty, report.skipped > 0 {
+            // TRANSLATORS: a check that asked nothing: {count} galleries were checked less than 15 minutes before.
+            text = trn("Not checked again: {count} gallery was checked less than 15 minutes ago",
+                       "Not checked again: {count} galleries were checked less than 15 minutes ago", report.skipped)
+        } else if report.newItems.isEmpty {
+            // TRANSLATORS: {ago} is "just now", "5 minutes ago".
+            text = tr("Last check {ago}: nothing new", ["ago": ago])
+        } else {
+            // TRANSLATORS: {ago} is "just now", "5 minutes ago".
+            text = trn("Last check {ago}: {count} new image", "Last check {ago}: {count} new images", report.newItems.count,
+                       ["ago": ago])
+        }
         if !report.failures.isEmpty {
             // TRANSLATORS: after a check; {count} galleries could not be checked.
             text += " · " + trn("{count} gallery could not be checked", "{count} galleries could not be checked",

@@ -279,6 +279,8 @@ public final class MainWindow {
         onShowNewImages?()
         if items.isEmpty { statusPage.showNothingNew() }
         adopt(Gallery(known: items, client: services.client, pipeline: services.pipeline, options: options))
+        // The keyboard goes to the newest, as a menu's choice leaves it in what it opened.
+        if !items.isEmpty { listView.select(0, focus: true) }
     }
 
     /// Opens the New view of the followed galleries (read from their store); false without following.
@@ -454,9 +456,10 @@ public final class MainWindow {
             header.bar.title = largeView.title
             header.bar.subtitle = largeView.sizeLine
         } else {
-            window.title = Self.appTitle
             // TRANSLATORS: the window's title while it shows the new images of the followed galleries.
-            header.bar.title = gallery?.isKnownItems == true ? tr("New Images") : Self.appTitle
+            let title = gallery?.isKnownItems == true ? tr("New Images") : Self.appTitle
+            window.title = title
+            header.bar.title = title
             header.bar.subtitle = gallery?.summary ?? statusSubtitle
         }
     }
