@@ -63,17 +63,17 @@ struct FollowCommand {
         }
     }
 
-    /// SOURCE, USERNAME, the display name, when followed and last checked (ISO 8601, "-" when never) and the
-    /// last problem, tab-separated; each text cleaned again, since it goes to a terminal.
+    /// SOURCE, USERNAME, the display name, how many images are new, when followed and last checked (ISO 8601,
+    /// "-" when never) and the last problem, tab-separated; each text cleaned again, since it goes to a terminal.
     private func line(for gallery: FollowedGallery) -> String {
         let time = { (milliseconds: Int64?) in milliseconds.flatMap { DateText.iso8601(Int($0 / 1000)) } }
         guard options.json else {
-            return [gallery.key.source.rawValue, gallery.key.username, gallery.displayName,
+            return [gallery.key.source.rawValue, gallery.key.username, gallery.displayName, String(gallery.newCount),
                     time(gallery.followedAt) ?? "-", time(gallery.lastCheckedAt) ?? "-", gallery.lastProblem ?? ""]
                 .map { DisplayText.clean($0) }.joined(separator: "\t")
         }
         let record = ListedFollow(source: gallery.key.source.rawValue, username: gallery.key.username,
-                                  displayName: gallery.displayName, followed: time(gallery.followedAt),
+                                  displayName: gallery.displayName, new: gallery.newCount, followed: time(gallery.followedAt),
                                   lastChecked: time(gallery.lastCheckedAt), lastProblem: gallery.lastProblem)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -95,12 +95,14 @@ private struct ListedFollow: Encodable {
     let source: String
     let username: String
     let displayName: String
+    /// Images found new and not seen yet.
+    let new: Int
     let followed: String?
     let lastChecked: String?
     let lastProblem: String?
 
     enum CodingKeys: String, CodingKey {
-        case source, username, displayName = "display_name", followed, lastChecked = "last_checked",
+        case source, username, displayName = "display_name", new, followed, lastChecked = "last_checked",
              lastProblem = "last_problem"
     }
 }

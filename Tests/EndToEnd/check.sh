@@ -41,6 +41,8 @@ grep -q "skipped (checked recently): 1" "$work/check.err" || fail "aurora, check
 [ "$(check)" = 2 ] || fail "a check right after is nothing new, exit 2; got: $(cat "$work/check.err")"
 [ ! -s "$work/check.out" ] || fail "the check right after printed items: $(cat "$work/check.out")"
 viewer --following --json | grep -q '"last_checked":"20' || fail "--following shows no check: $(viewer --following --json)"
+viewer --following --json | grep '"username":"atlas"' | grep -q '"new":1' \
+  || fail "--following does not count atlas's new upload: $(viewer --following --json)"
 
 viewer --follow --source demo nobody >/dev/null || fail "--follow nobody failed"
 [ "$(check)" = 3 ] || fail "a failed gallery exits 3; got: $(cat "$work/check.err")"
