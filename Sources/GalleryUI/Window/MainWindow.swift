@@ -57,6 +57,8 @@ public final class MainWindow {
     public var onViewModeChange: (@MainActor (GalleryViewMode) -> Void)?
     /// The entry's state (the app setting it) and a link's search.
     private let input: SearchInput
+    /// The status page or the gallery, the titles, the offline notice.
+    private let status: GalleryStatusDisplay
 
     public init(application: Application, services: GalleryServices) {
         self.services = services
@@ -74,6 +76,8 @@ public final class MainWindow {
                               stateFile: services.stateFile, notification: notification)
         itemDrags = ItemDrags(listView: listView, largeView: largeView, pipeline: services.pipeline)
         selectionSave = SelectionSave(window: window, pipeline: services.pipeline, notification: notification)
+        status = GalleryStatusDisplay(window: window, stack: stack, statusPage: statusPage, header: header, notices: notices,
+                                      listView: listView, largeView: largeView)
         savedCopy = services.snapshots.map(SavedCopyFirst.init)
         following = services.following.map { [window] in
             FollowingWatch(store: $0.store, checker: $0.checker, services: services, application: application, window: window)
@@ -84,30 +88,16 @@ public final class MainWindow {
         window.setTitlebar(header.bar)
         window.addStyleClass("gallery-window")
 
-        stack.add(statusPage.container, name: "status")
-        let galleryPage = Box(.vertical, spacing: 0)
-        galleryPage.append(find.bar)
-        galleryPage.append(listView.container, expand: true)
-        stack.add(galleryPage, name: "gallery")
-        stack.add(largeView.root, name: "viewer")
-        let content = Box(.vertical, spacing: 0)
-        content.append(notices.bar)
-        content.append(sandboxNote.bar)
-        content.append(selectionSave.bar)
-        let overlay = Overlay()
-        overlay.setChild(stack)
-        overlay.addOverlay(notification.revealer)
-        content.append(overlay, expand: true)
-        overlay.show()
-        window.setChild(content)
-        content.show()
-        stack.showAll()
-        showWelcome()
+        window.setChild(WindowContent.build(stack: stack, status: statusPage.container, findBar: find.bar,
+                                           gallery: listView.container, viewer: largeView.root,
+                                           bars: [notices.bar, sandboxNote.bar, selectionSave.bar],
+                                           notification: notification.revealer))
+        status.showWelcome()
 
         statusPage.retryButton.onClicked { [weak self] in self?.reload() }
         listView.onActivate = { [weak self] download in self?.openLargeView(download) }
         largeView.onChange = { [weak self] in
-            self?.updateTitles()
+            self?.status.updateTitles()
             self?.slideshow.viewChanged()
         }
         largeView.onOpenInBrowser = { [weak self] url in self?.openInBrowser(url) }
@@ -132,6 +122,13 @@ public final class MainWindow {
 
     /// What the collaborators ask of the window.
     private func connectCollaborators() {
+        status.gallery = { [weak self] in self?.gallery }
+        status.isLargeViewOpen = { [weak self] in self?.isLargeViewOpen ?? false }
+        status.onShown = { [weak self] gallery in
+            self?.recentGalleries.rememberIfAnswered(gallery)
+            self?.slideshow.galleryChanged()
+            self?.following?.galleryChanged()
+        }
         input.onSearch = { [weak self] source, username in self?.search(source: source, username: username) }
         input.shownSource = { [weak self] in self?.gallery.flatMap { $0.isKnownItems ? nil : $0.source.kind } }
         input.onLinkProblem = { [weak self] error, link in self?.showLinkProblem(error, link: link) }
@@ -166,7 +163,7 @@ public final class MainWindow {
             guard let self else { return }
             self.gallery = live
             listView.replace(with: live)
-            galleryChanged()
+            status.update()
         }
         savedCopy?.mayReplace = { [weak self] in self.map { !$0.isLargeViewOpen && !$0.find.isOpen } ?? false }
         find.onClose = { [weak self] in self?.savedCopy?.liveChanged() }
@@ -203,7 +200,7 @@ public final class MainWindow {
         isDestroyed = true
         input.cancelLookup()
         savedCopy?.end()
-        statusUpdate?.cancel()
+        status.cancel()
         spinnerWarmUp.cancel()
         slideshow.stop()
         following?.stop()
@@ -233,12 +230,12 @@ public final class MainWindow {
         clearForNewSearch()
 
         let trimmed = username.trimmed
-        guard !trimmed.isEmpty else { return showWelcome() }
+        guard !trimmed.isEmpty else { return status.showWelcome() }
         let gallerySource: any GallerySource
         do {
             gallerySource = try services.makeSource(source, trimmed)
         } catch {
-            return showError(error)
+            return status.showError(error)
         }
         onSearch?(source, trimmed)
         let options = Gallery.Options(thumbnailPixelSize: listView.thumbnailPixelSize,
@@ -262,10 +259,10 @@ public final class MainWindow {
             if self.savedCopy?.isBehindSavedCopy(gallery) == true { return self.savedCopy?.liveChanged() ?? () }
             guard self.gallery === gallery else { return }
             self.savedCopy?.liveChanged()
-            self.scheduleStatusUpdate()
+            self.status.scheduleUpdate()
         }
         listView.show(gallery)
-        galleryChanged()
+        status.update()
     }
 
     /// The New view: `items` (newest first, each saying whose it is) as the gallery, with the same list, grid,
@@ -305,14 +302,14 @@ public final class MainWindow {
         prepareForSearch(showing: link)
         statusPage.showAskingServer(server)
         stack.visibleChildName = "status"
-        updateTitles()
+        status.updateTitles()
     }
 
     /// The link stays in the entry, so that Try Again (and Enter) ask again.
     private func showLinkProblem(_ error: GalleryError, link: String) {
         guard !isDestroyed else { return }
         prepareForSearch(showing: link)
-        showError(error)
+        status.showError(error)
     }
 
     /// A new search that shows `text` (the link) in the entry.
@@ -361,7 +358,7 @@ public final class MainWindow {
         header.setViewerMode(true)
         viewerActions.enable(for: download)
         following?.opened(download)
-        updateTitles()
+        status.updateTitles()
     }
 
     /// Back to the list, at the scroll position it had, with the viewed row selected.
@@ -374,7 +371,7 @@ public final class MainWindow {
         header.setViewerMode(false)
         viewerActions.disable()
         if let shown = largeView.download, let position = listView.position(of: shown) { listView.select(position, focus: true) }
-        updateTitles()
+        status.updateTitles()
         savedCopy?.liveChanged()
     }
 
@@ -404,81 +401,8 @@ public final class MainWindow {
         if offset > 0, listView.foundItems == nil, position + offset >= listView.rowCount - GalleryListView.prefetchRows { gallery?.loadMore() }
     }
 
-    // MARK: State → widgets
-
-    private var statusUpdate: MainLoopSource?
-
-    /// Every thumbnail that starts or finishes changes the counts; the subtitle and footer are updated once
-    /// per batch of changes (before the next frame is drawn), not once per change, because each new subtitle
-    /// makes GTK lay the header bar out again.
-    private func scheduleStatusUpdate() {
-        guard statusUpdate?.isActive != true else { return }
-        statusUpdate = MainLoopSource.idle(priority: MainLoopSource.Priority.highIdle + 10) { [weak self] in
-            guard let self, !self.isDestroyed else { return }
-            self.statusUpdate = nil
-            self.galleryChanged()
-        }
-    }
-
-    private func galleryChanged() {
-        guard let gallery else { return }
-        recentGalleries.rememberIfAnswered(gallery)
-        if !gallery.downloads.isEmpty {
-            if stack.visibleChildName == "status" { stack.visibleChildName = "gallery" }
-        } else if gallery.isKnownItems {
-            stack.visibleChildName = "status"
-        } else if case .failed(let error) = gallery.feed.state {
-            showError(error)
-        } else if let wait = gallery.feed.waitReason {
-            statusPage.showWaiting(wait)
-            stack.visibleChildName = "status"
-        } else {
-            statusPage.showLoading(gallery.source)
-            stack.visibleChildName = "status"
-        }
-        listView.updateFooter()
-        slideshow.galleryChanged()
-        following?.galleryChanged()
-        updateTitles()
-        if let copy = gallery.feed.offlineCopy, !gallery.isSavedCopy {
-            notices.show(.offline(service: gallery.source.kind.displayName, savedAgo: copy.savedAgo))
-        }
-    }
-
     /// A short note at the top of the window ("Cache cleared…"), gone after a few seconds.
     public func showNote(_ text: String) { notification.show(text, seconds: InAppNotification.longSeconds) }
-
-    private func updateTitles() {
-        if isLargeViewOpen {
-            // GTK keeps the window title and its header bar's title in step: the image's title names both,
-            // as in other GNOME image viewers.
-            window.title = largeView.title
-            header.bar.title = largeView.title
-            header.bar.subtitle = largeView.sizeLine
-        } else {
-            // TRANSLATORS: the window's title while it shows the new images of the followed galleries.
-            let title = gallery?.isKnownItems == true ? tr("New Images") : Self.appTitle
-            window.title = title
-            header.bar.title = title
-            header.bar.subtitle = gallery?.summary ?? statusSubtitle
-        }
-    }
-
-    private var statusSubtitle: String? {
-        stack.visibleChildName == "status" ? statusPage.titleLabel.text : nil
-    }
-
-    private func showWelcome() {
-        statusPage.showWelcome()
-        stack.visibleChildName = "status"
-        updateTitles()
-    }
-
-    private func showError(_ error: GalleryError) {
-        statusPage.show(error)
-        stack.visibleChildName = "status"
-        updateTitles()
-    }
 
     /// Opens a page in the browser (`BrowserLink` checks it is one).
     func openInBrowser(_ url: String) { BrowserLink.open(url, from: window) }
