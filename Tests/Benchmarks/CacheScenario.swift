@@ -89,7 +89,7 @@ enum CacheScenario {
         let built = Loop.milliseconds(since: start)
         let probe = MainLoopProbe()
         probe.start()
-        app.window.search(source: .demo, username: "aurora")
+        app.window.search(source: .demo, username: "aurora", fromSavedCopy: true)
         do {
             try Loop.run(until: { app.visibleRowsAreSettled }, timeout: 30, "the first screen's thumbnails")
         } catch {
@@ -102,6 +102,9 @@ enum CacheScenario {
         }
         let shown = app.paints.paint(after: Loop.now())
         let loaded = app.list.visibleRange.filter { app.download($0)?.state == .loaded }.count
+        // The first screen may be the saved copy; whether the service answered is known once the live gallery
+        // took its place.
+        try Loop.run(until: { app.window.gallery.map { !$0.isSavedCopy } ?? false }, timeout: 30, "the live gallery")
         let saidOffline = app.window.notices.notice.map { if case .offline = $0 { true } else { false } } ?? false
         let cache = app.cache!
         try Loop.run(until: { cache.isReady }, timeout: 10, "the index")

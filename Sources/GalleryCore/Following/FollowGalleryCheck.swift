@@ -68,7 +68,9 @@ final class FollowGalleryCheck {
             guard isFarEnough else { return loadPage() }
             finish(.items(items, validators: feed.firstPageValidators, profile: feed.profile))
         case .finished:
-            finish(feed.notModified ? .notModified : .items(items, validators: feed.firstPageValidators, profile: feed.profile))
+            // A later page's 304 does not undo the items the pages before it brought.
+            finish(feed.notModified && items.isEmpty ? .notModified
+                   : .items(items, validators: feed.firstPageValidators, profile: feed.profile))
         case .failed(.emptyGallery):
             // Nothing uploaded yet is a good answer, not a problem.
             finish(.items([], validators: feed.firstPageValidators, profile: feed.profile))

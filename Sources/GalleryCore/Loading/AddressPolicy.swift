@@ -107,6 +107,12 @@ public struct AddressPolicy: Sendable, Equatable {
     }
 
     /// Whether the endpoint at `origin` is on a private address when its host is an IP address; nil for a name.
+    /// Whether `origin` is an address literal on a private network (the demo server, a LAN server by its IP):
+    /// what can be told without resolving a name.
+    public static func isPrivateLiteral(_ origin: String) -> Bool {
+        literalEndpointIsPrivate(origin, treatedAsPublic: []) == true
+    }
+
     static func literalEndpointIsPrivate(_ origin: String, treatedAsPublic: Set<[UInt8]>) -> Bool? {
         guard var host = URLComponents(string: origin)?.host else { return nil }
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }

@@ -24,6 +24,7 @@ final class FollowingMenu {
     private(set) var unfollowButtons: [Button] = []
     private(set) var detailLabels: [Label] = []
     private var nameLabels: [Label] = []
+    private var avatars: [Image] = []
 
     var onOpen: (@MainActor (FollowedGallery) -> Void)?
     var onUnfollow: (@MainActor (FollowedGallery.Key) -> Void)?
@@ -31,8 +32,8 @@ final class FollowingMenu {
     var onCheck: (@MainActor () -> Void)?
     /// The popover opened: what it says is read again ("checked 5 minutes ago" ages).
     var onOpened: (@MainActor () -> Void)?
-    /// Loads an avatar (its URL, the longer side in pixels) and gives it to the image, if it is still shown.
-    var loadAvatar: (@MainActor (String, Int, Image) -> Void)?
+    /// Loads a gallery's avatar (the longer side in pixels) and gives it to the image, if it is still shown.
+    var loadAvatar: (@MainActor (FollowedGallery, Int, Image) -> Void)?
 
     init() {
         // TRANSLATORS: the header bar button that lists the followed galleries.
@@ -102,8 +103,9 @@ final class FollowingMenu {
         // The same galleries in the same order (a check updated their counts): the rows stay, so the keyboard
         // and a screen reader keep their place; only what they say changes.
         if galleries.map(\.key) == self.galleries.map(\.key), rows.count == galleries.count {
+            let before = self.galleries
             self.galleries = galleries
-            for (index, gallery) in galleries.enumerated() { update(index, gallery) }
+            for (index, gallery) in galleries.enumerated() { update(index, gallery, was: before[index]) }
             return
         }
         self.galleries = galleries
@@ -112,8 +114,10 @@ final class FollowingMenu {
         unfollowButtons = []
         detailLabels = []
         nameLabels = []
+        avatars = []
         for (index, gallery) in galleries.enumerated() {
-            let (row, unfollow, name, detail) = makeRow(gallery)
+            let (row, unfollow, name, detail, avatar) = makeRow(gallery)
+            avatars.append(avatar)
             list.insert(row, at: index)
             rows.append(row)
             unfollowButtons.append(unfollow)
@@ -122,7 +126,12 @@ final class FollowingMenu {
         }
     }
 
-    private func update(_ index: Int, _ gallery: FollowedGallery) {
+    private func update(_ index: Int, _ gallery: FollowedGallery, was old: FollowedGallery) {
+        if gallery.avatarURL != old.avatarURL { loadAvatar?(gallery, Self.avatarSize, avatars[index]) }
+        if gallery.displayName != old.displayName {
+            unfollowButtons[index].tooltip = Self.unfollowTooltip(gallery)
+            unfollowButtons[index].accessibleName = Self.unfollowTooltip(gallery)
+        }
         rows[index].accessibleName = Self.title(of: gallery)
         nameLabels[index].text = gallery.displayName
         detailLabels[index].text = Self.detail(of: gallery)
@@ -157,7 +166,7 @@ final class FollowingMenu {
         return parts.joined(separator: " · ")
     }
 
-    private func makeRow(_ gallery: FollowedGallery) -> (ListBoxRow, Button, Label, Label) {
+    private func makeRow(_ gallery: FollowedGallery) -> (ListBoxRow, Button, Label, Label, Image) {
         let row = ListBoxRow()
         row.accessibleName = Self.title(of: gallery)
         let box = Box(.horizontal, spacing: 12)
@@ -165,7 +174,7 @@ final class FollowingMenu {
         let avatar = Image(iconName: "avatar-default-symbolic", pixelSize: Self.avatarSize)
         avatar.addStyleClass("dim-label")
         avatar.setSizeRequest(width: Self.avatarSize, height: Self.avatarSize)
-        if let url = gallery.avatarURL { loadAvatar?(url, Self.avatarSize, avatar) }
+        loadAvatar?(gallery, Self.avatarSize, avatar)
         box.append(avatar)
         let texts = Box(.vertical, spacing: 2)
         texts.valign = .center
@@ -182,10 +191,7 @@ final class FollowingMenu {
         texts.append(name)
         texts.append(detail)
         box.append(texts, expand: true)
-        // TRANSLATORS: the button that stops following one gallery; {name} on {source} as in the recent galleries.
-        let unfollow = Button(iconName: "list-remove-symbolic",
-                              tooltip: tr("Unfollow {name} on {source}",
-                                          ["name": gallery.displayName, "source": gallery.key.source.displayName]))
+        let unfollow = Button(iconName: "list-remove-symbolic", tooltip: Self.unfollowTooltip(gallery))
         unfollow.isFlat = true
         unfollow.valign = .center
         unfollow.onClicked { [weak self] in self?.onUnfollow?(gallery.key) }
@@ -193,7 +199,12 @@ final class FollowingMenu {
         row.setChild(box)
         box.showAll()
         row.show()
-        return (row, unfollow, name, detail)
+        return (row, unfollow, name, detail, avatar)
+    }
+
+    private static func unfollowTooltip(_ gallery: FollowedGallery) -> String {
+        // TRANSLATORS: the button that stops following one gallery; {name} on {source} as in the recent galleries.
+        tr("Unfollow {name} on {source}", ["name": gallery.displayName, "source": gallery.key.source.displayName])
     }
 
     private func open(at index: Int) {

@@ -25,15 +25,21 @@ final class FollowingWatch {
     /// What the list shows, and the new images' total.
     private(set) var followed: [FollowedGallery] = []
     private(set) var newCount = 0
-    /// The New view's items by id, with whose they are, to mark an opened one seen; empty while it is not shown.
-    private var shownNew: [String: FollowedGallery.Key] = [:]
-
+    /// The New view's images and their seen-marks.
+    let newImages: NewImages
+    /// The window went: nothing more is shown, written or announced.
+    private var stopped = false
+    /// A refresh asked for and not yet run: checks of many galleries ask once each.
+    private var pendingRefresh: MainLoopSource?
     /// The gallery on screen, if any.
     var shownGallery: (@MainActor () -> Gallery?)?
     /// Open a followed gallery.
     var onOpen: (@MainActor (SourceKind, String) -> Void)?
-    /// Show these items as the New view (newest first).
-    var onShowNew: (@MainActor ([KnownItem]) -> Void)?
+    /// Show these items as the New view (newest first), the window's client deciding its address policy from
+    /// `endpoint`; `replacing`: new ones came while it was on screen.
+    var onShowNew: (@MainActor (_ items: [KnownItem], _ endpoint: String?, _ replacing: Bool) -> Void)?
+    /// Whether the New view may be replaced now (not while the large view or find shows its items).
+    var mayReplaceNew: (@MainActor () -> Bool)?
     /// Whether the window has the focus (no notification then: the list says it).
     var isWindowActive: (@MainActor () -> Bool)?
     /// A sentence for the window's in-app notification ("Following aurora.").
@@ -43,6 +49,7 @@ final class FollowingWatch {
 
     /// Export and Import of the list as OPML.
     let listFile: FollowingListFile
+    private var services: GalleryServices?
 
     init(store: FollowStore, checker: FollowChecker, services: GalleryServices, application: Application,
          window: ApplicationWindow) {
@@ -50,6 +57,7 @@ final class FollowingWatch {
         self.checker = checker
         self.application = application
         let pipeline = services.pipeline
+        newImages = NewImages(store: store) { key in (try? services.makeSource(key.source, key.username))?.endpoint.origin }
         listFile = FollowingListFile(window: window, store: store, endpointOverride: services.endpointOverride,
                                      serverLookupOrigin: services.serverLookupOrigin)
         followToggle.accessibleName = tr("Follow")
@@ -62,6 +70,9 @@ final class FollowingWatch {
         SimpleAction.add(to: window, name: "check-following") { [weak self] in self?.checkNow() }
         // A notification's click may come while no window has the keyboard: an app action, as GLib needs.
         SimpleAction.add(to: application, name: "show-new") { [weak self] in self?.showNew() }
+        newImages.onShow = { [weak self] items, endpoint, replacing in self?.onShowNew?(items, endpoint, replacing) }
+        newImages.onProblem = { [weak self] text in self?.onProblem?(text) }
+        newImages.onMarked = { [weak self] in self?.refresh() }
         store.onRecovery = { [weak self] recovery in self?.onProblem?(recovery.sentence) }
         menu.onOpen = { [weak self] gallery in self?.onOpen?(gallery.key.source, gallery.key.username) }
         menu.onUnfollow = { [weak self] key in self?.unfollow(key) }
@@ -69,7 +80,9 @@ final class FollowingWatch {
         menu.onCheck = { [weak self] in self?.checkNow() }
         menu.onOpened = { [weak self] in self?.refresh() }
         // Through the window's pipeline: decoded in the sandboxed helpers and kept in its caches, as thumbnails are.
-        menu.loadAvatar = { [weak pipeline] url, size, image in
+        // Only under an address policy that is safe for it (`mayLoadAvatar`).
+        menu.loadAvatar = { [weak pipeline, weak self] gallery, size, image in
+            guard let self, let url = gallery.avatarURL, mayLoadAvatar(of: gallery.key) else { return }
             let scale = max(1, image.scaleFactor)
             pipeline?.loadImage(ImageRequest(url: url, size: .fitting(size * scale), priority: .visible)) { [weak image] result in
                 guard let image, case .success(let response) = result else { return }
@@ -77,7 +90,8 @@ final class FollowingWatch {
                 image.setPixbuf(response.image.pixbuf, scale: scale)
             }
         }
-        checker.onGalleryChecked = { [weak self] _ in self?.refresh() }
+        checker.onGalleryChecked = { [weak self] _ in self?.scheduleRefresh() }
+        self.services = services
         listFile.onNote = { [weak self] text in self?.onNote?(text) }
         listFile.onProblem = { [weak self] text in self?.onProblem?(text) }
         listFile.onImported = { [weak self] in self?.refresh() }
@@ -96,6 +110,10 @@ final class FollowingWatch {
     }
 
     func stop() {
+        stopped = true
+        pendingRefresh?.cancel()
+        checker.onGalleryChecked = nil
+        store.onRecovery = nil
         listFile.cancel()
         timer?.cancel()
         timer = nil
@@ -116,18 +134,19 @@ final class FollowingWatch {
         followAction?.isOn = followed.contains { Self.same($0.key, key) }
     }
 
-    /// The New view is on screen and `download` was opened: it is seen.
+    /// `download` was opened in the large view: it is seen, from the New view or from its followed gallery.
     func opened(_ download: ItemViewModel) {
-        guard shownGallery?()?.isKnownItems == true, let key = shownNew[download.item.id] else { return }
-        shownNew[download.item.id] = nil
-        store.markSeen([download.item.id], in: key) { [weak self] result in
-            if case .failure(let error) = result { self?.onProblem?(error.sentence) }
-            self?.refresh()
-        }
+        guard !stopped, let gallery = shownGallery?() else { return }
+        let key = shownKey.flatMap { key in followed.first { Self.same($0.key, key) }?.key }
+        guard gallery.isKnownItems || key != nil else { return }
+        newImages.opened(download.item, inNewView: gallery.isKnownItems, followedKey: key)
     }
 
+    /// A service's gallery that answered; not its saved copy (what a launch shows first may be stale: following
+    /// it would take an old first item as the point after which images are new).
     private var shownKey: FollowedGallery.Key? {
-        guard let gallery = shownGallery?(), !gallery.isKnownItems, !gallery.downloads.isEmpty else { return nil }
+        guard let gallery = shownGallery?(), !gallery.isKnownItems, !gallery.isSavedCopy, !gallery.downloads.isEmpty
+        else { return nil }
         return FollowedGallery.Key(source: gallery.source.kind, username: gallery.source.username)
     }
 
@@ -169,8 +188,9 @@ final class FollowingWatch {
 
     /// Reads the followed galleries and the new total again, and shows them.
     func refresh() {
+        guard !stopped else { return }
         store.following { [weak self] result in
-            guard let self else { return }
+            guard let self, !stopped else { return }
             switch result {
             case .success(let galleries):
                 followed = galleries
@@ -179,7 +199,7 @@ final class FollowingWatch {
                 menu.showStatus(error.sentence)
             }
             if let lastCheck, !checker.isChecking {
-                menu.showStatus(Self.statusText(lastCheck.report, endedAt: lastCheck.time))
+                menu.showStatus(FollowingTexts.status(lastCheck.report, endedAt: lastCheck.time))
             }
             menu.show(followed, newCount: newCount)
             markAllAction?.isEnabled = newCount > 0
@@ -187,34 +207,46 @@ final class FollowingWatch {
         }
     }
 
-    /// Every new image of every followed gallery, newest first, as the window's gallery.
-    func showNew() {
-        store.newItems { [weak self] result in
-            guard let self else { return }
-            switch result {
-            case .success(let items):
-                shownNew = [:]
-                for item in items where shownNew[item.item.id] == nil { shownNew[item.item.id] = item.gallery }
-                onShowNew?(items.map { KnownItem(item: $0.item, origin: Self.origin(of: $0)) })
-            case .failure(let error):
-                onProblem?(error.sentence)
-            }
+    private func scheduleRefresh() {
+        guard pendingRefresh?.isActive != true else { return }
+        pendingRefresh = MainLoopSource.idle { [weak self] in
+            self?.pendingRefresh = nil
+            self?.refresh()
         }
     }
 
-    /// "aurora on DeviantArt": whose a New image is.
-    static func origin(of item: FollowedItem) -> String {
-        RecentGalleriesMenu.title(of: RecentSearch(source: item.gallery.source, username: item.galleryName))
+    /// Every new image of every followed gallery, newest first, as the window's gallery. `replacing`: the New
+    /// view on screen gets what a check found, in place.
+    func showNew(replacing: Bool = false) {
+        guard !stopped else { return }
+        let before = shownGallery?()
+        newImages.show(replacing: replacing) { [weak self] in
+            // A search since: the New view would take its place.
+            guard let self, !stopped else { return false }
+            return !replacing || shownGallery?() === before
+        }
     }
+
+    /// The window shows something else than the New view.
+    func newViewLeft() { newImages.hidden() }
 
     private func markAllSeen() {
-        store.markAllSeen { [weak self] result in
-            guard let self else { return }
-            if case .failure(let error) = result { onProblem?(error.sentence) }
+        let inNewView = shownGallery?()?.isKnownItems == true
+        newImages.markAll(inNewView: inNewView) { [weak self] in
+            guard let self, !stopped else { return }
             application.withdrawNotification(id: Self.notificationID)
-            refresh()
-            if shownGallery?()?.isKnownItems == true { showNew() }
+            if inNewView { showNew() }
         }
+    }
+
+    /// Avatars come through the window's client, whose address policy is the gallery on screen's: one on a
+    /// private network (the demo) allows private addresses. A public service's avatar is fetched only under a
+    /// public policy, a private one's only under its own.
+    private func mayLoadAvatar(of key: FollowedGallery.Key) -> Bool {
+        guard let shown = shownGallery?(), !shown.isKnownItems,
+              let origin = (try? services?.makeSource(key.source, key.username))?.endpoint.origin else { return false }
+        let shownOrigin = shown.source.endpoint.origin
+        return shownOrigin == origin || (!AddressPolicy.isPrivateLiteral(shownOrigin) && !AddressPolicy.isPrivateLiteral(origin))
     }
 
     // MARK: Checking
@@ -226,57 +258,18 @@ final class FollowingWatch {
     }
 
     private func checked(_ report: FollowCheckReport) {
+        guard !stopped else { return }
         menu.checkButton.isSensitive = true
         lastCheck = (report, DateText.now())
         refresh()
-        guard !report.newItems.isEmpty, isWindowActive?() != true else { return }
+        guard !report.newItems.isEmpty else { return }
+        // The New view on screen takes them in, in place (unless its items are open in the large view or find).
+        if shownGallery?()?.isKnownItems == true, mayReplaceNew?() ?? true { showNew(replacing: true) }
+        guard isWindowActive?() != true else { return }
         application.sendNotification(id: Self.notificationID, title: tr("New images in followed galleries"),
-                                     body: Self.notificationText(report.newItems), defaultAction: "app.show-new")
+                                     body: FollowingTexts.notification(report.newItems), defaultAction: "app.show-new")
     }
 
     /// The last check's report and when it ended (seconds since 1970), for the line under the buttons.
     private var lastCheck: (report: FollowCheckReport, time: Double)?
-
-    /// The line under the Following list's buttons: how the last check went and how long ago, written anew at
-    /// each refresh, so "a minute ago" ages.
-    static func statusText(_ report: FollowCheckReport, endedAt time: Double, now: Double = DateText.now()) -> String {
-        if let error = report.storeError { return error.sentence }
-        if report.offline { return tr("Offline: the list shows what the last check found.") }
-        let ago = DateText.ago(time, now: now)
-        var text: String
-        if report.checked == 0, report.failures.isEmpty, report.skipped > 0 {
-            // TRANSLATORS: a check that asked nothing: {count} galleries were checked less than 15 minutes before.
-            text = trn("Not checked again: {count} gallery was checked less than 15 minutes ago",
-                       "Not checked again: {count} galleries were checked less than 15 minutes ago", report.skipped)
-        } else if report.newItems.isEmpty {
-            // TRANSLATORS: {ago} is "just now", "5 minutes ago".
-            text = tr("Last check {ago}: nothing new", ["ago": ago])
-        } else {
-            // TRANSLATORS: {ago} is "just now", "5 minutes ago".
-            text = trn("Last check {ago}: {count} new image", "Last check {ago}: {count} new images", report.newItems.count,
-                       ["ago": ago])
-        }
-        if !report.failures.isEmpty {
-            // TRANSLATORS: after a check; {count} galleries could not be checked.
-            text += " · " + trn("{count} gallery could not be checked", "{count} galleries could not be checked",
-                                report.failures.count)
-        }
-        return text
-    }
-
-    /// "5 new images from aurora and 2 others".
-    static func notificationText(_ items: [FollowedItem]) -> String {
-        var names: [String] = []
-        for item in items where !names.contains(item.galleryName) { names.append(item.galleryName) }
-        // TRANSLATORS: the start of the notification's text: "5 new images".
-        let images = trn("{count} new image", "{count} new images", items.count)
-        guard names.count > 1 else {
-            // TRANSLATORS: {images} is "5 new images", {name} a username.
-            return tr("{images} from {name}", ["images": images, "name": names.first ?? ""])
-        }
-        // TRANSLATORS: "and 2 others": other followed galleries.
-        let others = trn("{count} other", "{count} others", names.count - 1)
-        // TRANSLATORS: {images} is "5 new images", {name} a username, {others} "2 others".
-        return tr("{images} from {name} and {others}", ["images": images, "name": names[0], "others": others])
-    }
 }

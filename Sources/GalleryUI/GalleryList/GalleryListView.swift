@@ -145,7 +145,8 @@ public final class GalleryListView {
         gallery?.thumbnailPixelSize = thumbnailPixelSize
         gallery?.onDownloadsAppended = { [weak self] _ in self?.appended() }
         // TRANSLATORS: the list's or grid's name for screen readers; {name} is the username.
-        let name = gallery.map { tr("Gallery of {name}", ["name": $0.source.username]) } ?? tr("Gallery")
+        let name = gallery.map { $0.isKnownItems ? tr("New Images") : tr("Gallery of {name}", ["name": $0.source.username]) }
+            ?? tr("Gallery")
         for box in [listBox.boxWidget, flowBox.boxWidget] { box.accessibleName = name }
         configureAdjustment(value: 0)
         positionChanged()

@@ -174,7 +174,10 @@ public final class MainWindow {
         header.addFollowControls(toggle: following.followToggle, followingButton: following.menu.button)
         following.shownGallery = { [weak self] in self?.gallery }
         following.onOpen = { [weak self] source, username in self?.search(source: source, username: username) }
-        following.onShowNew = { [weak self] items in self?.showNewImages(items) }
+        following.onShowNew = { [weak self] items, endpoint, replacing in
+            self?.showNewImages(items, endpoint: endpoint, replacing: replacing)
+        }
+        following.mayReplaceNew = { [weak self] in self.map { !$0.isLargeViewOpen && !$0.find.isOpen } ?? false }
         following.isWindowActive = { [weak self] in self?.window.isActive ?? false }
         following.onNote = { [weak self] text in self?.notification.show(text) }
         following.onProblem = { [weak self] text in self?.notification.show(text, seconds: nil) }
@@ -253,6 +256,13 @@ public final class MainWindow {
 
     /// Shows `gallery` (a service's, its saved copy, or the New view's) and follows its changes.
     private func adopt(_ gallery: Gallery) {
+        follow(gallery)
+        listView.show(gallery)
+        status.update()
+    }
+
+    /// Makes `gallery` the window's and follows its changes.
+    private func follow(_ gallery: Gallery) {
         self.gallery = gallery
         gallery.onStatusChange = { [weak self, weak gallery] in
             guard let self, !self.isDestroyed, let gallery else { return }
@@ -261,21 +271,30 @@ public final class MainWindow {
             self.savedCopy?.liveChanged()
             self.status.scheduleUpdate()
         }
-        listView.show(gallery)
-        status.update()
     }
 
     /// The New view: `items` (newest first, each saying whose it is) as the gallery, with the same list, grid,
     /// large view and actions as a service's.
-    func showNewImages(_ items: [KnownItem]) {
+    /// `endpoint` decides the address policy of the window's client for their thumbnails (`NewImages`);
+    /// `replacing`: the New view on screen takes in what a check found, keeping its place.
+    func showNewImages(_ items: [KnownItem], endpoint: String?, replacing: Bool = false) {
         guard !isDestroyed else { return }
-        input.updatingControls { header.usernameEntry.text = "" }
-        clearForNewSearch()
+        if let endpoint { services.client.useEndpoint(endpoint) }
         let options = Gallery.Options(thumbnailPixelSize: listView.thumbnailPixelSize, showSensitive: showSensitive,
                                       feedLimits: services.feedLimits)
+        let known = Gallery(known: items, client: services.client, pipeline: services.pipeline, options: options)
+        if replacing, let shown = gallery, shown.isKnownItems {
+            follow(known)
+            listView.replace(with: known)
+            // After the new rows asked for their thumbnails: those shown before are shared, not fetched again.
+            shown.cancel()
+            return status.update()
+        }
+        input.updatingControls { header.usernameEntry.text = "" }
+        clearForNewSearch()
         onShowNewImages?()
         if items.isEmpty { statusPage.showNothingNew() }
-        adopt(Gallery(known: items, client: services.client, pipeline: services.pipeline, options: options))
+        adopt(known)
         // The keyboard goes to the newest, as a menu's choice leaves it in what it opened.
         if !items.isEmpty { listView.select(0, focus: true) }
     }
@@ -324,6 +343,7 @@ public final class MainWindow {
     private func clearForNewSearch() {
         input.cancelLookup()
         savedCopy?.end()
+        following?.newViewLeft()
         closeLargeView()
         find.close()
         gallery?.cancel()

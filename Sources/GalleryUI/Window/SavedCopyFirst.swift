@@ -61,8 +61,10 @@ final class SavedCopyFirst {
         let saved = self.saved
         self.saved = nil
         self.live = nil
-        saved?.cancel()
+        // The live rows first: their thumbnails join the saved copy's requests still in flight (the pipeline
+        // shares a fetch), which the saved copy's cancel would otherwise end.
         onReplace?(live)
+        saved?.cancel()
     }
 
     /// Another search: the saved copy goes.
