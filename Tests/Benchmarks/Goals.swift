@@ -45,6 +45,12 @@ enum Goals {
     /// The same with the server up at 100 ms latency: the index, one round trip for the feed, the thumbnails
     /// from disk. Measured medians 320–365 ms, against 490–630 ms for the first launch.
     static let relaunchFirstScreenMilliseconds = 650.0
+    /// A relaunch with the server up shows its gallery's saved first page at once and asks the service behind
+    /// it: its pictures no longer wait for the feed's round trip, only for the HTTP cache's index and the
+    /// decodes, as offline. Measured medians 210–240 ms with the index read taking 170–200 ms; held to the
+    /// offline goal. (Not the 100 ms: that needs the first screen's thumbnails kept apart from the
+    /// SoupCache index, which a launch must read before it finds anything in it.)
+    static let relaunchPicturesMilliseconds = 300.0
     /// Reading the index of a cache trimmed to its start size (HTTPCache.defaultMaxEntriesAfterTrim: 4,000
     /// entries), which a relaunch's first thumbnails wait for. Measured 91–147 ms.
     static let trimmedIndexReadMilliseconds = 300.0

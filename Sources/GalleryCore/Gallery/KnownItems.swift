@@ -14,7 +14,8 @@ public struct KnownItem: Sendable {
 /// names no service of its own, so the window neither remembers it among the recent galleries nor shows it as
 /// a service's (`Gallery.isKnownItems`).
 struct KnownItemsSource: GallerySource {
-    /// Required by the protocol; a known-items gallery is never searched, so nothing reads it as a service.
+    /// Required by the protocol, and no service's: the window asks `Gallery.isKnownItems` before it reads a
+    /// gallery's source as a service (the recent galleries, the source picker, the Follow toggle).
     var kind: SourceKind { .demo }
     var username: String { "" }
     var endpoint: Endpoint { Endpoint(canonical: "http://127.0.0.1") }

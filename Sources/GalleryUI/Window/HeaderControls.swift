@@ -93,7 +93,6 @@ public final class HeaderControls {
         set { sourceSelector.activeID = newValue?.rawValue }
     }
 
-    /// Gallery mode shows the search controls; the large view shows a back button instead.
     /// The Following button, placed before the find button and hidden in the large view as it is.
     private var galleryControls: [Widget] = []
 
@@ -108,6 +107,7 @@ public final class HeaderControls {
         galleryControls.append(followingButton)
     }
 
+    /// Gallery mode shows the search controls; the large view shows a back button instead.
     public func setViewerMode(_ viewer: Bool) {
         for control in galleryControls { control.isVisible = !viewer }
         backButton.isVisible = viewer

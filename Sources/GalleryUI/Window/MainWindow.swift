@@ -286,8 +286,9 @@ public final class MainWindow {
         if replacing, let shown = gallery, shown.isKnownItems {
             follow(known)
             listView.replace(with: known)
-            // After the new rows asked for their thumbnails: those shown before are shared, not fetched again.
-            shown.cancel()
+            // After the new rows asked for their thumbnails (bound at the next frame): those shown before are
+            // shared, not fetched again.
+            MainLoopSource.idle { shown.cancel() }
             return status.update()
         }
         input.updatingControls { header.usernameEntry.text = "" }

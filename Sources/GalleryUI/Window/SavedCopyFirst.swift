@@ -61,10 +61,11 @@ final class SavedCopyFirst {
         let saved = self.saved
         self.saved = nil
         self.live = nil
-        // The live rows first: their thumbnails join the saved copy's requests still in flight (the pipeline
-        // shares a fetch), which the saved copy's cancel would otherwise end.
         onReplace?(live)
-        saved?.cancel()
+        // Once the live rows were bound (at the next frame, before idle callbacks run) and asked for their
+        // thumbnails, which then share the saved copy's requests still in flight (the pipeline shares a fetch)
+        // instead of starting them again after this cancel ended them.
+        MainLoopSource.idle { saved?.cancel() }
     }
 
     /// Another search: the saved copy goes.
