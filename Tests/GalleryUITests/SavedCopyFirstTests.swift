@@ -44,7 +44,7 @@ final class SavedCopyFirstTests: GLibTestCase {
             service.releaseHeldResponses()
             XCTAssertTrue(iterateMainLoop(until: { ui.window.gallery.map { $0 !== saved && !$0.isSavedCopy } ?? false }, timeout: 60),
                           "the service's answer took the saved copy's place")
-            XCTAssertTrue(saved.isCancelled, "the saved copy was let go")
+            XCTAssertTrue(iterateMainLoop(until: { saved.isCancelled }, timeout: 60), "the saved copy was let go")
             XCTAssertTrue(ui.waitForView())
             XCTAssertEqual(ui.list.adjustment.value, value, "the view did not move")
             XCTAssertEqual(ui.list.download(at: ui.list.visibleRange.lowerBound)?.item.id, top)
@@ -89,6 +89,23 @@ final class SavedCopyFirstTests: GLibTestCase {
             XCTAssertEqual(ui.list.download(at: ui.list.visibleRange.lowerBound)?.item.id, top, "the same item at the top")
             XCTAssertEqual(ui.list.selectedIndex, 9)
             XCTAssertEqual(ui.list.selectedDownload?.item.id, selected)
+        }
+    }
+
+    /// The service is gone: the saved copy shows, and the live gallery, failing to reach it, takes its place
+    /// from the same saved page and says the window is offline.
+    func testWithTheServiceGoneTheSavedCopyGivesWayToTheOfflineGallery() throws {
+        try MainActor.assumeIsolated {
+            let folder = TemporaryFolder(prefix: "gallery-ui-cache")
+            let (serviceURL, _) = try Self.firstLaunch(folder)
+            let ui = try UIHarness(endpoints: [.demo: serviceURL], cacheDirectory: folder.path)
+            defer { ui.close() }
+            ui.window.search(source: .demo, username: "aurora", fromSavedCopy: true)
+            XCTAssertTrue(iterateMainLoop(until: { ui.window.gallery.map { !$0.isSavedCopy && $0.feed.offlineCopy != nil } ?? false },
+                                          timeout: 60), "the live gallery, offline")
+            XCTAssertTrue(ui.waitForRows(24))
+            XCTAssertTrue(iterateMainLoop(until: { ui.window.notices.notice != nil }, timeout: 60), "it says it is offline")
+            XCTAssertEqual(ui.window.header.bar.subtitle?.hasPrefix("Offline · 24 images"), true, ui.window.header.bar.subtitle ?? "")
         }
     }
 
