@@ -16,12 +16,8 @@ final class SavedCopyFirstTests: GLibTestCase {
     func testTheSavedFirstPageShowsAtOnceAndTheAnswerTakesItsPlaceInPlace() throws {
         try MainActor.assumeIsolated {
             let folder = TemporaryFolder(prefix: "gallery-ui-cache")
-            let (serviceURL, port) = try Self.firstLaunch(folder)
-            let service = try DemoServer(dataDirectory: try XCTUnwrap(DemoGalleryLocation.defaultDataDirectory()))
-            service.holdsResponse = { $0.hasPrefix("/rss.xml") }
-            try service.start(port: port)
+            let (service, ui) = try Self.relaunch(folder)
             defer { service.stop() }
-            let ui = try UIHarness(endpoints: [.demo: serviceURL], cacheDirectory: folder.path)
             defer { ui.close() }
 
             ui.window.search(source: .demo, username: "aurora", fromSavedCopy: true)
@@ -59,14 +55,9 @@ final class SavedCopyFirstTests: GLibTestCase {
     func testANewUploadAtTheTopDoesNotMoveTheView() throws {
         try MainActor.assumeIsolated {
             let folder = TemporaryFolder(prefix: "gallery-ui-cache")
-            let (serviceURL, port) = try Self.firstLaunch(folder)
-            let service = try DemoServer(dataDirectory: try XCTUnwrap(DemoGalleryLocation.defaultDataDirectory()))
-            service.holdsResponse = { $0.hasPrefix("/rss.xml") }
-            try service.start(port: port)
-            defer { service.stop() }
             // Uploaded since the copy was saved.
-            service.grow()
-            let ui = try UIHarness(endpoints: [.demo: serviceURL], cacheDirectory: folder.path)
+            let (service, ui) = try Self.relaunch(folder, grown: true)
+            defer { service.stop() }
             defer { ui.close() }
 
             ui.window.search(source: .demo, username: "aurora", fromSavedCopy: true)
@@ -112,12 +103,8 @@ final class SavedCopyFirstTests: GLibTestCase {
     func testTheAnswerWaitsWhileTheLargeViewShowsASavedItem() throws {
         try MainActor.assumeIsolated {
             let folder = TemporaryFolder(prefix: "gallery-ui-cache")
-            let (serviceURL, port) = try Self.firstLaunch(folder)
-            let service = try DemoServer(dataDirectory: try XCTUnwrap(DemoGalleryLocation.defaultDataDirectory()))
-            service.holdsResponse = { $0.hasPrefix("/rss.xml") }
-            try service.start(port: port)
+            let (service, ui) = try Self.relaunch(folder)
             defer { service.stop() }
-            let ui = try UIHarness(endpoints: [.demo: serviceURL], cacheDirectory: folder.path)
             defer { ui.close() }
 
             ui.window.search(source: .demo, username: "aurora", fromSavedCopy: true)
@@ -135,6 +122,23 @@ final class SavedCopyFirstTests: GLibTestCase {
             XCTAssertTrue(iterateMainLoop(until: { ui.window.gallery.map { !$0.isSavedCopy } ?? false }, timeout: 60),
                           "replaced once the large view closed")
             XCTAssertEqual(ui.list.selectedIndex, 2, "the item the large view showed stays selected")
+        }
+    }
+
+    /// A first launch, then the service again at the same address, holding its feed's answers until the test
+    /// releases them (`grown`: with an upload since), and a window on the same cache: the second launch.
+    @MainActor
+    private static func relaunch(_ folder: TemporaryFolder, grown: Bool = false) throws -> (DemoServer, UIHarness) {
+        let (serviceURL, port) = try firstLaunch(folder)
+        let service = try DemoServer(dataDirectory: try XCTUnwrap(DemoGalleryLocation.defaultDataDirectory()))
+        service.holdsResponse = { $0.hasPrefix("/rss.xml") }
+        try service.start(port: port)
+        if grown { service.grow() }
+        do {
+            return (service, try UIHarness(endpoints: [.demo: serviceURL], cacheDirectory: folder.path))
+        } catch {
+            service.stop()
+            throw error
         }
     }
 
