@@ -84,8 +84,10 @@ final class FollowingWatch {
         menu.loadAvatar = { [weak pipeline, weak self] gallery, size, image in
             guard let self, let url = gallery.avatarURL, mayLoadAvatar(of: gallery.key) else { return }
             let scale = max(1, image.scaleFactor)
-            pipeline?.loadImage(ImageRequest(url: url, size: .fitting(size * scale), priority: .visible)) { [weak image] result in
-                guard let image, case .success(let response) = result else { return }
+            pipeline?.loadImage(ImageRequest(url: url, size: .fitting(size * scale), priority: .visible)) {
+                [weak image, weak self] result in
+                // Not into a window that went meanwhile.
+                guard let image, let self, !stopped, case .success(let response) = result else { return }
                 image.removeStyleClass("dim-label")
                 image.setPixbuf(response.image.pixbuf, scale: scale)
             }
@@ -252,6 +254,7 @@ final class FollowingWatch {
     // MARK: Checking
 
     func checkNow() {
+        guard !stopped else { return }
         menu.showStatus(tr("Checking…"))
         menu.checkButton.isSensitive = false
         checker.check { [weak self] report in self?.checked(report) }
