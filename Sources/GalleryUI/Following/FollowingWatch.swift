@@ -29,6 +29,9 @@ final class FollowingWatch {
     let newImages: NewImages
     /// The window went: nothing more is shown, written or announced.
     private var stopped = false
+    /// A desktop notification was sent and not taken back. Only then is one withdrawn: the first call into
+    /// GLib's notifications picks its backend for the process, which must not happen for nothing.
+    private var notified = false
     /// A refresh asked for and not yet run: checks of many galleries ask once each.
     private var pendingRefresh: MainLoopSource?
     /// The gallery on screen, if any.
@@ -236,7 +239,10 @@ final class FollowingWatch {
         let inNewView = shownGallery?()?.isKnownItems == true
         newImages.markAll(inNewView: inNewView) { [weak self] in
             guard let self, !stopped else { return }
-            application.withdrawNotification(id: Self.notificationID)
+            if notified {
+                application.withdrawNotification(id: Self.notificationID)
+                notified = false
+            }
             if inNewView { showNew() }
         }
     }
@@ -269,8 +275,9 @@ final class FollowingWatch {
         // The New view on screen takes them in, in place (unless its items are open in the large view or find).
         if shownGallery?()?.isKnownItems == true, mayReplaceNew?() ?? true { showNew(replacing: true) }
         guard isWindowActive?() != true else { return }
-        application.sendNotification(id: Self.notificationID, title: tr("New images in followed galleries"),
-                                     body: FollowingTexts.notification(report.newItems), defaultAction: "app.show-new")
+        notified = application.sendNotification(id: Self.notificationID, title: tr("New images in followed galleries"),
+                                                body: FollowingTexts.notification(report.newItems),
+                                                defaultAction: "app.show-new") || notified
     }
 
     /// The last check's report and when it ended (seconds since 1970), for the line under the buttons.
