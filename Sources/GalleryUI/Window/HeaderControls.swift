@@ -57,7 +57,9 @@ public final class HeaderControls {
         for source in sources { sourceSelector.append(id: source.rawValue, text: source.displayName) }
         sourceSelector.tooltip = tr("Where the gallery comes from")
         sourceSelector.accessibleName = tr("Source")
-        usernameEntry.widthChars = 20
+        // Narrow enough that the header bar keeps room for its title ("New Images") beside the Follow and
+        // Following buttons; a longer name or link scrolls in it.
+        usernameEntry.widthChars = 15
         usernameEntry.accessibleName = tr("Username")
         usernameEntry.tooltip = tr("Type a username and press Enter, or paste a profile link (Ctrl+L)")
 
