@@ -29,6 +29,26 @@ public final class Pixbuf: @unchecked Sendable {
     /// Approximate memory held by the pixel data.
     public var byteCount: Int { Int(gdk_pixbuf_get_rowstride(pointer)) * height }
 
+    public var hasAlpha: Bool { gdk_pixbuf_get_has_alpha(pointer) != 0 }
+    public var rowStride: Int { Int(gdk_pixbuf_get_rowstride(pointer)) }
+    /// The pixel data's exact length: `rowStride` bytes a row but the last, which may end at its last pixel.
+    public var pixelByteLength: Int { Int(gdk_pixbuf_get_byte_length(pointer)) }
+
+    /// A pixbuf of 8-bit RGB (RGBA with `hasAlpha`) over a copy of `pixels`, laid out as `pixelByteLength`
+    /// says; nil when the sizes do not describe exactly those bytes.
+    public convenience init?(copying pixels: UnsafeRawBufferPointer, width: Int, height: Int, rowStride: Int,
+                             hasAlpha: Bool) {
+        let rowBytes = width * (hasAlpha ? 4 : 3)
+        guard width > 0, height > 0, width <= Int(Int32.max) / 4, height <= Int(Int32.max), rowStride >= rowBytes,
+              rowStride <= Int(Int32.max), height.multipliedReportingOverflow(by: rowStride).overflow == false,
+              pixels.count == (height - 1) * rowStride + rowBytes else { return nil }
+        let bytes = g_bytes_new(pixels.baseAddress, gsize(pixels.count))
+        defer { g_bytes_unref(bytes) }
+        guard let pixbuf = gdk_pixbuf_new_from_bytes(bytes, GDK_COLORSPACE_RGB, hasAlpha.gboolean, 8, Int32(width),
+                                                     Int32(height), Int32(rowStride)) else { return nil }
+        self.init(owning: pixbuf)
+    }
+
     /// A solid pixbuf with alpha, for placeholders and tests.
     public static func filled(width: Int, height: Int, rgba: UInt32) -> Pixbuf {
         PixbufCanvas(width: width, height: height, rgba: rgba).finish()

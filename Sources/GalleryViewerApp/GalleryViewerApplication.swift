@@ -190,9 +190,9 @@ final class GalleryViewerApplication {
     }
 
     private func shutdown() {
+        diskCache?.save(showing: window?.gallery, images: pipeline.cache)
         window?.gallery?.cancel()
         client.abortAll()
-        diskCache?.save()
         sources.shutDown()
     }
 }

@@ -54,6 +54,8 @@ final class AppUnderTest {
     /// the network, and its request counts must not be answered from disk.
     let cache: HTTPCache?
     let pipeline: ImagePipeline
+    /// The saved first pages and first screens, with `cacheDirectory`.
+    let snapshots: FeedSnapshotStore?
     let window: MainWindow
     private(set) var paints: FrameWatcher!
 
@@ -65,7 +67,7 @@ final class AppUnderTest {
         cache = cacheDirectory.map { HTTPCache(directory: $0 + "/http", maxBytes: CacheSettings().maxBytes) }
         client = HTTPClient(cache: cache)
         pipeline = ImagePipeline(client: client)
-        let snapshots = cacheDirectory.map { FeedSnapshotStore(path: $0 + "/last-gallery.json") }
+        snapshots = cacheDirectory.map { FeedSnapshotStore(path: $0 + "/last-gallery.json") }
         let services = GalleryServices(client: client, pipeline: pipeline, snapshots: snapshots) { kind, username throws(GalleryError) in
             try kind.makeSource(username: username, endpointOverride: serverURL)
         }
@@ -77,6 +79,11 @@ final class AppUnderTest {
     }
 
     var list: GalleryListView { window.listView }
+
+    /// What the app keeps as it quits besides the HTTP cache's index: the first screen's thumbnails.
+    func keepFirstScreen() {
+        if let snapshots, let gallery = window.gallery { snapshots.saveFirstScreen(of: gallery, cache: pipeline.cache) }
+    }
 
     func download(_ index: Int) -> ItemViewModel? { list.download(at: index) }
 

@@ -125,6 +125,37 @@ final class SavedCopyFirstTests: GLibTestCase {
         }
     }
 
+    /// The saved copy's first screen shows its pictures from the thumbnails kept at quit, without the HTTP
+    /// cache (emptied here) and without an answer from the service (which holds every request): what lets a
+    /// launch paint them before libsoup has read its index.
+    func testTheFirstScreensThumbnailsShowWithoutTheHTTPCacheOrTheService() throws {
+        try MainActor.assumeIsolated {
+            let folder = TemporaryFolder(prefix: "gallery-ui-cache")
+            let (serviceURL, port) = try Self.firstLaunch(folder)
+            DirectoryScan.removeFlatDirectory(folder.path + "/http")
+            let service = try DemoServer(dataDirectory: try XCTUnwrap(DemoGalleryLocation.defaultDataDirectory()))
+            service.holdsResponse = { _ in true }
+            try service.start(port: port)
+            defer { service.stop() }
+            let ui = try UIHarness(endpoints: [.demo: serviceURL], cacheDirectory: folder.path)
+            defer { ui.close() }
+
+            ui.window.search(source: .demo, username: "aurora", fromSavedCopy: true)
+            XCTAssertTrue(iterateMainLoop(until: { ui.window.gallery?.isSavedCopy == true }, timeout: 60))
+            XCTAssertTrue(ui.waitForView())
+            let visible = ui.list.visibleRange
+            XCTAssertFalse(visible.isEmpty)
+            // aurora's deliberately failing images are never kept: they wait for the (held) service.
+            let pictures = visible.filter { (ui.list.download(at: $0)?.thumbnailURL ?? "").contains("fault=") == false }
+            XCTAssertGreaterThan(pictures.count, 3)
+            XCTAssertTrue(iterateMainLoop(until: { pictures.allSatisfy { ui.list.download(at: $0)?.state == .loaded } }, timeout: 60),
+                          "every picture of the first screen shows: \(pictures.map { String(describing: ui.list.download(at: $0)?.state) })")
+            XCTAssertFalse(service.requestLog.contains { $0.contains("/thumbs/") && !$0.contains("fault=") },
+                           "none was asked for: \(service.requestLog)")
+            service.releaseHeldResponses()
+        }
+    }
+
     /// A first launch, then the service again at the same address, holding its feed's answers until the test
     /// releases them (`grown`: with an upload since), and a window on the same cache: the second launch.
     @MainActor
@@ -160,6 +191,9 @@ final class SavedCopyFirstTests: GLibTestCase {
         XCTAssertTrue(first.waitForRows(24))
         XCTAssertTrue(iterateMainLoop(until: { fileBytes(atPath: folder.path + "/last-gallery.json") != nil }, timeout: 60),
                       "the first page was saved")
+        // As the app quits: the first screen's thumbnails kept, the HTTP cache's index written.
+        XCTAssertTrue(first.waitForCells())
+        first.snapshots?.saveFirstScreen(of: try XCTUnwrap(first.window.gallery), cache: first.pipeline.cache)
         first.diskCache?.finishWrites()
         first.diskCache?.dump()
         first.close()

@@ -16,6 +16,8 @@ final class UIHarness {
     let application: Application
     let client: HTTPClient
     let diskCache: HTTPCache?
+    /// The saved first page and its first screen's thumbnails, with `cacheDirectory`.
+    let snapshots: FeedSnapshotStore?
     let pipeline: ImagePipeline
     let window: MainWindow
     /// The state file's store, when the harness was given one (`stateFile`).
@@ -42,7 +44,7 @@ final class UIHarness {
         client = HTTPClient(configuration: configuration, cache: diskCache)
         pipeline = ImagePipeline(client: client, limits: .init(decode: decodeLimits), sandbox: sandbox)
         let baseURL = server.baseURL
-        let snapshots = cacheDirectory.map { FeedSnapshotStore(path: $0 + "/last-gallery.json") }
+        snapshots = cacheDirectory.map { FeedSnapshotStore(path: $0 + "/last-gallery.json") }
         let stateStore = stateFile.map { RecentSearchStore(path: $0) }
         self.stateFile = stateStore
         following = followDirectory.map { directory in

@@ -2,8 +2,9 @@ import GObjectBindings
 
 /// What the window keeps on disk between launches, in `$XDG_CACHE_HOME/gallery-viewer` (0700): the HTTP
 /// cache (`http/`, thumbnails and images as the services' cache headers allow) and the last gallery's first
-/// page (`last-gallery.json`). One process at a time: a second one (a second instance without a session
-/// bus) runs without a disk cache rather than share libsoup's index.
+/// page (`last-gallery.json`) with its first screen's thumbnails (`last-gallery.thumbnails`). One process at a
+/// time: a second one (a second instance without a session bus) runs without a disk cache rather than share
+/// libsoup's index.
 @MainActor
 public final class DiskCache {
     public let directory: String
@@ -34,7 +35,7 @@ public final class DiskCache {
 
     /// Bytes on disk now: the HTTP cache's files and the saved page (measured on a worker; tests).
     func measureBytes(completion: @escaping @MainActor (Int) -> Void) {
-        let snapshotBytes = DirectoryScan.fileBytes(at: snapshots.path) ?? 0
+        let snapshotBytes = snapshots.bytesOnDisk
         http.measureBytes { completion($0 + snapshotBytes) }
     }
 
@@ -51,6 +52,10 @@ public final class DiskCache {
         snapshots.remove(completion: collect)
     }
 
-    /// Writes the HTTP cache's index: call it when the app quits.
-    public func save() { http.dump() }
+    /// Writes the HTTP cache's index and the thumbnails of `gallery`'s first screen (the gallery on screen), as
+    /// `images` holds them: call it when the app quits.
+    public func save(showing gallery: Gallery?, images: ImageCache) {
+        if let gallery { snapshots.saveFirstScreen(of: gallery, cache: images) }
+        http.dump()
+    }
 }

@@ -37,7 +37,7 @@ public final class ImageCache {
     public static let defaultCapacityBytes = 64 * 1_048_576
 
     /// The longest URL an entry may have: longer ones are not cached (a page of them would be megabytes of keys).
-    public static let maxKeyURLBytes = 8 * 1024
+    public nonisolated static let maxKeyURLBytes = 8 * 1024
     /// An entry's cost besides its pixels and URL: the dictionary slot, the pixbuf's and wrapper's objects.
     public static let entryOverheadBytes = 256
     /// 4 MiB: about 14,000 entries under typical 50-byte URLs, 490 under the longest; the 64 MiB of pixels fill

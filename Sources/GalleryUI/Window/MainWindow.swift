@@ -78,7 +78,7 @@ public final class MainWindow {
         selectionSave = SelectionSave(window: window, pipeline: services.pipeline, notification: notification)
         status = GalleryStatusDisplay(window: window, stack: stack, statusPage: statusPage, header: header, notices: notices,
                                       listView: listView, largeView: largeView)
-        savedCopy = services.snapshots.map(SavedCopyFirst.init)
+        savedCopy = services.snapshots.map { SavedCopyFirst(snapshots: $0, images: services.pipeline.cache) }
         following = services.following.map { [window] in
             FollowingWatch(store: $0.store, checker: $0.checker, services: services, application: application, window: window)
         }

@@ -2,7 +2,7 @@ import GObjectBindings
 import GalleryCore
 
 /// A launch opens on the last gallery at once: its first page saved the last time (`FeedSnapshotStore`, read on
-/// a worker) shows while the service is asked again, and the service's answer then takes its place with the
+/// a worker) shows, with its first screen's thumbnails saved as the app quit, while the service is asked again, and the service's answer then takes its place with the
 /// view kept where it was (`GalleryListView.replace`). The answer waits while the large view or the find bar is
 /// open (what they show belongs to the saved copy), and takes its place when they close. A live answer that
 /// comes before the saved copy is read simply shows; any other search ends it all.
@@ -20,20 +20,48 @@ final class SavedCopyFirst {
     /// Whether the saved copy may be replaced now.
     var mayReplace: (@MainActor () -> Bool)?
 
-    init(snapshots: FeedSnapshotStore) { self.snapshots = snapshots }
+    /// Where the saved first screen's thumbnails go: the rows find them there as they bind.
+    private let images: ImageCache
+
+    init(snapshots: FeedSnapshotStore, images: ImageCache) {
+        self.snapshots = snapshots
+        self.images = images
+    }
+
+    /// What `begin` reads before the saved copy shows: its page, and its first screen's thumbnails (without
+    /// them the rows would wait for the HTTP cache's index).
+    private final class Reading {
+        var snapshot: FeedSnapshot?
+        var isSnapshotRead = false
+        var areThumbnailsRead = false
+    }
 
     /// `live` was just started: shows its saved copy, made by `makeSaved`, if there is one and the live
     /// answer has not come first.
     func begin(live: Gallery, makeSaved: @escaping @MainActor () -> Gallery) {
         end()
         self.live = live
-        snapshots.load(firstURL: live.source.firstRequest().key) { [weak self, weak live] snapshot in
-            guard let self, let live, self.live === live, self.saved == nil, let snapshot,
+        let firstURL = live.source.firstRequest().key
+        let reading = Reading()
+        let showWhenRead: @MainActor () -> Void = { [weak self, weak live] in
+            guard reading.isSnapshotRead, reading.areThumbnailsRead else { return }
+            guard let self, let live, self.live === live, self.saved == nil, let snapshot = reading.snapshot,
                   live.downloads.isEmpty, Self.isAsking(live) else { return }
             let saved = makeSaved()
             saved.start(fromSavedCopy: snapshot)
             self.saved = saved
             onShowSaved?(saved)
+        }
+        snapshots.load(firstURL: firstURL) { snapshot in
+            reading.snapshot = snapshot
+            reading.isSnapshotRead = true
+            showWhenRead()
+        }
+        snapshots.loadFirstScreen(firstURL: firstURL) { [images] entries in
+            // Also when the live answer came first: its rows not bound yet find them.
+            for entry in entries where images.image(for: entry.key) == nil { images.insert(entry.image, for: entry.key) }
+            reading.areThumbnailsRead = true
+            showWhenRead()
         }
     }
 
