@@ -68,6 +68,8 @@ final class AppUnderTest {
         client = HTTPClient(cache: cache)
         pipeline = ImagePipeline(client: client)
         snapshots = cacheDirectory.map { FeedSnapshotStore(path: $0 + "/last-gallery.json") }
+        // As the app's DiskCache does: read while the window is made.
+        snapshots?.readAhead()
         let services = GalleryServices(client: client, pipeline: pipeline, snapshots: snapshots) { kind, username throws(GalleryError) in
             try kind.makeSource(username: username, endpointOverride: serverURL)
         }

@@ -227,6 +227,32 @@ final class FeedSnapshotTests: GLibTestCase {
         }
     }
 
+    /// The app reads the file ahead as it starts; the first to ask takes that read, and a save since drops it, so
+    /// no one is handed a page the file no longer holds.
+    func testWhatIsReadAheadGoesToTheFirstAskerAndASaveSinceDropsIt() throws {
+        try MainActor.assumeIsolated {
+            let feeds = try FeedServer()
+            let store = feeds.store
+            _ = Self.saveFirstPage(try feeds.deviantArt, in: store)
+            let deviantArtURL = try feeds.deviantArt.firstRequest().key
+            let mastodonURL = try feeds.mastodon.firstRequest().key
+
+            store.readAhead()
+            var loaded: FeedSnapshot??
+            store.load(firstURL: deviantArtURL) { loaded = .some($0) }
+            XCTAssertTrue(iterateMainLoop(until: { loaded != nil }, timeout: 60))
+            XCTAssertEqual(loaded??.firstURL, deviantArtURL, "the read ahead")
+
+            store.readAhead()
+            drainMainLoop()
+            _ = Self.saveFirstPage(try feeds.mastodon, in: store)
+            loaded = nil
+            store.load(firstURL: mastodonURL) { loaded = .some($0) }
+            XCTAssertTrue(iterateMainLoop(until: { loaded != nil }, timeout: 60))
+            XCTAssertEqual(loaded??.firstURL, mastodonURL, "the file as saved since, not as read ahead")
+        }
+    }
+
     func testRemoveDeletesTheFileAndSaysHowBig() throws {
         try MainActor.assumeIsolated {
             let feeds = try FeedServer()

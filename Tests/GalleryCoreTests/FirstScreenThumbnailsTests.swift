@@ -35,7 +35,7 @@ final class FirstScreenThumbnailsTests: GLibTestCase {
     }
 
     static func decode(_ bytes: [UInt8], firstURL: String = firstURL) -> [FirstScreenThumbnails.Entry]? {
-        bytes.withUnsafeBytes { FirstScreenThumbnails.decode($0, firstURL: firstURL) }
+        bytes.withUnsafeBytes { FirstScreenThumbnails.decode($0, firstURL: firstURL)?.entries }
     }
 
     func testWhatIsWrittenReadsBackPixelForPixel() throws {

@@ -45,6 +45,8 @@ final class UIHarness {
         pipeline = ImagePipeline(client: client, limits: .init(decode: decodeLimits), sandbox: sandbox)
         let baseURL = server.baseURL
         snapshots = cacheDirectory.map { FeedSnapshotStore(path: $0 + "/last-gallery.json") }
+        // As the app's DiskCache does: read while the window is made.
+        snapshots?.readAhead()
         let stateStore = stateFile.map { RecentSearchStore(path: $0) }
         self.stateFile = stateStore
         following = followDirectory.map { directory in

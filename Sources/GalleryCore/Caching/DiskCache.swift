@@ -31,6 +31,8 @@ public final class DiskCache {
         self.lock = lock
         http = HTTPCache(directory: directory + "/http", maxBytes: maxBytes)
         snapshots = FeedSnapshotStore(path: directory + "/last-gallery.json")
+        // Read while the window is made: the launch shows them first.
+        snapshots.readAhead()
     }
 
     /// Bytes on disk now: the HTTP cache's files and the saved page (measured on a worker; tests).

@@ -76,13 +76,14 @@ public enum FirstScreenThumbnails {
         return writer.output
     }
 
-    /// The thumbnails in `bytes` when they are `firstURL`'s and the whole file is within bounds; nil for
-    /// another gallery's, a damaged or a foreign file. For a worker: it copies the pixels.
-    public static func decode(_ bytes: UnsafeRawBufferPointer, firstURL: String) -> [Entry]? {
+    /// The thumbnails in `bytes` and whose they are (the gallery's first URL), when the whole file is within
+    /// bounds and, given `firstURL`, is that gallery's; nil for another gallery's, a damaged or a foreign file.
+    /// For a worker: it copies the pixels.
+    public static func decode(_ bytes: UnsafeRawBufferPointer, firstURL expected: String?) -> (firstURL: String, entries: [Entry])? {
         guard bytes.count <= maxFileBytes else { return nil }
         var reader = ThumbnailFileReader(bytes)
-        guard reader.bytes(magic.count).map(Array.init) == magic, reader.text() == firstURL,
-              let count = reader.integer(), count <= maxEntries else { return nil }
+        guard reader.bytes(magic.count).map(Array.init) == magic, let firstURL = reader.text(),
+              expected.map({ $0 == firstURL }) ?? true, let count = reader.integer(), count <= maxEntries else { return nil }
         var entries: [Entry] = []
         var pixelBytes = 0
         for _ in 0..<count {
@@ -103,7 +104,7 @@ public enum FirstScreenThumbnails {
             image.isFirstFrameOnly = firstFrameOnly == 1
             entries.append(Entry(key: ImageCache.Key(url: url, maxPixelSize: size == 0 ? nil : size), image: image))
         }
-        return reader.isAtEnd ? entries : nil
+        return reader.isAtEnd ? (firstURL, entries) : nil
     }
 
     private static func isWithinBounds(_ pixbuf: Pixbuf) -> Bool {
