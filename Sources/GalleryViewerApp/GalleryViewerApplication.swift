@@ -37,6 +37,11 @@ final class GalleryViewerApplication {
         store: followStore, makeClient: { HTTPClient(configuration: .init(maxConnectionsPerHost: 2)) },
         endpointOverride: { [sources] kind in sources.endpointForCheck(kind) })
     private var signalSources: [MainLoopSource] = []
+    /// When `main` began; the launch's first screen is timed from there in the debug log.
+    private let started: Int
+    private var firstScreenTrace: FirstScreenTrace?
+
+    init(started: Int) { self.started = started }
 
     func run(arguments: [String]) -> Int32 {
         // The X11 window class comes from the program name; the desktop entry's StartupWMClass matches it.
@@ -127,6 +132,7 @@ final class GalleryViewerApplication {
     /// The first window: the command line's search, else the last one of the previous launch.
     private func openWindow(source: SourceKind, username requestedUser: String?, declared: SourceKind? = nil) {
         let window = makeWindow()
+        if firstScreenTrace == nil { firstScreenTrace = FirstScreenTrace(window: window, started: started) }
         // The remembered username only goes with its own source.
         let username = requestedUser ?? (source == recent?.source ? recent?.username : nil)
         if requestedUser == nil, recentSearches.showedNewImages, window.showFollowedNewImages() {

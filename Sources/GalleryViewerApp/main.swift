@@ -4,6 +4,8 @@ import Glibc
 import GalleryCore
 import GObjectBindings
 
+// When the process began, as near as Swift code can tell: the launch's debug log counts from here.
+let mainBegan = MonotonicClock.microseconds
 // Before any thread allocates (see WorkerTask.returnLargeBlocksWhenFreed).
 WorkerTask.returnLargeBlocksWhenFreed()
 // The user's language before any text is made, the command line's messages included.
@@ -32,7 +34,7 @@ let status = MainActor.assumeIsolated {
         let command = DownloadCommand(options: options)
         return withExtendedLifetime(command) { command.run() }
     }
-    let application = GalleryViewerApplication()
+    let application = GalleryViewerApplication(started: mainBegan)
     return withExtendedLifetime(application) { application.run(arguments: CommandLine.arguments) }
 }
 exit(status)

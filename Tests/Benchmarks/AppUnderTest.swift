@@ -131,16 +131,6 @@ final class AppUnderTest {
     }
 }
 
-extension ItemViewModel.State {
-    /// Nothing more will happen to the row by itself.
-    var isSettled: Bool {
-        switch self {
-        case .notStarted, .loading: false
-        case .loaded, .failed, .sensitiveHidden, .noPreview: true
-        }
-    }
-}
-
 /// The demo catalog, read from the same data directory the server uses.
 @MainActor
 enum DemoData {

@@ -58,6 +58,7 @@ enum Bench {
         ("download", DownloadScenario.run),
         ("hostile", HostileScenario.run),
         ("relaunch", CacheScenario.runRelaunch),
+        ("launch", LaunchScenario.run),
         ("fullcache", CacheScenario.runFullCache),
         ("zoom", ZoomScenario.run),
         ("sandbox", SandboxScenario.run),

@@ -3,7 +3,7 @@
 #
 #   Tests/Benchmarks/run.sh [SCENARIO...]      (default: all; see Tests/Benchmarks/main.swift)
 #
-# Builds `gallery-benchmarks` and `gallery-soup-floor` (a bare libsoup client it times) in release mode
+# Builds `gallery-benchmarks`, `gallery-soup-floor` (a bare libsoup client it times) and the app (`launch` starts it) in release mode
 # (outside the headless wrapper: SwiftPM keeps its caches under the real HOME), then runs each scenario as its
 # own process inside .ci/headless (Xvfb, private D-Bus, throwaway HOME). Each scenario prints a table and one
 # `PASS goal …`/`FAIL goal …` line per goal; at the end the goal lines are repeated as a summary. Exit status:
@@ -19,14 +19,14 @@ cd "$root"
 scenarios=("$@")
 # A run of every scenario writes its goals to docs/PERFORMANCE.md; PERFORMANCE_DOC=PATH writes any run's there.
 [ ${#scenarios[@]} -gt 0 ] || export PERFORMANCE_DOC=${PERFORMANCE_DOC:-$root/docs/PERFORMANCE.md}
-[ ${#scenarios[@]} -gt 0 ] || scenarios=(mainloop thumbnails throughput memory scroll zoom hostile relaunch fullcache end10k end100k jump gridend10k gridend100k gridjump baselines download sandbox playback followcheck)
+[ ${#scenarios[@]} -gt 0 ] || scenarios=(mainloop thumbnails throughput memory scroll zoom hostile relaunch launch fullcache end10k end100k jump gridend10k gridend100k gridjump baselines download sandbox playback followcheck)
 
 if [ -z "${GALLERY_BENCH_INSIDE:-}" ]; then
   swift=${SWIFT:-$(command -v swift || echo /opt/swift/usr/bin/swift)}
   build_dir=${BUILD_DIR:-.build}
   case "$build_dir" in /*) ;; *) build_dir=$root/$build_dir ;; esac
   # The same flags as the Makefile's release build, so the shared modules are built once for both.
-  for product in gallery-benchmarks gallery-soup-floor gallery-decoder; do
+  for product in gallery-benchmarks gallery-soup-floor gallery-decoder gallery-viewer; do
     # shellcheck disable=SC2086
     "$swift" build --scratch-path "$build_dir" ${SWIFT_FLAGS:-} -c release --static-swift-stdlib \
       --product "$product" || exit 1

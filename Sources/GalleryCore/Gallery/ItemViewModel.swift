@@ -20,6 +20,14 @@ public final class ItemViewModel {
         public var isFailed: Bool {
             if case .failed = self { true } else { false }
         }
+
+        /// Nothing more will happen to the row by itself: it shows its picture or its final message.
+        public var isSettled: Bool {
+            switch self {
+            case .notStarted, .loading: false
+            case .loaded, .failed, .sensitiveHidden, .noPreview: true
+            }
+        }
     }
 
     /// How much the list wants the thumbnail now.
