@@ -44,6 +44,7 @@ final class GalleryViewerApplication {
     init(started: Int) { self.started = started }
 
     func run(arguments: [String]) -> Int32 {
+        logLaunch("application starting")
         // The X11 window class comes from the program name; the desktop entry's StartupWMClass matches it.
         Program.setName(AppVersion.applicationID)
         Program.setDisplayName(MainWindow.appTitle)
@@ -55,6 +56,8 @@ final class GalleryViewerApplication {
     }
 
     private func startup() {
+        logLaunch("startup began")
+        defer { logLaunch("startup done") }
         // First, so that its index is being read while the window is made.
         diskCache = DiskCache.open(settings: recentSearches.cacheSettings)
         // Quit as Ctrl+Q does when asked to end (logout, kill, Ctrl+C in a terminal): the cache's index is
@@ -132,6 +135,7 @@ final class GalleryViewerApplication {
     /// The first window: the command line's search, else the last one of the previous launch.
     private func openWindow(source: SourceKind, username requestedUser: String?, declared: SourceKind? = nil) {
         let window = makeWindow()
+        logLaunch("window made")
         if firstScreenTrace == nil { firstScreenTrace = FirstScreenTrace(window: window, started: started) }
         // The remembered username only goes with its own source.
         let username = requestedUser ?? (source == recent?.source ? recent?.username : nil)
@@ -174,6 +178,11 @@ final class GalleryViewerApplication {
         }
         window.present()
         return window
+    }
+
+    /// A step of the launch in the debug log, timed from `main` (see `FirstScreenTrace`).
+    private func logLaunch(_ step: String) {
+        DebugLog.write("launch: \(step) \((MonotonicClock.microseconds - started) / 1000) ms after main began")
     }
 
     /// Ctrl+Q: leave at once; `shutdown` stops every download, so nothing waits for the network.

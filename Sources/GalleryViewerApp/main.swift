@@ -3,6 +3,7 @@ import Glibc
 #endif
 import GalleryCore
 import GObjectBindings
+import GtkBindings
 
 // When the process began, as near as Swift code can tell: the launch's debug log counts from here.
 let mainBegan = MonotonicClock.microseconds
@@ -34,6 +35,7 @@ let status = MainActor.assumeIsolated {
         let command = DownloadCommand(options: options)
         return withExtendedLifetime(command) { command.run() }
     }
+    OpenGLSupport.leaveOffUnlessAsked()
     let application = GalleryViewerApplication(started: mainBegan)
     return withExtendedLifetime(application) { application.run(arguments: CommandLine.arguments) }
 }

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # End-to-end test of the disk cache with the real binary, driven like a user (run it through .ci/headless, as
 # `make test-e2e` does):
-#   the app on a demo server, aurora's thumbnails painted → Ctrl+Q → the cache's index and the saved first
-#   page are on disk → the server is stopped (the network is gone) → a second launch shows the first screen
-#   with its thumbnails from the cache and says it is offline → the server comes back on the same address →
+#   the app on a demo server, aurora's thumbnails painted → Ctrl+Q → the cache's index, the saved first page
+#   and its thumbnails are on disk → the server is stopped (the network is gone) → a launch without the HTTP
+#   cache paints the first screen from the kept thumbnails → a launch shows the first screen from the cache
+#   and says it is offline → the server comes back on the same address →
 #   Ctrl+R shows the live gallery → Clear Cache (the app's action, activated over D-Bus as the main menu's item
 #   activates it) empties the cache and says so → Ctrl+Q.
 # What the window says is read over AT-SPI, as a screen reader reads it (its own accessibility bus).
@@ -70,11 +71,27 @@ stored=$(entry_files)
 [ -s "$cache_dir/last-gallery.json" ] || fail "the first page was not saved"
 [ "$(stat -c %a "$cache_dir")" = 700 ] || fail "the cache directory is $(stat -c %a "$cache_dir"), not 700"
 [ "$(stat -c %a "$cache_dir/last-gallery.json")" = 600 ] || fail "the saved page is readable by others"
-echo "e2e offline: quit left an index of $(stat -c %s "$cache_dir/http/soup.cache2") bytes, $stored entries, the first page"
+[ -s "$cache_dir/last-gallery.thumbnails" ] || fail "the first screen's thumbnails were not kept"
+[ "$(stat -c %a "$cache_dir/last-gallery.thumbnails")" = 600 ] || fail "the kept thumbnails are readable by others"
+echo "e2e offline: quit left an index of $(stat -c %s "$cache_dir/http/soup.cache2") bytes, $stored entries, the first page and its thumbnails"
 
-# 3. The network is gone: the second launch (the last search, aurora) shows its first screen from the
-#    cache and says it is offline.
+# 2b. Without the server and without the HTTP cache (moved aside), the first screen's pictures still paint:
+#     from the thumbnails kept at quit. The debug log says when.
 stop_server
+mv "$cache_dir/http" "$cache_dir/http.aside"
+G_MESSAGES_DEBUG=gallery-viewer launch app-kept.log --source demo --endpoint "$base_url"
+wait_for "$patience" is_colourful "$thumbnails" 0.20 || fail "no thumbnails from the kept first screen (saturation $(saturation "$thumbnails"))"
+atspi_expect "kept first screen" --expect "Aurora over the Harbour"
+wait_for "$patience" grep -q "launch: first screen painted with its pictures" "$work/app-kept.log" \
+  || fail "the debug log did not say when the first screen was painted"
+import -window root "$shots/offline-1b-kept.png"
+echo "e2e offline: without the server or the HTTP cache, the kept thumbnails: $(grep -o 'first screen painted with its pictures [0-9]* ms' "$work/app-kept.log")"
+quit_app
+rm -rf "$cache_dir/http"
+mv "$cache_dir/http.aside" "$cache_dir/http"
+
+# 3. The network is gone: the next launch (the last search, aurora) shows its first screen from the
+#    cache and says it is offline.
 started=$(date +%s%N)
 launch app-offline.log --source demo --endpoint "$base_url"
 wait_for "$patience" is_colourful "$thumbnails" 0.20 || fail "offline: no thumbnails from the cache (saturation $(saturation "$thumbnails"))"
@@ -99,6 +116,7 @@ atspi_expect "after Clear Cache" --expect-text "Cache cleared:"
 wait_for "$patience" bash -c "[ \$(find '$cache_dir/http' -maxdepth 1 -type f -name '[0-9]*' | wc -l) -eq 0 ]" \
   || fail "$(entry_files) entries left after Clear Cache"
 [ ! -e "$cache_dir/last-gallery.json" ] || fail "the saved page is still there after Clear Cache"
+[ ! -e "$cache_dir/last-gallery.thumbnails" ] || fail "the kept thumbnails are still there after Clear Cache"
 import -window root "$shots/offline-3-cleared.png"
 quit_app
 stop_server  # it lists its requests as it stops
