@@ -11,43 +11,83 @@ import Glibc
 /// "A kill -9 at any moment loses no follow and no acknowledged seen-mark": a real process
 /// (`gallery-test-follow-writer`) writes as fast as it can, printing each acknowledgement, and is killed with
 /// SIGKILL once it printed N of them, N different each round. Every acknowledged write must then be in the
-/// file, and the file must pass integrity_check.
+/// file, and the file must pass integrity_check. A check's write (its new items, stopping point, resolution)
+/// killed midway is in the file whole or not at all.
 final class FollowStoreCrashTests: GLibTestCase {
     func testAKillNineLosesNothingAcknowledged() throws {
         let writer = try XCTUnwrap(Self.writerPath(), "gallery-test-follow-writer not built beside the tests")
         let folder = TemporaryFolder()
-        let directory = folder.path
         for (round, count) in [7, 40, 113].enumerated() {
-            let acknowledged = try runAndKill(writer, directory: folder.path, first: (round + 1) * 100_000, after: count)
-            XCTAssertGreaterThanOrEqual(acknowledged.count, count)
-            try MainActor.assumeIsolated {
-                let store = FollowStore(directory: directory)
-                let followed = Set(try answer { store.following(completion: $0) }.get().map(\.key.username))
-                let seen = try answer { store.seenItemIDs(in: .init(source: .demo, username: "writer-anchor"), completion: $0) }.get()
-                for line in acknowledged {
-                    let parts = line.split(separator: " ")
-                    guard parts.count == 2 else { continue }
-                    switch parts[0] {
-                    case "followed": XCTAssertTrue(followed.contains("writer-\(parts[1])"), "lost: \(line)")
-                    case "seen": XCTAssertTrue(seen.contains("item-\(parts[1])"), "lost: \(line)")
-                    default: XCTAssertEqual(line, "ready")
-                    }
-                }
-                XCTAssertEqual(store.recoveries, [])
-                answer { done in store.close { done(()) } }
+            let acknowledged = try runAndKill(writer, directory: folder.path, first: (round + 1) * 100_000) { lines in
+                lines.filter { $0 != "ready" }.count >= count + 1
             }
-            let check = try SQLiteConnection(path: folder.path + "/follows.sqlite3", create: false)
-            XCTAssertEqual(try check.rows("PRAGMA integrity_check") { $0.text(0) }, ["ok"], "round \(round)")
+            XCTAssertGreaterThanOrEqual(acknowledged.count, count)
+            try assertNothingLost(acknowledged, in: folder.path, round: round)
         }
     }
 
-    /// Starts the writer, reads its lines until `count` acknowledgements came (waiting on its output, with a
-    /// deadline for a writer that hangs), kills it with SIGKILL and returns every line it printed.
-    private func runAndKill(_ writer: String, directory: String, first: Int, after count: Int) throws -> [String] {
+    /// The writer writes checks of 1,000 new items each, and is killed as the write of one begins (on the line
+    /// of the follow queued just before it): each gallery then has its check whole (every item, its stopping
+    /// point and resolution) or none of it, and the acknowledged follows, seen-marks and checks are all there.
+    func testAKillNineMidwayThroughACheckLeavesTheWholeCheckOrNone() throws {
+        let writer = try XCTUnwrap(Self.writerPath(), "gallery-test-follow-writer not built beside the tests")
+        let folder = TemporaryFolder()
+        let directory = folder.path
+        for (round, count) in [1, 4, 9].enumerated() {
+            let acknowledged = try runAndKill(writer, directory: directory, first: (round + 1) * 100_000, mode: ["checks"]) { lines in
+                lines.filter { $0.hasPrefix("followed ") }.count >= count
+            }
+            try assertNothingLost(acknowledged, in: directory, round: round)
+            let checked = Set(acknowledged.filter { $0.hasPrefix("checked ") }.map { "writer-" + $0.dropFirst("checked ".count) })
+            try MainActor.assumeIsolated {
+                let store = FollowStore(directory: directory)
+                let galleries = try answer { store.following(completion: $0) }.get().filter { $0.key.username != "writer-anchor" }
+                XCTAssertFalse(galleries.isEmpty)
+                for gallery in galleries {
+                    let number = gallery.key.username.dropFirst("writer-".count)
+                    let whole = gallery.newCount == FollowLimits.maxNewItemsPerGallery && gallery.lastItemID == "check-\(number)-0"
+                        && gallery.resolution == SourceResolution(accountID: "account-\(number)") && gallery.displayName == "Checked \(number)"
+                    let none = gallery.newCount == 0 && gallery.lastItemID == nil && gallery.resolution == nil
+                        && gallery.lastCheckedAt == nil && gallery.displayName == "W \(number)"
+                    XCTAssertTrue(whole || none, "round \(round), half a check: \(gallery)")
+                    if checked.contains(gallery.key.username) { XCTAssertTrue(whole, "acknowledged, not whole: \(gallery)") }
+                }
+                answer { done in store.close { done(()) } }
+            }
+        }
+    }
+
+    /// Every acknowledged follow and seen-mark of `lines` is in the store, which moved nothing aside and
+    /// passes integrity_check.
+    private func assertNothingLost(_ lines: [String], in directory: String, round: Int) throws {
+        try MainActor.assumeIsolated {
+            let store = FollowStore(directory: directory)
+            let followed = Set(try answer { store.following(completion: $0) }.get().map(\.key.username))
+            let seen = try answer { store.seenItemIDs(in: .init(source: .demo, username: "writer-anchor"), completion: $0) }.get()
+            for line in lines {
+                let parts = line.split(separator: " ")
+                guard parts.count == 2 else { continue }
+                switch parts[0] {
+                case "followed", "checked": XCTAssertTrue(followed.contains("writer-\(parts[1])"), "lost: \(line)")
+                case "seen": XCTAssertTrue(seen.contains("item-\(parts[1])"), "lost: \(line)")
+                default: XCTAssertEqual(line, "ready")
+                }
+            }
+            XCTAssertEqual(store.recoveries, [])
+            answer { done in store.close { done(()) } }
+        }
+        let check = try SQLiteConnection(path: directory + "/follows.sqlite3", create: false)
+        XCTAssertEqual(try check.rows("PRAGMA integrity_check") { $0.text(0) }, ["ok"], "round \(round)")
+    }
+
+    /// Starts the writer, reads its lines until `enough` says so (waiting on its output, with a deadline for a
+    /// writer that hangs), kills it with SIGKILL at once and returns every line it printed.
+    private func runAndKill(_ writer: String, directory: String, first: Int, mode: [String] = [],
+                            until enough: ([String]) -> Bool) throws -> [String] {
         var pid: GPid = 0
         var output: Int32 = -1
         var error: UnsafeMutablePointer<GError>?
-        let arguments = [writer, directory, String(first)]
+        let arguments = [writer, directory, String(first)] + mode
         var argv = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         let started = g_spawn_async_with_pipes(nil, &argv, nil, G_SPAWN_DO_NOT_REAP_CHILD, nil, nil, &pid, nil, &output,
@@ -61,7 +101,7 @@ final class FollowStoreCrashTests: GLibTestCase {
         var lines: [String] { text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init) }
         let deadline = g_get_monotonic_time() + 60_000_000
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while lines.filter({ $0 != "ready" }).count < count + 1, g_get_monotonic_time() < deadline {
+        while !enough(lines), g_get_monotonic_time() < deadline {
             var poller = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
             guard poll(&poller, 1, 1000) > 0 else { continue }
             let got = read(output, &buffer, buffer.count)
