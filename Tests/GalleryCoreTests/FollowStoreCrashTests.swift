@@ -19,23 +19,30 @@ final class FollowStoreCrashTests: GLibTestCase {
         let folder = TemporaryFolder()
         for (round, count) in [7, 40, 113].enumerated() {
             let acknowledged = try runAndKill(writer, directory: folder.path, first: (round + 1) * 100_000) { lines in
-                lines.filter { $0 != "ready" }.count >= count + 1
+                lines.filter { $0.text != "ready" }.count >= count + 1 ? 0 : nil
             }
             XCTAssertGreaterThanOrEqual(acknowledged.count, count)
             try assertNothingLost(acknowledged, in: folder.path, round: round)
         }
     }
 
-    /// The writer writes checks of 1,000 new items each, and is killed as the write of one begins (on the line
-    /// of the follow queued just before it): each gallery then has its check whole (every item, its stopping
+    /// The writer writes checks of 1,000 new items each, and is killed while it writes one: its write starts
+    /// on the line of the follow queued just before it, and the kill comes that line plus a fraction (0 to 1)
+    /// of how long the writes before took. Each gallery then has its check whole (every item, its stopping
     /// point and resolution) or none of it, and the acknowledged follows, seen-marks and checks are all there.
     func testAKillNineMidwayThroughACheckLeavesTheWholeCheckOrNone() throws {
         let writer = try XCTUnwrap(Self.writerPath(), "gallery-test-follow-writer not built beside the tests")
         let folder = TemporaryFolder()
         let directory = folder.path
-        for (round, count) in [1, 4, 9].enumerated() {
+        for (round, (count, fraction)) in [(2, 0.0), (3, 0.2), (4, 0.4), (5, 0.6), (6, 0.8), (8, 1.0)].enumerated() {
             let acknowledged = try runAndKill(writer, directory: directory, first: (round + 1) * 100_000, mode: ["checks"]) { lines in
-                lines.filter { $0.hasPrefix("followed ") }.count >= count
+                let follows = lines.filter { $0.text.hasPrefix("followed ") }
+                guard follows.count >= count else { return nil }
+                // A check's write: from its follow's line ("followed N") to its own ("checked N").
+                let writes = follows.compactMap { follow in
+                    lines.first { $0.text == "checked " + follow.text.dropFirst("followed ".count) }.map { $0.at - follow.at }
+                }.sorted()
+                return Int(Double(writes.isEmpty ? 0 : writes[writes.count / 2]) * fraction)
             }
             try assertNothingLost(acknowledged, in: directory, round: round)
             let checked = Set(acknowledged.filter { $0.hasPrefix("checked ") }.map { "writer-" + $0.dropFirst("checked ".count) })
@@ -80,10 +87,17 @@ final class FollowStoreCrashTests: GLibTestCase {
         XCTAssertEqual(try check.rows("PRAGMA integrity_check") { $0.text(0) }, ["ok"], "round \(round)")
     }
 
-    /// Starts the writer, reads its lines until `enough` says so (waiting on its output, with a deadline for a
-    /// writer that hangs), kills it with SIGKILL at once and returns every line it printed.
+    /// A line the writer printed, and when it was read (monotonic microseconds).
+    private struct Line {
+        let text: String
+        let at: Int
+    }
+
+    /// Starts the writer, reads its lines until `killAfter` gives the microseconds to the kill (waiting on its
+    /// output, with a deadline for a writer that hangs), kills it with SIGKILL then and returns every line it
+    /// printed.
     private func runAndKill(_ writer: String, directory: String, first: Int, mode: [String] = [],
-                            until enough: ([String]) -> Bool) throws -> [String] {
+                            killAfter: ([Line]) -> Int?) throws -> [String] {
         var pid: GPid = 0
         var output: Int32 = -1
         var error: UnsafeMutablePointer<GError>?
@@ -98,16 +112,33 @@ final class FollowStoreCrashTests: GLibTestCase {
         }
         defer { close(output) }
         var text = ""
-        var lines: [String] { text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init) }
-        let deadline = g_get_monotonic_time() + 60_000_000
+        var lines: [Line] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while !enough(lines), g_get_monotonic_time() < deadline {
+        /// Reads what the writer printed within `milliseconds`; false once it closed its output.
+        func readSome(waiting milliseconds: Int32) -> Bool {
             var poller = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
-            guard poll(&poller, 1, 1000) > 0 else { continue }
+            guard poll(&poller, 1, milliseconds) > 0 else { return true }
             let got = read(output, &buffer, buffer.count)
-            if got <= 0 { break }
+            if got <= 0 { return false }
             text += String(decoding: buffer[0..<got], as: UTF8.self)
+            let now = g_get_monotonic_time()
+            while let end = text.firstIndex(of: "\n") {
+                lines.append(Line(text: String(text[..<end]), at: now))
+                text = String(text[text.index(after: end)...])
+            }
+            return true
         }
+        let deadline = g_get_monotonic_time() + 60_000_000
+        var killAt: Int?
+        while g_get_monotonic_time() < deadline, readSome(waiting: 1000) {
+            if let wait = killAfter(lines) {
+                killAt = g_get_monotonic_time() + wait
+                break
+            }
+        }
+        // Read on until the kill: a writer whose output is not read would block on it.
+        while let killAt, g_get_monotonic_time() < killAt,
+              readSome(waiting: Int32(max(0, (killAt - g_get_monotonic_time()) / 1000))) {}
         kill(pid, SIGKILL)
         var status: Int32 = 0
         waitpid(pid, &status, 0)
@@ -119,9 +150,8 @@ final class FollowStoreCrashTests: GLibTestCase {
             if got <= 0 { break }
             text += String(decoding: rest[0..<got], as: UTF8.self)
         }
-        XCTAssertFalse(text.contains("failed"), text)
-        var complete = lines
-        if !text.hasSuffix("\n"), !complete.isEmpty { complete.removeLast() }
+        let complete = lines.map(\.text) + text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+        XCTAssertFalse(complete.contains { $0.contains("failed") }, "\(complete)")
         return complete
     }
 
