@@ -44,7 +44,8 @@ public enum DemoBluesky {
         var members: [(String, JSONValue)] = [("feed", .array(page.map { $0.render(baseURL: baseURL) }))]
         if offset + size < entries.count { members.append(("cursor", .string(String(offset + size)))) }
         let text = JSONValue.object(members).render()
-        return json(user.feedIsBroken ? String(text.prefix(text.count / 2)) : text)
+        return DemoValidators.validated(json(user.feedIsBroken ? String(text.prefix(text.count / 2)) : text),
+                                        newest: user.items.lazy.map(\.published).max())
     }
 
     // MARK: - Feed entries

@@ -54,7 +54,7 @@ public enum DemoMastodon {
             links.append("<\(list)&min_id=\(statusID(first))>; rel=\"prev\"")
             response.headers.append(("Link", links.joined(separator: ", ")))
         }
-        return response
+        return DemoValidators.validated(response, newest: user.items.lazy.map(\.published).max())
     }
 
     private static func account(_ user: DemoUser, baseURL: String, full: Bool) -> JSONValue {

@@ -10,7 +10,8 @@ import GObjectBindings
 /// Knobs, server-wide (`Options`) and per request (query parameters, which win): `latency=MS` before the
 /// response, `bandwidth=BYTES_PER_SECOND` for the body, and on image URLs `fault=404|500|html|truncate|corrupt|
 /// redirect|stall` (see `DemoFault`). `growEverySeconds` (`--grow-every`) makes every gallery gain an upload
-/// at the top that often (`DemoGrowth`).
+/// at the top that often (`DemoGrowth`). Mastodon's statuses and Bluesky's author feed carry validators and
+/// answer a matching conditional request with 304, as the real services do (`DemoValidators`).
 @MainActor
 public final class DemoServer {
     public struct Options: Sendable {
@@ -172,7 +173,8 @@ public final class DemoServer {
         var answered = false
         router.route(path: message.path, query: message.query) { response in
             answered = true
-            send(response)
+            send(DemoValidators.answer(response, ifNoneMatch: message.requestHeader("If-None-Match"),
+                                       ifModifiedSince: message.requestHeader("If-Modified-Since")))
         }
         // Waiting for the disk, or held: hold the response until the router answers and it is released.
         if !answered || hold { message.pause() }

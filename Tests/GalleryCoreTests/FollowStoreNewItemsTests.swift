@@ -25,7 +25,7 @@ final class FollowStoreNewItemsTests: GLibTestCase {
             XCTAssertEqual(try answer { store.newItemCount(completion: $0) }.get(), 0)
             answer { done in store.close { done(()) } }
             let connection = try SQLiteConnection(path: store.path, create: false)
-            XCTAssertEqual(try connection.integer("PRAGMA user_version"), 2)
+            XCTAssertEqual(try connection.integer("PRAGMA user_version"), Int64(FollowSchema.version))
             XCTAssertEqual(store.recoveries, [])
         }
     }

@@ -60,7 +60,8 @@ private final class FetchOperation {
                 self.result.mediaType = message.responseMediaType
                 self.result.contentLength = message.responseContentLength
                 self.result.finalURL = message.url
-                for name in ["Content-Type", "Content-Length", "Location", "Server", "Connection", "Link"] {
+                for name in ["Content-Type", "Content-Length", "Location", "Server", "Connection", "Link", "ETag",
+                             "Last-Modified", "Cache-Control"] {
                     if let value = message.responseHeader(name) { self.result.headers[name] = value }
                 }
                 self.read(stream)

@@ -36,6 +36,11 @@ public final class GalleryFeed {
     public internal(set) var itemsDelivered = 0
     /// The account's public name and picture, from the first reply that carried them (`PageResult.profile`).
     public internal(set) var profile: GalleryProfile?
+    /// What the feed's lookups resolved, the last one's (`PageResult.resolution`); nil when none ran.
+    public internal(set) var resolution: SourceResolution?
+    /// The request the feed started from was made from a resolution the reply said was stale, and the feed
+    /// started again from the lookup (`PageResult.resolutionIsStale`).
+    public internal(set) var resolutionWasStale = false
     public var onStateChange: (@MainActor () -> Void)?
     /// Pages asked for while the page before was still being parsed (`loadAllPages`).
     public var pagesAskedAhead: Int { readAhead.pagesAskedAhead }
@@ -72,13 +77,14 @@ public final class GalleryFeed {
     private var load: PageLoad?
 
     /// With `snapshots`, the replies that make the first page are saved there, and stand in for them when
-    /// the service cannot be reached (`offlineCopy`).
+    /// the service cannot be reached (`offlineCopy`). With `resolved`, what an earlier lookup resolved, the
+    /// feed starts from the request it leads to (`GallerySource.firstRequest(resolved:)`), without the lookup.
     public init(source: any GallerySource, client: HTTPClient, limits: Limits = .init(),
-                snapshots: FeedSnapshotStore? = nil) {
+                snapshots: FeedSnapshotStore? = nil, resolved: SourceResolution? = nil) {
         self.source = source
         self.client = client
         self.limits = limits
-        let first = source.firstRequest()
+        let first = resolved.flatMap(source.firstRequest(resolved:)) ?? source.firstRequest()
         next = first
         readAhead = ReadAhead(client: client)
         offline = OfflineCopy(snapshots: snapshots, firstRequest: first)

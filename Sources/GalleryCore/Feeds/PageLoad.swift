@@ -137,11 +137,23 @@ final class PageLoad {
             return waitAndRetry(request, after: error)
         case .failure(let error):
             return feed.state = .failed(error)
+        case .success(let page) where page.resolutionIsStale:
+            // The remembered account is gone or renamed: look it up after all, once. The same request may
+            // follow the lookup again (a stray 404), so it is no loop.
+            guard !feed.resolutionWasStale else {
+                feed.next = nil
+                return feed.state = .failed(.pagingLoop(service: feed.serviceName))
+            }
+            feed.resolutionWasStale = true
+            feed.backoff.reset()
+            feed.paging.forget(request)
+            return send(feed.source.firstRequest())
         case .success(let page):
             result = page
         }
         feed.backoff.reset()
         if feed.profile == nil { feed.profile = result.profile }
+        if let resolution = result.resolution { feed.resolution = resolution }
         feed.offline.record(response, of: request)
         // A "next" link back to a page already requested would page forever: stop after this page.
         let loops = feed.paging.loops(to: result.next)

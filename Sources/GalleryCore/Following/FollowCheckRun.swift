@@ -113,17 +113,21 @@ final class FollowCheckRun {
     private func finished(_ gallery: FollowedGallery, with outcome: FollowGalleryCheck.Outcome) {
         let time = FollowStore.now()
         switch outcome {
-        case .notModified:
+        case .notModified(let lookup):
             report.notModified += 1
+            // A lookup before the 304 (the first check after an upgrade, a stale resolution) is kept too.
             write(FollowCheckRecord(key: gallery.key, time: time, problem: nil, newestItem: nil, validators: nil,
-                                    keepsValidators: true, displayName: nil, avatarURL: nil, newItems: []), of: gallery)
-        case .items(let items, let validators, let profile):
+                                    keepsValidators: true, displayName: lookup.profile?.displayName,
+                                    avatarURL: lookup.profile?.avatarURL, newItems: [], resolution: lookup.resolution),
+                  of: gallery)
+        case .items(let items, let validators, let lookup):
             let newest = items.first.map { FollowItemMark(id: $0.id, time: $0.published.map { Int64($0) * 1000 }) }
             write(FollowCheckRecord(key: gallery.key, time: time, problem: nil,
                                     newestItem: newest.flatMap { $0.id.utf8.count <= FollowLimits.maxItemIDBytes ? $0 : nil },
-                                    validators: validators, keepsValidators: false, displayName: profile?.displayName,
-                                    avatarURL: profile?.avatarURL,
-                                    newItems: FollowNewness.candidates(in: items, of: gallery)), of: gallery)
+                                    validators: validators, keepsValidators: false, displayName: lookup.profile?.displayName,
+                                    avatarURL: lookup.profile?.avatarURL,
+                                    newItems: FollowNewness.candidates(in: items, of: gallery), resolution: lookup.resolution),
+                  of: gallery)
         case .failed(let error, unreachable: true):
             unreachable.append((gallery, error))
         case .failed(let error, unreachable: false):
@@ -155,6 +159,7 @@ final class FollowCheckRun {
                     updated.lastItemTime = mark.time
                 }
                 if !check.keepsValidators { updated.validators = check.validators }
+                if let resolution = check.resolution { updated.resolution = resolution }
                 onGalleryChecked?(updated)
             }
             pump()

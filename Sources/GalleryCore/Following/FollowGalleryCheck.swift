@@ -1,17 +1,24 @@
 import GObjectBindings
 
-/// One followed gallery's check: its feed's first page (conditional when the last check left validators),
-/// then further pages only until the last known item shows up, at most `maxPages`. Only fetches: what is
-/// new is decided by `FollowNewness`, and nothing is written here.
+/// One followed gallery's check: its feed's first page (from the account the last lookup resolved, so without
+/// the lookup; conditional when the last check left validators), then further pages only until the last known
+/// item shows up, at most `maxPages`. Only fetches: what is new is decided by `FollowNewness`, and nothing is
+/// written here.
 @MainActor
 final class FollowGalleryCheck {
     enum Outcome {
         /// The first page was answered 304: nothing changed since the last check.
-        case notModified
+        case notModified(Lookup)
         /// The items of the pages read, in the gallery's order (newest first), and the first page's validators.
-        case items([GalleryItem], validators: HTTPValidators?, profile: GalleryProfile?)
+        case items([GalleryItem], validators: HTTPValidators?, lookup: Lookup)
         /// `unreachable`: the service could not be reached at all (no network), which is no problem of the gallery.
         case failed(GalleryError, unreachable: Bool)
+    }
+
+    /// What the check's lookups learned, when any ran: the account's profile and resolution (nil: keep the stored).
+    struct Lookup {
+        var profile: GalleryProfile?
+        var resolution: SourceResolution?
     }
 
     let gallery: FollowedGallery
@@ -23,7 +30,7 @@ final class FollowGalleryCheck {
     init(gallery: FollowedGallery, source: any GallerySource, client: HTTPClient, limits: GalleryFeed.Limits, maxPages: Int) {
         self.gallery = gallery
         self.maxPages = max(1, maxPages)
-        feed = GalleryFeed(source: source, client: client, limits: limits)
+        feed = GalleryFeed(source: source, client: client, limits: limits, resolved: gallery.resolution)
         feed.conditional = gallery.validators
     }
 
@@ -66,20 +73,22 @@ final class FollowGalleryCheck {
         switch feed.state {
         case .idle:
             guard isFarEnough else { return loadPage() }
-            finish(.items(items, validators: feed.firstPageValidators, profile: feed.profile))
+            finish(.items(items, validators: feed.firstPageValidators, lookup: lookup))
         case .finished:
             // A later page's 304 does not undo the items the pages before it brought.
-            finish(feed.notModified && items.isEmpty ? .notModified
-                   : .items(items, validators: feed.firstPageValidators, profile: feed.profile))
+            finish(feed.notModified && items.isEmpty ? .notModified(lookup)
+                   : .items(items, validators: feed.firstPageValidators, lookup: lookup))
         case .failed(.emptyGallery):
             // Nothing uploaded yet is a good answer, not a problem.
-            finish(.items([], validators: feed.firstPageValidators, profile: feed.profile))
+            finish(.items([], validators: feed.firstPageValidators, lookup: lookup))
         case .failed(let error):
             finish(.failed(error, unreachable: feed.failedUnreachable))
         case .loading, .waiting:
             break
         }
     }
+
+    private var lookup: Lookup { Lookup(profile: feed.profile, resolution: feed.resolution) }
 
     /// The last known item is on a page read, the pages reach back past the time nothing is new before (the
     /// last known item's, else the follow's), or the page cap is reached. Without dates and without a last

@@ -18,6 +18,8 @@ struct FollowCheckRecord: Sendable {
     let avatarURL: String?
     /// Candidates, newest first; those seen or already new are left out by the database.
     let newItems: [GalleryItem]
+    /// What a lookup resolved in this check; nil keeps the one stored (no lookup ran).
+    var resolution: SourceResolution? = nil
 }
 
 /// The newest item a check saw, Sendable to cross to the worker.
@@ -86,6 +88,11 @@ extension FollowDatabase {
         if let avatar = check.avatarURL, URLText.isWebAddress(avatar), avatar.utf8.count <= FollowLimits.maxItemIDBytes {
             sql += ", avatar_url = ?"
             values.append(.text(avatar))
+        }
+        if let resolution = check.resolution,
+           let kept = Self.resolution(accountID: resolution.accountID, context: resolution.context) {
+            sql += ", resolved_account = ?, resolved_context = ?"
+            values += [.text(kept.accountID), kept.context.map { .text($0) } ?? .null]
         }
         try connection.run(sql + " WHERE id = ?", values + [.integer(gallery)])
     }

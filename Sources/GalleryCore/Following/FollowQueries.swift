@@ -45,7 +45,7 @@ extension FollowDatabase {
             try connection.rows(
                 "SELECT source, username, display_name, followed_at, last_item_id, last_item_time, last_checked_at, "
                     + "last_problem, (SELECT count(*) FROM new_item WHERE gallery_id = followed_gallery.id), avatar_url, "
-                    + "validated_url, etag, last_modified "
+                    + "validated_url, etag, last_modified, resolved_account, resolved_context "
                     + "FROM followed_gallery ORDER BY followed_at, id LIMIT ?", [.integer(Int64(FollowLimits.maxGalleries))]) { row in
                 guard let source = row.text(0).flatMap(SourceKind.init(rawValue:)), let username = row.text(1),
                       Self.isValid(username) else { return nil }
@@ -56,7 +56,8 @@ extension FollowDatabase {
                     lastCheckedAt: row.integer(6),
                     lastProblem: row.text(7).map { DisplayText.clean($0, limit: FollowLimits.maxProblemLength) },
                     newCount: Int(row.integer(8) ?? 0), avatarURL: row.text(9).flatMap(Self.webAddress),
-                    validators: Self.validators(url: row.text(10), etag: row.text(11), lastModified: row.text(12)))
+                    validators: Self.validators(url: row.text(10), etag: row.text(11), lastModified: row.text(12)),
+                    resolution: Self.resolution(accountID: row.text(13), context: row.text(14)))
             }
         }.compactMap { $0 }
     }
@@ -156,6 +157,13 @@ extension FollowDatabase {
         guard let url, URLText.isWebAddress(url), etag != nil || lastModified != nil else { return nil }
         let fits = { (value: String?) in value.flatMap { $0.utf8.count <= FollowLimits.maxValidatorBytes ? $0 : nil } }
         return HTTPValidators(url: url, etag: fits(etag), lastModified: fits(lastModified))
+    }
+
+    /// Read back within `FollowLimits.maxResolutionBytes`; the source checks the rest (`firstRequest(resolved:)`).
+    static func resolution(accountID: String?, context: String?) -> SourceResolution? {
+        guard let accountID, !accountID.isEmpty, accountID.utf8.count <= FollowLimits.maxResolutionBytes,
+              (context?.utf8.count ?? 0) <= FollowLimits.maxResolutionBytes else { return nil }
+        return SourceResolution(accountID: accountID, context: context)
     }
 
     /// Read back too: a name edited into the file by hand that no source would take is skipped.

@@ -49,6 +49,12 @@ enum FollowSchema {
         CREATE INDEX new_item_newest ON new_item (sort_time DESC, item_id);
         CREATE INDEX new_item_by_gallery ON new_item (gallery_id, sort_time);
         """,
+        // 3: what the last lookup of the account resolved (`SourceResolution`), so that a check starts from
+        // the request it leads to: one request for a gallery with nothing new.
+        """
+        ALTER TABLE followed_gallery ADD COLUMN resolved_account TEXT;
+        ALTER TABLE followed_gallery ADD COLUMN resolved_context TEXT;
+        """,
     ]
 
     static var version: Int { migrations.count }

@@ -17,10 +17,14 @@ public struct FollowedGallery: Equatable, Sendable {
     /// What the last good check's first page was answered with, sent back on the next check's request for
     /// that page (`If-None-Match`, `If-Modified-Since`).
     public var validators: HTTPValidators?
+    /// What the last lookup of the account resolved (Mastodon's account id, Bluesky's DID and PDS): a check
+    /// starts from the request it leads to, without the lookup (`GallerySource.firstRequest(resolved:)`).
+    public var resolution: SourceResolution?
 
     public init(key: Key, displayName: String, followedAt: Int64, lastItemID: String? = nil, lastItemTime: Int64? = nil,
                 lastCheckedAt: Int64? = nil, lastProblem: String? = nil, newCount: Int = 0, avatarURL: String? = nil,
-                validators: HTTPValidators? = nil) {
+                validators: HTTPValidators? = nil, resolution: SourceResolution? = nil) {
+        self.resolution = resolution
         self.newCount = newCount
         self.avatarURL = avatarURL
         self.validators = validators
@@ -76,6 +80,9 @@ public enum FollowLimits {
     public static let maxNewItems = 20_000
     /// An ETag or Last-Modified kept, in UTF-8 bytes; a longer one is not kept (the next check asks plainly).
     public static let maxValidatorBytes = 1_024
+    /// Each part of a resolution kept (an account id, a DID, a PDS's address), in UTF-8 bytes; a longer one is
+    /// not kept (the next check looks the account up).
+    public static let maxResolutionBytes = 2_048
     /// A packed item kept, in bytes; a bigger one (a hostile feed's) is not kept as new.
     public static let maxPackedItemBytes = 64 * 1_024
 }

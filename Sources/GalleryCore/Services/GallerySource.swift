@@ -62,16 +62,43 @@ public struct PageRequest: Hashable, Sendable {
 }
 
 /// What one response yielded: items (possibly none, e.g. after a lookup), the request for the next page, and
-/// the owner's public profile when the reply carries it (an account lookup).
+/// the owner's public profile and resolution when the reply carries them (an account lookup).
 public struct PageResult: Sendable {
     public var items: [GalleryItem]
     public var next: PageRequest?
     public var profile: GalleryProfile?
+    /// What a lookup resolved, for `GallerySource.firstRequest(resolved:)` next time.
+    public var resolution: SourceResolution?
+    /// The reply says the resolution a request of `firstRequest(resolved:)` was made from no longer holds (the
+    /// account is gone, or its name is now another account's): the feed starts again from `firstRequest()`,
+    /// the lookup, once. `items` and `next` are then ignored.
+    public var resolutionIsStale: Bool
 
-    public init(items: [GalleryItem], next: PageRequest?, profile: GalleryProfile? = nil) {
+    public init(items: [GalleryItem], next: PageRequest?, profile: GalleryProfile? = nil,
+                resolution: SourceResolution? = nil, resolutionIsStale: Bool = false) {
         self.items = items
         self.next = next
         self.profile = profile
+        self.resolution = resolution
+        self.resolutionIsStale = resolutionIsStale
+    }
+
+    /// The answer to a request made from a stale resolution.
+    public static let staleResolution = PageResult(items: [], next: nil, resolutionIsStale: true)
+}
+
+/// What a source's lookup learned that its first page's request is built from: Mastodon's and Misskey's
+/// account id, Bluesky's DID and PDS. A followed gallery keeps it, so that a check starts from that request
+/// and a gallery with nothing new costs one request (`GallerySource.firstRequest(resolved:)`).
+public struct SourceResolution: Sendable, Equatable {
+    /// The account's id on the service, as the lookup answered it.
+    public var accountID: String
+    /// What else the first page's request carries (Bluesky: the account's PDS, where its videos are); nil: nothing.
+    public var context: String?
+
+    public init(accountID: String, context: String? = nil) {
+        self.accountID = accountID
+        self.context = context
     }
 }
 
@@ -90,6 +117,10 @@ public protocol GallerySource: Sendable {
     /// so it must cost the same whatever the reply's size. A feed that reads every page asks for that page
     /// while this reply is parsed, and uses the answer only if `parse` names the same request.
     func nextRequestAhead(_ response: HTTPResponse, of request: PageRequest) -> PageRequest?
+    /// The first page's request built from a resolution an earlier lookup gave (`PageResult.resolution`),
+    /// without the lookup; nil when the source has no lookup or cannot use `resolution` (then `firstRequest()`).
+    /// Its reply answers `PageResult.staleResolution` when the resolution no longer holds.
+    func firstRequest(resolved resolution: SourceResolution) -> PageRequest?
 }
 
 extension SourceKind {

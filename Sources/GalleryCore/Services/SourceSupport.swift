@@ -9,6 +9,9 @@ extension GallerySource {
 
     /// Most replies name their next page only inside what `parse` reads whole (a cursor in JSON).
     public func nextRequestAhead(_ response: HTTPResponse, of request: PageRequest) -> PageRequest? { nil }
+
+    /// Sources without a lookup (DeviantArt, Commons) start from `firstRequest()` every time.
+    public func firstRequest(resolved resolution: SourceResolution) -> PageRequest? { nil }
 }
 
 enum SourceText {

@@ -18,6 +18,8 @@ enum BlueskyItems {
         /// Posts on the page, read or not: none means the end of the feed.
         var postCount = 0
         var cursor: String?
+        /// The handle the account's own posts name it by (its current one), from the first of them.
+        var ownHandle: String?
     }
 
     /// `did`: the account's DID (the feed's `actor`); `username`: what the user typed, for messages.
@@ -32,6 +34,7 @@ enum BlueskyItems {
                 page.content.skip(JSONDecoding.explain(error, document: tr("Post {number}", ["number": index])))
             case .success(let entry):
                 postsRead += 1
+                if page.ownHandle == nil, entry.post.author.did == did { page.ownHandle = entry.post.author.handle }
                 try append(entry, did: did, username: username, baseURL: baseURL, pds: pds, to: &page.content)
             }
         }

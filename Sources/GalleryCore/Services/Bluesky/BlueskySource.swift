@@ -10,10 +10,15 @@ import GObjectBindings
 ///    until a reply has no cursor or no posts; each page request carries the PDS (`PageRequest.context`).
 /// Every image of a post (images, gallery, the media of a quote) is one item, a video one item played from
 /// its original on the PDS; reposts and quoted posts are someone else's and left out. See `BlueskyItems`.
+/// A followed gallery's check starts at 3 with the DID and PDS earlier lookups gave (`firstRequest(resolved:)`);
+/// an answer that the DID's account is not there, or whose posts are by another handle than the one followed
+/// (the handle moved to another account), looks the account up again.
 public struct BlueskySource: GallerySource {
     public enum Stage {
         public static let profile = "profile"
         public static let feed = "feed"
+        /// The first page of the feed asked for by a remembered DID.
+        public static let resolvedFeed = "feed-resolved"
     }
 
     public let kind = SourceKind.bluesky
@@ -41,25 +46,45 @@ public struct BlueskySource: GallerySource {
                     stage: Stage.profile, headers: Self.headers)
     }
 
+    /// The feed by the remembered DID, its videos played from the remembered PDS (none: they open the post, as
+    /// when the DID's document could not be read).
+    public func firstRequest(resolved resolution: SourceResolution) -> PageRequest? {
+        let did = resolution.accountID
+        guard did.hasPrefix("did:"), (try? BlueskyActor.validate(did)) == did,
+              !username.hasPrefix("did:") || did == username else { return nil }
+        let pds = resolution.context.flatMap { origin in
+            URLText.origin(of: origin) == origin
+                && (origin.hasPrefix("https://") || endpoint.origin.hasPrefix("http://") && origin.hasPrefix("http://")) ? origin : nil
+        }
+        return feedRequest(did: did, cursor: nil, pds: pds, stage: Stage.resolvedFeed)
+    }
+
     public func parse(_ response: HTTPResponse, of request: PageRequest) throws(GalleryError) -> PageResult {
         if request.stage == BlueskyIdentity.stage {
             // Whatever the answer, the gallery goes on; without a PDS its videos open the post.
             let did = request.context ?? ""
             let pds = response.head.isSuccess ? BlueskyIdentity.personalDataServer(
                 in: response.body, did: did, allowsHTTP: endpoint.origin.hasPrefix("http://")) : nil
-            return PageResult(items: [], next: feedRequest(did: did, cursor: nil, pds: pds))
+            return PageResult(items: [], next: feedRequest(did: did, cursor: nil, pds: pds),
+                              resolution: did.isEmpty ? nil : SourceResolution(accountID: did, context: pds))
         }
+        if request.stage == Stage.resolvedFeed, isGone(response) { return .staleResolution }
         try check(response)
         if request.stage == Stage.profile {
             let profile = try BlueskyJSON.decode(BlueskyJSON.Profile.self, from: response.body, document: tr("Profile"))
             // getProfile's profileViewDetailed carries the owner's name and avatar, as the feed's author does.
             return PageResult(items: [], next: try identityRequest(profile: profile),
-                              profile: .fromReply(displayName: profile.displayName, avatar: profile.avatar, endpoint: endpoint))
+                              profile: .fromReply(displayName: profile.displayName, avatar: profile.avatar, endpoint: endpoint),
+                              resolution: SourceResolution(accountID: profile.did))
         }
         // The feed was asked for by DID, the one every own post's author has.
         let did = URLText.queryValue("actor", in: request.url) ?? ""
         let page = try BlueskyItems.page(from: response.body, did: did, username: username, baseURL: response.head.url,
                                          pds: request.context)
+        if request.stage == Stage.resolvedFeed, !username.hasPrefix("did:"),
+           let handle = page.ownHandle, handle.lowercased() != username {
+            return .staleResolution
+        }
         guard let cursor = page.cursor, !cursor.isEmpty, page.postCount > 0 else {
             return PageResult(items: page.items, next: nil)
         }
@@ -67,6 +92,19 @@ public struct BlueskySource: GallerySource {
             throw .malformedResponse(service: Self.service, detail: tr("The server sent a page marker the app cannot use."))
         }
         return PageResult(items: page.items, next: feedRequest(did: did, cursor: cursor, pds: request.context))
+    }
+
+    /// An answer to a feed asked for by a remembered DID that says the account is not there (any more).
+    private func isGone(_ response: HTTPResponse) -> Bool {
+        guard response.head.status == 400 || response.head.status == 404 || response.head.status == 410 else { return false }
+        guard let reply = try? JSONDecoding.decode(BlueskyJSON.ErrorReply.self, from: response.body, service: Self.service, document: "")
+        else { return response.head.status == 410 }
+        let notFound = reply.message?.lowercased().contains("not found") ?? false
+        switch reply.error {
+        case "InvalidRequest": return notFound
+        case "NotFound", "ProfileNotFound", "AccountDeactivated", "AccountTakedown": return true
+        default: return false
+        }
     }
 
     // MARK: - Requests
@@ -84,10 +122,10 @@ public struct BlueskySource: GallerySource {
         return PageRequest(url: document, stage: BlueskyIdentity.stage, headers: Self.headers, context: profile.did, fallback: feed)
     }
 
-    private func feedRequest(did: String, cursor: String?, pds: String?) -> PageRequest {
+    private func feedRequest(did: String, cursor: String?, pds: String?, stage: String = Stage.feed) -> PageRequest {
         var query = "actor=\(URLText.encodeComponent(did))&filter=posts_with_media&limit=\(Self.pageSize)"
         if let cursor { query += "&cursor=\(URLText.encodeComponent(cursor))" }
-        return PageRequest(url: endpoint.url("/xrpc/app.bsky.feed.getAuthorFeed?\(query)"), stage: Stage.feed,
+        return PageRequest(url: endpoint.url("/xrpc/app.bsky.feed.getAuthorFeed?\(query)"), stage: stage,
                            headers: Self.headers, context: pds)
     }
 

@@ -4,11 +4,15 @@ import GObjectBindings
 /// 1. `GET /api/v1/accounts/lookup?acct=USER` → the account id (stage "lookup", no items);
 /// 2. `GET /api/v1/accounts/ID/statuses?only_media=true&exclude_replies=true&limit=40`, paged by the `Link`
 ///    header's rel="next" (which carries `max_id`); no next link ends the gallery.
-/// Every media attachment of a post becomes one item.
+/// Every media attachment of a post becomes one item. A followed gallery's check starts at 2 with the id an
+/// earlier lookup gave (`firstRequest(resolved:)`); a 404 or 410 there (the account gone) looks it up again.
+/// An account that moved keeps its id and its posts, and the lookup would give the same, so that is no reason.
 public struct MastodonSource: GallerySource {
     public enum Stage {
         public static let lookup = "lookup"
         public static let statuses = "statuses"
+        /// The first page of statuses asked for by a remembered account id.
+        public static let resolvedStatuses = "statuses-resolved"
     }
 
     public let kind = SourceKind.mastodon
@@ -40,7 +44,13 @@ public struct MastodonSource: GallerySource {
                     stage: Stage.lookup, headers: Self.headers)
     }
 
+    public func firstRequest(resolved resolution: SourceResolution) -> PageRequest? {
+        guard SourceText.isSafeIdentifier(resolution.accountID) else { return nil }
+        return statusesRequest(accountID: resolution.accountID, stage: Stage.resolvedStatuses)
+    }
+
     public func parse(_ response: HTTPResponse, of request: PageRequest) throws(GalleryError) -> PageResult {
+        if request.stage == Stage.resolvedStatuses, [404, 410].contains(response.head.status) { return .staleResolution }
         // 403 is how servers in "limited federation" / authorized-fetch mode refuse anonymous readers; the
         // shared mapper reads it as a plain refusal, which would hide the reason.
         if response.head.status == 401 || response.head.status == 403 { throw .signInRequired(service: Self.service) }
@@ -48,7 +58,8 @@ public struct MastodonSource: GallerySource {
         if request.stage == Stage.lookup {
             let account = try MastodonJSON.decode(MastodonJSON.Account.self, from: response.body, document: tr("Account"))
             return PageResult(items: [], next: try statusesRequest(account: account),
-                              profile: .fromReply(displayName: account.displayName, avatar: account.avatar, endpoint: endpoint))
+                              profile: .fromReply(displayName: account.displayName, avatar: account.avatar, endpoint: endpoint),
+                              resolution: SourceResolution(accountID: account.id))
         }
         let page = try Self.items(from: response.body, fallbackAuthor: user, baseURL: response.head.url)
         return PageResult(items: page.items, next: try nextRequest(response))
@@ -57,7 +68,7 @@ public struct MastodonSource: GallerySource {
     /// A page of statuses names the next in its Link header; the lookup names it only in its JSON. A header
     /// longer than a real one (two links of ~150 bytes) is left to `parse`, off the main thread.
     public func nextRequestAhead(_ response: HTTPResponse, of request: PageRequest) -> PageRequest? {
-        guard request.stage == Stage.statuses, response.head.status == 200,
+        guard request.stage == Stage.statuses || request.stage == Stage.resolvedStatuses, response.head.status == 200,
               (response.head.headers["link"]?.utf8.count ?? 0) <= Self.maxLinkHeaderBytesAhead
         else { return nil }
         return try? nextRequest(response)
@@ -71,9 +82,13 @@ public struct MastodonSource: GallerySource {
         guard SourceText.isSafeIdentifier(account.id) else {
             throw .malformedResponse(service: Self.service, detail: tr("The server sent an account id the app cannot use."))
         }
-        let id = URLText.encodeComponent(account.id)
+        return statusesRequest(accountID: account.id, stage: Stage.statuses)
+    }
+
+    private func statusesRequest(accountID: String, stage: String) -> PageRequest {
+        let id = URLText.encodeComponent(accountID)
         return PageRequest(url: endpoint.url("/api/v1/accounts/\(id)/statuses?only_media=true&exclude_replies=true&limit=40"),
-                           stage: Stage.statuses, headers: Self.headers)
+                           stage: stage, headers: Self.headers)
     }
 
     private func nextRequest(_ response: HTTPResponse) throws(GalleryError) -> PageRequest? {

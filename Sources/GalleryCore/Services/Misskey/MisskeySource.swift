@@ -6,11 +6,14 @@ import GObjectBindings
 ///    to signed-in people only ends here with a message;
 /// 2. `/api/users/notes {"userId","withFiles":true,"withRenotes":false,"limit":40,"untilId"}`, paged by
 ///    `untilId` = the last note's id until a reply is an empty array.
-/// Every file of a note is one item (see `MisskeyItems`).
+/// Every file of a note is one item (see `MisskeyItems`). A followed gallery's check starts at 2 with the id an
+/// earlier lookup gave (`firstRequest(resolved:)`); NO_SUCH_USER there (the account gone) looks it up again.
 public struct MisskeySource: GallerySource {
     public enum Stage {
         public static let show = "show"
         public static let notes = "notes"
+        /// The first page of notes asked for by a remembered user id.
+        public static let resolvedNotes = "notes-resolved"
     }
 
     public let kind = SourceKind.misskey
@@ -45,12 +48,21 @@ public struct MisskeySource: GallerySource {
                            method: "POST", body: MisskeyJSON.body(body))
     }
 
+    public func firstRequest(resolved resolution: SourceResolution) -> PageRequest? {
+        guard Self.isID(resolution.accountID) else { return nil }
+        return notesRequest(userID: resolution.accountID, untilID: nil, stage: Stage.resolvedNotes)
+    }
+
     public func parse(_ response: HTTPResponse, of request: PageRequest) throws(GalleryError) -> PageResult {
+        if request.stage == Stage.resolvedNotes, !response.head.isSuccess, errorCode(response) == "NO_SUCH_USER" {
+            return .staleResolution
+        }
         try check(response)
         if request.stage == Stage.show {
             let user = try MisskeyJSON.decode(MisskeyJSON.User.self, from: response.body, document: tr("Account"))
             return PageResult(items: [], next: try notesRequest(user: user),
-                              profile: .fromReply(displayName: user.name, avatar: user.avatarUrl, endpoint: endpoint))
+                              profile: .fromReply(displayName: user.name, avatar: user.avatarUrl, endpoint: endpoint),
+                              resolution: SourceResolution(accountID: user.id))
         }
         let context = MisskeyItems.Context(username: username, user: user, server: server, baseURL: response.head.url)
         let page = try MisskeyItems.page(from: response.body, context: context)
@@ -72,9 +84,9 @@ public struct MisskeySource: GallerySource {
         return notesRequest(userID: user.id, untilID: nil)
     }
 
-    private func notesRequest(userID: String, untilID: String?) -> PageRequest {
+    private func notesRequest(userID: String, untilID: String?, stage: String = Stage.notes) -> PageRequest {
         let body = MisskeyJSON.NotesBody(userId: userID, limit: Self.pageSize, untilId: untilID)
-        return PageRequest(url: endpoint.url("/api/users/notes"), stage: Stage.notes, headers: Self.headers,
+        return PageRequest(url: endpoint.url("/api/users/notes"), stage: stage, headers: Self.headers,
                            method: "POST", body: MisskeyJSON.body(body))
     }
 
@@ -97,8 +109,7 @@ public struct MisskeySource: GallerySource {
     private func check(_ response: HTTPResponse) throws(GalleryError) {
         let head = response.head
         guard !head.isSuccess else { return }
-        let code = (try? JSONDecoding.decode(MisskeyJSON.ErrorReply.self, from: response.body, service: Self.service,
-                                             document: ""))?.error.code
+        let code = errorCode(response)
         switch code {
         case "NO_SUCH_USER", "FAILED_TO_RESOLVE_REMOTE_USER":
             throw .noSuchUser(service: Self.service, username: username)
@@ -114,6 +125,10 @@ public struct MisskeySource: GallerySource {
                                      detail: tr("The server does not answer Misskey’s requests (HTTP 404). Is this a Misskey server?"))
         }
         try ResponseStatus.check(head, service: Self.service, username: username)
+    }
+
+    private func errorCode(_ response: HTTPResponse) -> String? {
+        (try? JSONDecoding.decode(MisskeyJSON.ErrorReply.self, from: response.body, service: Self.service, document: ""))?.error.code
     }
 
     /// "user@host" or "@user@host" → (user, host), with messages that say what to type.
