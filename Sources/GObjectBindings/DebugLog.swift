@@ -1,7 +1,7 @@
 import CGLib
 
-/// GLib's debug log, for whoever runs the app with `G_MESSAGES_DEBUG=gallery-viewer` (or `all`): shown on
-/// standard error then, dropped otherwise. What a slow start or a stuck load can be looked into with.
+/// GLib's debug log, for whoever runs the app with `G_MESSAGES_DEBUG=gallery-viewer` (or `all`): written to
+/// standard output then (GLib's default writer), dropped otherwise. What a slow start or a stuck load can be looked into with.
 public enum DebugLog {
     public static let domain = "gallery-viewer"
 

@@ -58,6 +58,8 @@ final class GalleryViewerApplication {
     private func startup() {
         logLaunch("startup began")
         defer { logLaunch("startup done") }
+        // GTK has read GDK_GL by now, and no worker has started yet.
+        OpenGLSupport.forgetForChildren()
         // First, so that its index is being read while the window is made.
         diskCache = DiskCache.open(settings: recentSearches.cacheSettings)
         // Quit as Ctrl+Q does when asked to end (logout, kill, Ctrl+C in a terminal): the cache's index is
@@ -149,6 +151,8 @@ final class GalleryViewerApplication {
             window.header.selectedSource = source
             window.header.usernameEntry.grabFocus()
         }
+        // A saved copy shown took what was read ahead; otherwise (the New view, a link, no gallery) no one will.
+        diskCache?.snapshots.dropReadAhead()
     }
 
     private func presentWindow() {

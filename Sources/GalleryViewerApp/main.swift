@@ -7,6 +7,8 @@ import GtkBindings
 
 // When the process began, as near as Swift code can tell: the launch's debug log counts from here.
 let mainBegan = MonotonicClock.microseconds
+// While the process has one thread: the environment is changed only then.
+OpenGLSupport.leaveOffUnlessAsked()
 // Before any thread allocates (see WorkerTask.returnLargeBlocksWhenFreed).
 WorkerTask.returnLargeBlocksWhenFreed()
 // The user's language before any text is made, the command line's messages included.
@@ -35,7 +37,6 @@ let status = MainActor.assumeIsolated {
         let command = DownloadCommand(options: options)
         return withExtendedLifetime(command) { command.run() }
     }
-    OpenGLSupport.leaveOffUnlessAsked()
     let application = GalleryViewerApplication(started: mainBegan)
     return withExtendedLifetime(application) { application.run(arguments: CommandLine.arguments) }
 }

@@ -46,6 +46,12 @@ enum CacheScenario {
         let requests = try again.stop().requests
         var offline: [Launch] = []
         for _ in 0..<runs { offline.append(try launch(baseURL, directory)) }
+        // The HTTP cache's own path: the thumbnails kept at quit removed before each launch.
+        var fromIndex: [Launch] = []
+        for _ in 0..<runs {
+            unlink(directory + "/last-gallery.thumbnails")
+            fromIndex.append(try launch(baseURL, directory))
+        }
 
         report.section("a launch → the first screen's thumbnails painted, \(latency) ms server latency (in-process, \(runs) runs each)")
         report.row("first launch of aurora", Format.milliseconds(cold.milliseconds),
@@ -55,6 +61,8 @@ enum CacheScenario {
         report.row("pictures painted, server up", Format.spread(warm.map(\.picturesMilliseconds)),
                    "the saved first page's pictures, before the failing images' messages")
         report.row("pictures painted, server gone", Format.spread(offline.map(\.picturesMilliseconds)))
+        report.row("server gone, nothing kept but the HTTP cache", Format.spread(fromIndex.map(\.milliseconds)),
+                   "the thumbnails wait for the index and are decoded again")
         report.row("reading the index at start", Format.spread(warm.map(\.indexMilliseconds)), "on a GTask worker; \(indexBytes) bytes")
         report.row("writing the index at quit", Format.milliseconds(dumpMilliseconds), "synchronous")
         report.row("keeping the first screen at quit", Format.spread((warm + offline).map(\.keepMilliseconds)),
@@ -72,12 +80,14 @@ enum CacheScenario {
                    "the live gallery took its place after")
         report.goal("relaunch-thumbnail-requests", count: thumbnailRequests, equals: 0, what: "thumbnail requests")
         report.goal("offline-notice", count: offline.filter(\.saidOffline).count, equals: runs, what: "launches said offline")
-        report.goal("offline-first-screen", measured: Stats(offline.map(\.milliseconds)).median,
+        report.goal("offline-first-screen", measured: Stats(fromIndex.map(\.milliseconds)).median,
                     atMost: Goals.offlineFirstScreenMilliseconds, unit: "ms")
+        report.goal("offline-first-screen-kept", measured: Stats(offline.map(\.milliseconds)).median,
+                    atMost: Goals.relaunchKeptFirstScreenMilliseconds, unit: "ms")
         report.goal("relaunch-first-screen", measured: Stats(warm.map(\.milliseconds)).median,
                     atMost: Goals.relaunchFirstScreenMilliseconds, unit: "ms")
         report.goal("relaunch-pictures", measured: Stats(warm.map(\.picturesMilliseconds)).median,
-                    atMost: Goals.relaunchPicturesMilliseconds, unit: "ms")
+                    atMost: Goals.relaunchKeptFirstScreenMilliseconds, unit: "ms")
     }
 
     private struct Launch {

@@ -40,11 +40,12 @@ atspi_do() { E2E_PATIENCE=$patience bounded /usr/bin/python3 "$here/../Accessibi
 originals=$(cd "$here/../../data/demo/images/full" && pwd)
 [ -f "$originals/$photo" ] || fail "the demo images are not rendered (make demo-data)"
 
-# The test's own application for JPEG: it copies its argument to $received (atomically, so a half copy is
-# never compared).
+# The test's own application for JPEG: it notes the GDK_GL it was given (the app leaves GL off for itself only),
+# then copies its argument to $received (atomically, so a half copy is never compared).
 received=$work/opened.jpg
 mkdir -p "$XDG_DATA_HOME/applications" "$XDG_CONFIG_HOME"
-printf '#!/bin/sh\ncp "$1" "%s.part" && mv "%s.part" "%s"\n' "$received" "$received" "$received" >"$work/opener.sh"
+printf '#!/bin/sh\necho "GDK_GL=${GDK_GL-unset}" >"%s.env"\ncp "$1" "%s.part" && mv "%s.part" "%s"\n' \
+  "$received" "$received" "$received" "$received" >"$work/opener.sh"
 chmod +x "$work/opener.sh"
 printf '[Desktop Entry]\nType=Application\nName=Test Opener\nExec=%s %%f\nMimeType=image/jpeg;\n' "$work/opener.sh" \
   >"$XDG_DATA_HOME/applications/gallery-test-opener.desktop"
@@ -91,6 +92,7 @@ import -window root "$shots/desktop-open-with.png" 2>/dev/null || true
 atspi_do --press "Select" || fail "the chooser's Select button could not be pressed"
 wait_for "$patience" test -s "$received" || fail "Test Opener was not launched on the original"
 cmp -s "$received" "$originals/$photo" || fail "Test Opener did not get the original, byte for byte"
+[ "$(cat "$received.env")" = "GDK_GL=unset" ] || fail "Test Opener was started with $(cat "$received.env"), not the user's environment"
 echo "e2e desktop: Open With launched the default application on the original"
 
 # 3. Print: "Print to File" in GTK's dialog, chosen and printed with the keyboard (Down selects the first

@@ -91,7 +91,8 @@ rm -rf "$cache_dir/http"
 mv "$cache_dir/http.aside" "$cache_dir/http"
 
 # 3. The network is gone: the next launch (the last search, aurora) shows its first screen from the
-#    cache and says it is offline.
+#    HTTP cache (the kept thumbnails moved aside) and says it is offline.
+mv "$cache_dir/last-gallery.thumbnails" "$work/kept.thumbnails"
 started=$(date +%s%N)
 launch app-offline.log --source demo --endpoint "$base_url"
 wait_for "$patience" is_colourful "$thumbnails" 0.20 || fail "offline: no thumbnails from the cache (saturation $(saturation "$thumbnails"))"
@@ -116,9 +117,9 @@ atspi_expect "after Clear Cache" --expect-text "Cache cleared:"
 wait_for "$patience" bash -c "[ \$(find '$cache_dir/http' -maxdepth 1 -type f -name '[0-9]*' | wc -l) -eq 0 ]" \
   || fail "$(entry_files) entries left after Clear Cache"
 [ ! -e "$cache_dir/last-gallery.json" ] || fail "the saved page is still there after Clear Cache"
-[ ! -e "$cache_dir/last-gallery.thumbnails" ] || fail "the kept thumbnails are still there after Clear Cache"
 import -window root "$shots/offline-3-cleared.png"
 quit_app
+[ ! -e "$cache_dir/last-gallery.thumbnails" ] || fail "the first screen was kept at quit after Clear Cache"
 stop_server  # it lists its requests as it stops
 grep -q '^gallery-demo-server: request /rss.xml' "$work/server.err" || fail "Ctrl+R did not ask the server for the feed"
 assert_no_warnings "$work"/app*.log

@@ -8,18 +8,6 @@ import XCTest
 /// The Swift types GtkBindings shows in place of GTK's: each value reaches GTK as a value of its own and
 /// comes back as itself (a case mapped onto another's GTK constant would come back as that case).
 final class GtkBindingsTests: GLibTestCase {
-    /// GL is left off for GDK (the app never makes a GL context), unless the environment already chose.
-    func testOpenGLIsLeftOffUnlessTheEnvironmentSaysOtherwise() {
-        let before = getenv("GDK_GL").map { String(cString: $0) }
-        defer { if let before { setenv("GDK_GL", before, 1) } else { unsetenv("GDK_GL") } }
-        unsetenv("GDK_GL")
-        OpenGLSupport.leaveOffUnlessAsked()
-        XCTAssertEqual(getenv("GDK_GL").map { String(cString: $0) }, "disable")
-        setenv("GDK_GL", "always", 1)
-        OpenGLSupport.leaveOffUnlessAsked()
-        XCTAssertEqual(getenv("GDK_GL").map { String(cString: $0) }, "always", "the user's choice stays")
-    }
-
     func testEveryEnumValueRoundTripsThroughGtk() throws {
         try MainActor.assumeIsolated {
             try Self.initGtk()

@@ -156,6 +156,33 @@ final class SavedCopyFirstTests: GLibTestCase {
         }
     }
 
+    /// Clear Cache empties the cache: the first screen is not kept at quit either, until a page is saved anew.
+    func testAfterClearCacheTheFirstScreenIsNotKeptUntilAPageIsSavedAgain() throws {
+        try MainActor.assumeIsolated {
+            let folder = TemporaryFolder(prefix: "gallery-ui-cache")
+            let ui = try UIHarness(cacheDirectory: folder.path)
+            defer { ui.close() }
+            let snapshots = try XCTUnwrap(ui.snapshots)
+            var saved = false
+            snapshots.onSaved = { _ in saved = true }
+            ui.search("aurora")
+            XCTAssertTrue(iterateMainLoop(until: { saved }, timeout: 60))
+            XCTAssertTrue(ui.waitForVisibleRowsSettled())
+            var removed: Int?
+            snapshots.remove { removed = $0 }
+            XCTAssertTrue(iterateMainLoop(until: { removed != nil }, timeout: 60))
+            snapshots.saveFirstScreen(of: try XCTUnwrap(ui.window.gallery), cache: ui.pipeline.cache)
+            XCTAssertNil(DirectoryScan.fileBytes(at: snapshots.thumbnailsPath), "cleared: nothing kept at quit")
+
+            saved = false
+            ui.search("atlas")
+            XCTAssertTrue(iterateMainLoop(until: { saved }, timeout: 60), "atlas's first page saved")
+            XCTAssertTrue(ui.waitForVisibleRowsSettled())
+            snapshots.saveFirstScreen(of: try XCTUnwrap(ui.window.gallery), cache: ui.pipeline.cache)
+            XCTAssertNotNil(DirectoryScan.fileBytes(at: snapshots.thumbnailsPath), "kept again with a page saved")
+        }
+    }
+
     /// A first launch, then the service again at the same address, holding its feed's answers until the test
     /// releases them (`grown`: with an upload since), and a window on the same cache: the second launch.
     @MainActor
@@ -192,7 +219,7 @@ final class SavedCopyFirstTests: GLibTestCase {
         XCTAssertTrue(iterateMainLoop(until: { fileBytes(atPath: folder.path + "/last-gallery.json") != nil }, timeout: 60),
                       "the first page was saved")
         // As the app quits: the first screen's thumbnails kept, the HTTP cache's index written.
-        XCTAssertTrue(first.waitForCells())
+        XCTAssertTrue(first.waitForVisibleRowsSettled())
         first.snapshots?.saveFirstScreen(of: try XCTUnwrap(first.window.gallery), cache: first.pipeline.cache)
         first.diskCache?.finishWrites()
         first.diskCache?.dump()

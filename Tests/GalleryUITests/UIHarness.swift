@@ -293,6 +293,15 @@ final class UIHarness {
         }
     }
 
+    /// Waits until every row on screen has its final picture (image, error, badge).
+    @discardableResult
+    func waitForVisibleRowsSettled(timeout: Double = 60) -> Bool {
+        iterateMainLoop(until: {
+            let visible = self.list.visibleRange
+            return !visible.isEmpty && visible.allSatisfy { self.list.download(at: $0)?.state.isSettled == true }
+        }, timeout: timeout)
+    }
+
     /// Waits until row `index` has its final picture (image, error, badge).
     @discardableResult
     func waitUntilSettled(_ index: Int, timeout: Double = 60) -> Bool {

@@ -32,8 +32,8 @@ public enum FirstScreenThumbnails {
     /// All the pixels of one file: a screenful of the list's thumbnails takes about 1 MiB, of the grid's tiles at
     /// scale 2 about 6 MiB.
     public static let maxPixelBytes = 8 * 1_048_576
-    /// The file is never read past this: the pixels, and the URLs at their longest.
-    public static let maxFileBytes = maxPixelBytes + maxEntries * (ImageCache.maxKeyURLBytes + 64) + 64
+    /// The file is never read past this: the pixels, and the URLs (the gallery's and the keys) at their longest.
+    public static let maxFileBytes = maxPixelBytes + (maxEntries + 1) * (ImageCache.maxKeyURLBytes + 64) + 64
 
     static let magic = Array("GVTHUMB1".utf8)
 
@@ -41,12 +41,14 @@ public enum FirstScreenThumbnails {
     /// order, at the gallery's thumbnail size, within the bounds.
     @MainActor
     public static func firstScreen(of gallery: Gallery, in cache: ImageCache) -> [Entry] {
+        // What `decode` would refuse is not written.
+        guard gallery.source.firstRequest().key.utf8.count <= ImageCache.maxKeyURLBytes else { return [] }
         var entries: [Entry] = []
         var pixelBytes = 0
         for download in gallery.downloads.prefix(maxEntries) {
             guard download.state == .loaded, let url = download.thumbnailURL else { continue }
             let key = ImageCache.Key(url: url, maxPixelSize: gallery.thumbnailPixelSize)
-            guard let image = cache.image(for: key), isWithinBounds(image.pixbuf),
+            guard url.utf8.count <= ImageCache.maxKeyURLBytes, let image = cache.image(for: key), isWithinBounds(image.pixbuf),
                   pixelBytes + image.pixbuf.pixelByteLength <= maxPixelBytes else { continue }
             pixelBytes += image.pixbuf.pixelByteLength
             entries.append(Entry(key: key, image: image))

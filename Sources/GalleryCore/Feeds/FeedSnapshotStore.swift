@@ -27,8 +27,13 @@ public final class FeedSnapshotStore {
     public func save(_ snapshot: FeedSnapshot) {
         // What was read ahead is no longer the file.
         aheadSnapshot = nil
+        isCleared = false
         writer.save { snapshot.encoded() }
     }
+
+    /// Cleared (`remove`) and no page saved since: the first screen is not kept either, since no page would
+    /// show it, and the user asked for the cache to be emptied.
+    private var isCleared = false
 
     /// The snapshot of the gallery whose first request is `firstURL` (its `PageRequest.key`); nil when there is
     /// none for it, or the file is unreadable, too big or damaged.
@@ -46,6 +51,13 @@ public final class FeedSnapshotStore {
     public func readAhead() {
         aheadSnapshot = PendingRead(readSnapshot)
         aheadThumbnails = PendingRead { [self] done in readThumbnails(firstURL: nil, done) }
+    }
+
+    /// Lets go of what was read ahead, when no one will ask for it (a launch that shows no saved gallery):
+    /// its thumbnails are megabytes.
+    public func dropReadAhead() {
+        aheadSnapshot = nil
+        aheadThumbnails = nil
     }
 
     /// Each file read ahead, until the first who asks takes it.
@@ -67,7 +79,7 @@ public final class FeedSnapshotStore {
     /// Keeps the thumbnails `gallery`'s first screen shows, as `cache` holds them, for the next launch
     /// (`loadFirstScreen`). Written at once (see `FileSystem.replaceContents`): the app calls it as it quits.
     public func saveFirstScreen(of gallery: Gallery, cache: ImageCache) {
-        guard !gallery.isKnownItems else { return }
+        guard !gallery.isKnownItems, !isCleared else { return }
         let entries = FirstScreenThumbnails.firstScreen(of: gallery, in: cache)
         guard !entries.isEmpty else { return }
         aheadThumbnails = nil
@@ -106,8 +118,8 @@ public final class FeedSnapshotStore {
     /// Deletes the files (Clear Cache); a save under way is dropped. `completion` gets the bytes freed.
     public func remove(completion: @escaping @MainActor (Int) -> Void) {
         writer.discard()
-        aheadSnapshot = nil
-        aheadThumbnails = nil
+        dropReadAhead()
+        isCleared = true
         var freed: [Int] = []
         for file in [path, thumbnailsPath] {
             let size = DirectoryScan.fileBytes(at: file) ?? 0
