@@ -70,6 +70,18 @@ final class ResolvedRequestTests: GLibTestCase {
         XCTAssertNil(foreignPDS.context, "only a bare https origin is a PDS to play videos from")
     }
 
+    func testABlueskyHandleThatFailedVerificationIsNoRename() throws {
+        let source = try BlueskySource(actor: "alice.bsky.social", endpointOverride: nil)
+        let first = try XCTUnwrap(source.firstRequest(resolved: SourceResolution(accountID: BlueskySourceTests.did,
+                                                                                 context: "https://pds.example")))
+        let unverified = Fixtures.text("bluesky/author-feed-page1.json").replacingOccurrences(of: "\"alice.bsky.social\"",
+                                                                                              with: "\"handle.invalid\"")
+        XCTAssertNotEqual(unverified, Fixtures.text("bluesky/author-feed-page1.json"))
+        let page = try source.parse(response(unverified), of: first)
+        XCTAssertFalse(page.resolutionIsStale, "handle.invalid says nothing of whose the handle is now")
+        XCTAssertFalse(page.items.isEmpty)
+    }
+
     func testMisskeyRemembersTheUserIDAndAsksForItsNotes() throws {
         let source = try MisskeySource(account: "alice@misskey.io", endpointOverride: nil)
         let show = try source.parse(response(Fixtures.text("misskey/users-show.json")), of: source.firstRequest())
