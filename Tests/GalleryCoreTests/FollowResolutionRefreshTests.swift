@@ -94,14 +94,15 @@ final class FollowResolutionRefreshTests: GLibTestCase {
             let client = HTTPClient()
             var requests: [String] = []
             client.onRequestStarted = { requests.append($0) }
-            var limits = Self.limits
-            limits.feed.optionalAnswerMilliseconds = 100
-            let checker = FollowChecker(store: store, client: client, limits: limits, endpointOverride: { _ in server.baseURL })
+            var impatient = Self.limits
+            impatient.feed.optionalAnswerMilliseconds = 100
             // The DID document is not answered in time: the feed goes on without the PDS.
             server.holdsResponse = { $0.hasPrefix("/did:plc:") }
-            XCTAssertEqual(answer { checker.check(completion: $0) }.checked, 1)
+            let first = FollowChecker(store: store, client: client, limits: impatient, endpointOverride: { _ in server.baseURL })
+            XCTAssertEqual(answer { first.check(completion: $0) }.checked, 1)
             server.holdsResponse = nil
             server.releaseHeldResponses()
+            let checker = FollowChecker(store: store, client: client, limits: Self.limits, endpointOverride: { _ in server.baseURL })
             let partial = try XCTUnwrap(try answer { store.following(completion: $0) }.get().first?.resolution)
             XCTAssertEqual(partial, SourceResolution(accountID: DemoBluesky.did(of: "aurora")), "the DID only")
 
