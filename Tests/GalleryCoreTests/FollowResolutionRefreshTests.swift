@@ -30,14 +30,16 @@ final class FollowResolutionRefreshTests: GLibTestCase {
             XCTAssertEqual(first.compactMap(\.resolvedOrigin), Self.keys.map { _ in server.baseURL })
 
             // Six days on, the lookup still stands: one request each.
-            try Self.update(store, "resolved_at = resolved_at - ?, last_checked_at = last_checked_at - ?", [.integer(6 * Self.day), .integer(6 * Self.day)])
+            try Self.update(store, "resolved_at = resolved_at - ?, last_checked_at = last_checked_at - ?",
+                            [.integer(6 * Self.day), .integer(6 * Self.day)])
             requests = []
             _ = answer { checker.check(completion: $0) }
             XCTAssertEqual(requests.count, Self.keys.count, "\(requests)")
 
             // Eight days on it is made again, and the name and picture come from it, not from a week ago.
             try Self.update(store, "display_name = 'Old', avatar_url = 'https://old.example/a.png', "
-                            + "resolved_at = resolved_at - ?, last_checked_at = last_checked_at - ?", [.integer(2 * Self.day), .integer(2 * Self.day)])
+                            + "resolved_at = resolved_at - ?, last_checked_at = last_checked_at - ?",
+                            [.integer(2 * Self.day), .integer(2 * Self.day)])
             requests = []
             let before = FollowStore.now()
             let report = answer { checker.check(completion: $0) }
