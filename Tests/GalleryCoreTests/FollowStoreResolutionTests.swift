@@ -59,6 +59,37 @@ final class FollowStoreResolutionTests: GLibTestCase {
         }
     }
 
+    func testAResolutionKeepsItsServerAndTimeAndIsUsedOnlyThereAndWhileYoung() throws {
+        try MainActor.assumeIsolated {
+            let store = FollowStore(directory: TemporaryFolder().path)
+            _ = try answer { store.follow(mastodonAurora, displayName: "", completion: $0) }.get()
+            var record = check(at: 5_000, resolution: SourceResolution(accountID: "109"), profile: nil)
+            record.resolvedOrigin = "https://mirror.example:8443"
+            _ = try answer { store.record(record, completion: $0) }.get()
+            let gallery = try Self.stored(store)
+            XCTAssertEqual([gallery.resolvedOrigin, gallery.resolvedAt.map(String.init)], ["https://mirror.example:8443", "5000"])
+            // A check without a lookup keeps when and where the lookup was.
+            _ = try answer { store.record(check(at: 9_000, resolution: nil, profile: nil), completion: $0) }.get()
+            XCTAssertEqual(try Self.stored(store).resolvedAt, 5_000)
+
+            let day: Int64 = 86_400_000
+            let use = { (origin: String, now: Int64) in gallery.usableResolution(origin: origin, at: now, maxAge: 7 * day) }
+            XCTAssertEqual(use("https://mirror.example:8443", 5_000 + 7 * day - 1), SourceResolution(accountID: "109"))
+            XCTAssertNil(use("https://mirror.example:8443", 5_000 + 7 * day), "a week old: looked up again")
+            XCTAssertNil(use("https://mirror.example:8443", 4_000), "made after now: the clock went back")
+            XCTAssertNil(use("https://mastodon.example", 6_000), "another server's id")
+            var unknown = gallery
+            unknown.resolvedOrigin = nil
+            XCTAssertNil(unknown.usableResolution(origin: "https://mirror.example:8443", at: 6_000, maxAge: 7 * day))
+
+            // An origin edited into something else is not read back as one.
+            let connection = try SQLiteConnection(path: store.path, create: false)
+            try connection.execute("PRAGMA busy_timeout = 5000")
+            _ = try connection.run("UPDATE followed_gallery SET resolved_origin = 'https://mirror.example:8443/api'")
+            XCTAssertNil(try Self.stored(store).resolvedOrigin)
+        }
+    }
+
     @MainActor
     private static func stored(_ store: FollowStore) throws -> FollowedGallery {
         try XCTUnwrap(try answer { store.following(completion: $0) }.get().first)

@@ -65,9 +65,34 @@ final class ResolvedRequestTests: GLibTestCase {
         XCTAssertNil(source.firstRequest(resolved: SourceResolution(accountID: "alice.bsky.social")))
         XCTAssertNil(byDID.firstRequest(resolved: SourceResolution(accountID: "did:plc:ewvi7nxzyoun6zhxrhs64oiz")),
                      "not the DID followed")
-        let foreignPDS = try XCTUnwrap(source.firstRequest(resolved: SourceResolution(accountID: BlueskySourceTests.did,
-                                                                                      context: "http://pds.example/x")))
-        XCTAssertNil(foreignPDS.context, "only a bare https origin is a PDS to play videos from")
+        XCTAssertNil(source.firstRequest(resolved: SourceResolution(accountID: BlueskySourceTests.did, context: "http://pds.example/x")),
+                     "only a bare https origin is a PDS to play videos from; without one the account is looked up")
+    }
+
+    func testABlueskyResolutionWithoutItsPDSIsNotStartedFrom() throws {
+        let source = try BlueskySource(actor: "alice.bsky.social", endpointOverride: nil)
+        let profile = try source.parse(response(Fixtures.text("bluesky/profile.json")), of: source.firstRequest())
+        let identity = try XCTUnwrap(profile.next)
+        // The feed goes on without the DID document (the profile's resolution, or a failed document's), but a
+        // check starting from that resolution would never learn the PDS: it looks the account up again.
+        let failed = try source.parse(response(#"{"message":"busy"}"#, status: 503), of: identity)
+        for partial in [profile.resolution, failed.resolution] {
+            XCTAssertEqual(partial, SourceResolution(accountID: BlueskySourceTests.did))
+            XCTAssertNil(source.firstRequest(resolved: try XCTUnwrap(partial)))
+        }
+        XCTAssertNotNil(failed.next, "the gallery itself goes on")
+    }
+
+    func testABlueskyHandleThatFailedVerificationIsNoRename() throws {
+        let source = try BlueskySource(actor: "alice.bsky.social", endpointOverride: nil)
+        let first = try XCTUnwrap(source.firstRequest(resolved: SourceResolution(accountID: BlueskySourceTests.did,
+                                                                                 context: "https://pds.example")))
+        let unverified = Fixtures.text("bluesky/author-feed-page1.json").replacingOccurrences(of: "\"alice.bsky.social\"",
+                                                                                              with: "\"handle.invalid\"")
+        XCTAssertNotEqual(unverified, Fixtures.text("bluesky/author-feed-page1.json"))
+        let page = try source.parse(response(unverified), of: first)
+        XCTAssertFalse(page.resolutionIsStale, "handle.invalid says nothing of whose the handle is now")
+        XCTAssertFalse(page.items.isEmpty)
     }
 
     func testMisskeyRemembersTheUserIDAndAsksForItsNotes() throws {

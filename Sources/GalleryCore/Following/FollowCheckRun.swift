@@ -97,7 +97,7 @@ final class FollowCheckRun {
         let client = clients[host] ?? makeClient()
         clients[host] = client
         let check = FollowGalleryCheck(gallery: gallery, source: source, client: client, limits: limits.feed,
-                                       maxPages: limits.maxPagesPerGallery)
+                                       maxPages: limits.maxPagesPerGallery, maxResolutionAge: limits.maxResolutionAge)
         let id = ObjectIdentifier(check)
         active[id] = (check, host)
         activePerHost[host, default: 0] += 1
@@ -118,7 +118,8 @@ final class FollowCheckRun {
             // A lookup before the 304 (the first check after an upgrade, a stale resolution) is kept too.
             write(FollowCheckRecord(key: gallery.key, time: time, problem: nil, newestItem: nil, validators: nil,
                                     keepsValidators: true, displayName: lookup.profile?.displayName,
-                                    avatarURL: lookup.profile?.avatarURL, newItems: [], resolution: lookup.resolution),
+                                    avatarURL: lookup.profile?.avatarURL, newItems: [], resolution: lookup.resolution,
+                                    resolvedOrigin: lookup.origin),
                   of: gallery)
         case .items(let items, let validators, let lookup):
             let newest = items.first.map { FollowItemMark(id: $0.id, time: $0.published.map { Int64($0) * 1000 }) }
@@ -126,7 +127,8 @@ final class FollowCheckRun {
                                     newestItem: newest.flatMap { $0.id.utf8.count <= FollowLimits.maxItemIDBytes ? $0 : nil },
                                     validators: validators, keepsValidators: false, displayName: lookup.profile?.displayName,
                                     avatarURL: lookup.profile?.avatarURL,
-                                    newItems: FollowNewness.candidates(in: items, of: gallery), resolution: lookup.resolution),
+                                    newItems: FollowNewness.candidates(in: items, of: gallery), resolution: lookup.resolution,
+                                    resolvedOrigin: lookup.origin),
                   of: gallery)
         case .failed(let error, unreachable: true):
             unreachable.append((gallery, error))
@@ -159,7 +161,11 @@ final class FollowCheckRun {
                     updated.lastItemTime = mark.time
                 }
                 if !check.keepsValidators { updated.validators = check.validators }
-                if let resolution = check.resolution { updated.resolution = resolution }
+                if let resolution = check.resolution {
+                    updated.resolution = resolution
+                    updated.resolvedOrigin = check.resolvedOrigin
+                    updated.resolvedAt = check.time
+                }
                 onGalleryChecked?(updated)
             }
             pump()

@@ -15,12 +15,17 @@ public final class FollowChecker {
         public var maxPagesPerGallery = 3
         public var maxRequestsPerHost = 2
         public var maxGalleriesAtOnce = 6
+        /// Milliseconds: a lookup's resolution older than this is made again (a week: a moved PDS, a new
+        /// avatar or name is noticed within it, and a lookup a week is nothing beside the checks between).
+        public var maxResolutionAge: Int64 = 7 * 24 * 60 * 60 * 1000
         /// The feed's own bounds (page size, rate-limit waits).
         public var feed = GalleryFeed.Limits()
 
         public init(minimumInterval: Int64 = 15 * 60 * 1000, maxPagesPerGallery: Int = 3, maxRequestsPerHost: Int = 2,
-                    maxGalleriesAtOnce: Int = 6, feed: GalleryFeed.Limits = .init()) {
+                    maxGalleriesAtOnce: Int = 6, maxResolutionAge: Int64 = 7 * 24 * 60 * 60 * 1000,
+                    feed: GalleryFeed.Limits = .init()) {
             self.minimumInterval = minimumInterval
+            self.maxResolutionAge = maxResolutionAge
             self.maxPagesPerGallery = maxPagesPerGallery
             self.maxRequestsPerHost = maxRequestsPerHost
             self.maxGalleriesAtOnce = maxGalleriesAtOnce

@@ -15,22 +15,30 @@ final class FollowGalleryCheck {
         case failed(GalleryError, unreachable: Bool)
     }
 
-    /// What the check's lookups learned, when any ran: the account's profile and resolution (nil: keep the stored).
+    /// What the check's lookups learned, when any ran: the account's profile and resolution (nil: keep the
+    /// stored), and the origin of the server asked (`FollowCheckRun.hostKey`).
     struct Lookup {
         var profile: GalleryProfile?
         var resolution: SourceResolution?
+        var origin: String
     }
 
     let gallery: FollowedGallery
     private let feed: GalleryFeed
     private let maxPages: Int
+    private let origin: String
     private var items: [GalleryItem] = []
     private var completion: (@MainActor (Outcome) -> Void)?
 
-    init(gallery: FollowedGallery, source: any GallerySource, client: HTTPClient, limits: GalleryFeed.Limits, maxPages: Int) {
+    /// Starts from the stored resolution only while `FollowedGallery.usableResolution` allows (this server's,
+    /// younger than `maxResolutionAge`); else from the lookup.
+    init(gallery: FollowedGallery, source: any GallerySource, client: HTTPClient, limits: GalleryFeed.Limits, maxPages: Int,
+         maxResolutionAge: Int64, now: Int64 = FollowStore.now()) {
         self.gallery = gallery
         self.maxPages = max(1, maxPages)
-        feed = GalleryFeed(source: source, client: client, limits: limits, resolved: gallery.resolution)
+        origin = FollowCheckRun.hostKey(source.endpoint.origin)
+        let resolved = gallery.usableResolution(origin: origin, at: now, maxAge: maxResolutionAge)
+        feed = GalleryFeed(source: source, client: client, limits: limits, resolved: resolved)
         feed.conditional = gallery.validators
     }
 
@@ -88,7 +96,7 @@ final class FollowGalleryCheck {
         }
     }
 
-    private var lookup: Lookup { Lookup(profile: feed.profile, resolution: feed.resolution) }
+    private var lookup: Lookup { Lookup(profile: feed.profile, resolution: feed.resolution, origin: origin) }
 
     /// The last known item is on a page read, the pages reach back past the time nothing is new before (the
     /// last known item's, else the follow's), or the page cap is reached. Without dates and without a last

@@ -20,6 +20,8 @@ struct FollowCheckRecord: Sendable {
     let newItems: [GalleryItem]
     /// What a lookup resolved in this check; nil keeps the one stored (no lookup ran).
     var resolution: SourceResolution? = nil
+    /// The origin of the server that lookup asked (`FollowCheckRun.hostKey`), kept with `resolution`.
+    var resolvedOrigin: String? = nil
 }
 
 /// The newest item a check saw, Sendable to cross to the worker.
@@ -91,8 +93,11 @@ extension FollowDatabase {
         }
         if let resolution = check.resolution,
            let kept = Self.resolution(accountID: resolution.accountID, context: resolution.context) {
-            sql += ", resolved_account = ?, resolved_context = ?"
-            values += [.text(kept.accountID), kept.context.map { .text($0) } ?? .null]
+            // Made at this check: its age counts from here, and without its server it is never used
+            // (`FollowedGallery.usableResolution`).
+            sql += ", resolved_account = ?, resolved_context = ?, resolved_origin = ?, resolved_at = ?"
+            values += [.text(kept.accountID), kept.context.map { .text($0) } ?? .null,
+                       check.resolvedOrigin.flatMap(Self.origin).map { .text($0) } ?? .null, .integer(check.time)]
         }
         try connection.run(sql + " WHERE id = ?", values + [.integer(gallery)])
     }

@@ -45,7 +45,7 @@ extension FollowDatabase {
             try connection.rows(
                 "SELECT source, username, display_name, followed_at, last_item_id, last_item_time, last_checked_at, "
                     + "last_problem, (SELECT count(*) FROM new_item WHERE gallery_id = followed_gallery.id), avatar_url, "
-                    + "validated_url, etag, last_modified, resolved_account, resolved_context "
+                    + "validated_url, etag, last_modified, resolved_account, resolved_context, resolved_origin, resolved_at "
                     + "FROM followed_gallery ORDER BY followed_at, id LIMIT ?", [.integer(Int64(FollowLimits.maxGalleries))]) { row in
                 guard let source = row.text(0).flatMap(SourceKind.init(rawValue:)), let username = row.text(1),
                       Self.isValid(username) else { return nil }
@@ -57,7 +57,8 @@ extension FollowDatabase {
                     lastProblem: row.text(7).map { DisplayText.clean($0, limit: FollowLimits.maxProblemLength) },
                     newCount: Int(row.integer(8) ?? 0), avatarURL: row.text(9).flatMap(Self.webAddress),
                     validators: Self.validators(url: row.text(10), etag: row.text(11), lastModified: row.text(12)),
-                    resolution: Self.resolution(accountID: row.text(13), context: row.text(14)))
+                    resolution: Self.resolution(accountID: row.text(13), context: row.text(14)),
+                    resolvedOrigin: row.text(15).flatMap(Self.origin), resolvedAt: row.integer(16))
             }
         }.compactMap { $0 }
     }
@@ -164,6 +165,12 @@ extension FollowDatabase {
         guard let accountID, !accountID.isEmpty, accountID.utf8.count <= FollowLimits.maxResolutionBytes,
               (context?.utf8.count ?? 0) <= FollowLimits.maxResolutionBytes else { return nil }
         return SourceResolution(accountID: accountID, context: context)
+    }
+
+    /// An origin kept and read back only if it is one ("scheme://host[:port]" as `URLText.origin` writes it),
+    /// within `FollowLimits.maxResolutionBytes`.
+    static func origin(_ text: String) -> String? {
+        text.utf8.count <= FollowLimits.maxResolutionBytes && URLText.origin(of: text) == text ? text : nil
     }
 
     /// Read back too: a name edited into the file by hand that no source would take is skipped.

@@ -50,10 +50,13 @@ enum FollowSchema {
         CREATE INDEX new_item_by_gallery ON new_item (gallery_id, sort_time);
         """,
         // 3: what the last lookup of the account resolved (`SourceResolution`), so that a check starts from
-        // the request it leads to: one request for a gallery with nothing new.
+        // the request it leads to: one request for a gallery with nothing new. With the origin of the server
+        // the lookup asked (an account id is that server's) and when (milliseconds): an old one is made again.
         """
         ALTER TABLE followed_gallery ADD COLUMN resolved_account TEXT;
         ALTER TABLE followed_gallery ADD COLUMN resolved_context TEXT;
+        ALTER TABLE followed_gallery ADD COLUMN resolved_origin TEXT;
+        ALTER TABLE followed_gallery ADD COLUMN resolved_at INTEGER;
         """,
     ]
 

@@ -20,11 +20,18 @@ public struct FollowedGallery: Equatable, Sendable {
     /// What the last lookup of the account resolved (Mastodon's account id, Bluesky's DID and PDS): a check
     /// starts from the request it leads to, without the lookup (`GallerySource.firstRequest(resolved:)`).
     public var resolution: SourceResolution?
+    /// The origin (scheme://host[:port]) of the server that lookup asked, and when it ran: an account id is
+    /// one server's, and a lookup's answer ages (`usableResolution`).
+    public var resolvedOrigin: String?
+    public var resolvedAt: Int64?
 
     public init(key: Key, displayName: String, followedAt: Int64, lastItemID: String? = nil, lastItemTime: Int64? = nil,
                 lastCheckedAt: Int64? = nil, lastProblem: String? = nil, newCount: Int = 0, avatarURL: String? = nil,
-                validators: HTTPValidators? = nil, resolution: SourceResolution? = nil) {
+                validators: HTTPValidators? = nil, resolution: SourceResolution? = nil, resolvedOrigin: String? = nil,
+                resolvedAt: Int64? = nil) {
         self.resolution = resolution
+        self.resolvedOrigin = resolvedOrigin
+        self.resolvedAt = resolvedAt
         self.newCount = newCount
         self.avatarURL = avatarURL
         self.validators = validators
@@ -35,6 +42,15 @@ public struct FollowedGallery: Equatable, Sendable {
         self.lastItemTime = lastItemTime
         self.lastCheckedAt = lastCheckedAt
         self.lastProblem = lastProblem
+    }
+
+    /// `resolution`, if a check asking `origin` at `now` may start from it: that server's lookup made it, less
+    /// than `maxAge` ago (a clock set back makes it due too). Else the check looks the account up again, so a
+    /// mirror is never sent another server's account id, and a moved PDS or a new avatar is noticed.
+    func usableResolution(origin: String, at now: Int64, maxAge: Int64) -> SourceResolution? {
+        guard let resolution, resolvedOrigin == origin, let resolvedAt, now >= resolvedAt, now - resolvedAt < maxAge
+        else { return nil }
+        return resolution
     }
 
     /// Which gallery: a source and the username its source searched (`GallerySource.username`), never a link.

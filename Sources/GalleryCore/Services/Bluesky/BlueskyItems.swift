@@ -11,6 +11,8 @@ enum BlueskyItems {
     static let maxAltTextLength = 2000
     /// Record keys are at most 512 characters by the spec; real ones (TIDs) are 13.
     static let maxRecordKeyLength = 512
+    /// What the AppView says for a handle that failed verification (it no longer resolves to the account).
+    static let invalidHandle = "handle.invalid"
 
     struct Page {
         var items: [GalleryItem] { content.items }
@@ -18,7 +20,8 @@ enum BlueskyItems {
         /// Posts on the page, read or not: none means the end of the feed.
         var postCount = 0
         var cursor: String?
-        /// The handle the account's own posts name it by (its current one), from the first of them.
+        /// The handle the account's own posts name it by (its current one), from the first of them; nil when
+        /// they name none or `invalidHandle`, which says only that the handle failed verification, not whose it is.
         var ownHandle: String?
     }
 
@@ -34,7 +37,9 @@ enum BlueskyItems {
                 page.content.skip(JSONDecoding.explain(error, document: tr("Post {number}", ["number": index])))
             case .success(let entry):
                 postsRead += 1
-                if page.ownHandle == nil, entry.post.author.did == did { page.ownHandle = entry.post.author.handle }
+                if page.ownHandle == nil, entry.post.author.did == did, entry.post.author.handle?.lowercased() != invalidHandle {
+                    page.ownHandle = entry.post.author.handle
+                }
                 try append(entry, did: did, username: username, baseURL: baseURL, pds: pds, to: &page.content)
             }
         }
@@ -137,9 +142,8 @@ enum BlueskyItems {
             uri = post.uri
             let recordKey = BlueskyItems.recordKey(of: post.uri)
             self.recordKey = recordKey
-            // "handle.invalid" is what the AppView says for a handle that no longer resolves.
             let handle = post.author.handle.flatMap { handle in
-                handle != "handle.invalid" && !handle.hasPrefix("did:") ? try? BlueskyActor.validate(handle) : nil
+                handle != BlueskyItems.invalidHandle && !handle.hasPrefix("did:") ? try? BlueskyActor.validate(handle) : nil
             }
             let did = post.author.did.hasPrefix("did:") ? try? BlueskyActor.validate(post.author.did) : nil
             let profile = handle ?? did

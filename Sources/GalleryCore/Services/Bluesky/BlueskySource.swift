@@ -46,16 +46,15 @@ public struct BlueskySource: GallerySource {
                     stage: Stage.profile, headers: Self.headers)
     }
 
-    /// The feed by the remembered DID, its videos played from the remembered PDS (none: they open the post, as
-    /// when the DID's document could not be read).
+    /// The feed by the remembered DID, its videos played from the remembered PDS. A resolution without a PDS
+    /// one can play from (its DID document could not be read, or was slow) is incomplete, not used: the lookup
+    /// runs again, rather than the gallery's videos opening the post for as long as the DID holds.
     public func firstRequest(resolved resolution: SourceResolution) -> PageRequest? {
         let did = resolution.accountID
         guard did.hasPrefix("did:"), (try? BlueskyActor.validate(did)) == did,
-              !username.hasPrefix("did:") || did == username else { return nil }
-        let pds = resolution.context.flatMap { origin in
-            URLText.origin(of: origin) == origin
-                && (origin.hasPrefix("https://") || endpoint.origin.hasPrefix("http://") && origin.hasPrefix("http://")) ? origin : nil
-        }
+              !username.hasPrefix("did:") || did == username,
+              let pds = resolution.context, URLText.origin(of: pds) == pds,
+              pds.hasPrefix("https://") || endpoint.origin.hasPrefix("http://") && pds.hasPrefix("http://") else { return nil }
         return feedRequest(did: did, cursor: nil, pds: pds, stage: Stage.resolvedFeed)
     }
 
