@@ -1,7 +1,7 @@
 import GObjectBindings
 
-/// Hands a page's items over at most `perTurn()` per main-loop turn — each becomes a row, and a reply of a
-/// thousand items must not become one long freeze.
+/// Hands items over at most `perTurn()` per main-loop turn — each becomes a row, and a reply of a thousand
+/// items (or a New view of ten thousand) must not become one long freeze.
 @MainActor
 final class SlicedDelivery {
     private let perTurn: @MainActor () -> Int
@@ -11,11 +11,11 @@ final class SlicedDelivery {
         self.perTurn = perTurn
     }
 
-    /// Delivers `items` slice by slice; `beforeLast` runs just before the last slice is handed over (also
-    /// when there are no items at all).
-    func hand(_ items: ArraySlice<GalleryItem>, to deliver: @escaping @MainActor ([GalleryItem]) -> Void,
-              beforeLast: @escaping @MainActor () -> Void) {
-        let count = perTurn()
+    /// Delivers `items` slice by slice, the first at once; `beforeLast` runs just before the last slice is
+    /// handed over (also when there are no items at all).
+    func hand<Item>(_ items: ArraySlice<Item>, to deliver: @escaping @MainActor ([Item]) -> Void,
+                    beforeLast: @escaping @MainActor () -> Void) {
+        let count = max(1, perTurn())
         guard items.count > count else {
             beforeLast()
             if !items.isEmpty { deliver(Array(items)) }
@@ -26,7 +26,7 @@ final class SlicedDelivery {
         nextSlice = MainLoopSource.idle { [weak self] in
             guard let self else { return }
             nextSlice = nil
-            hand(items.dropFirst(perTurn()), to: deliver, beforeLast: beforeLast)
+            hand(items.dropFirst(count), to: deliver, beforeLast: beforeLast)
         }
     }
 

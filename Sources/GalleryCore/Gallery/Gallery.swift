@@ -65,25 +65,45 @@ public final class Gallery {
     }
 
     /// A gallery of items already known, in this order (the New view of followed galleries): nothing is sent
-    /// for pages; each row says whose its item is (`ItemViewModel.origin`).
+    /// for pages; each row says whose its item is (`ItemViewModel.origin`). The items are handed over as a
+    /// page's are (`SlicedDelivery`): the first slice at once, then one per main-loop turn, the feed `.loading`
+    /// until the last one is in, so that ten thousand of them never make one long turn.
     public init(known items: [KnownItem], client: HTTPClient, pipeline: ImagePipeline, options: Options = .init()) {
         feed = GalleryFeed(finished: KnownItemsSource(), client: client)
         self.pipeline = pipeline
         self.options = options
         isKnownItems = true
-        // The same image twice is shown once, as in a service's gallery; dropped here, so that the origins
-        // stay in step with the items' indexes.
-        var distinct = DistinctItems()
-        let items = items.filter { distinct.insert($0.item) }
-        let origins = items.map(\.origin)
         downloadContext = ItemViewModel.Context(pipeline: pipeline, thumbnailPixelSize: options.thumbnailPixelSize)
-        downloadContext.origin = { index in origins.indices.contains(index) ? origins[index] : nil }
+        downloadContext.origin = { [weak self] index in
+            guard let origins = self?.knownOrigins, origins.indices.contains(index) else { return nil }
+            return origins[index]
+        }
         downloadContext.onStateChange = { [weak self] download, old in self?.stateChanged(download, from: old) }
-        append(items.map(\.item))
+        feed.onStateChange = { [weak self] in self?.onStatusChange?() }
+        knownItemsCount = items.count
+        guard !items.isEmpty else { return }
+        feed.state = .loading(page: 1)
+        knownSlices.hand(items[...], to: { [weak self] slice in self?.takeKnown(slice) }, beforeLast: {})
     }
 
     /// Made of items already known (`init(known:)`), not a service's gallery.
     public private(set) var isKnownItems = false
+    /// Of the known items given, how many were handed over so far (the same image again included, though
+    /// it shows once): the items the view has had.
+    public private(set) var knownItemsTaken = 0
+    private var knownItemsCount = 0
+    /// Whose each item is, by download index: the same image twice shows once, so the origins are kept in
+    /// step with the downloads as they are made.
+    private var knownOrigins: [String] = []
+    private lazy var knownSlices = SlicedDelivery { [weak self] in self?.options.feedLimits.maxItemsPerDelivery ?? .max }
+
+    private func takeKnown(_ slice: [KnownItem]) {
+        knownItemsTaken += slice.count
+        append(slice.map(\.item), origins: slice.map(\.origin))
+        // After the last slice's rows, not before them (as a page's feed does): a view waiting for the end
+        // finds them all.
+        if knownItemsTaken == knownItemsCount { feed.state = .finished }
+    }
 
     /// Shows the first page saved the last time (`snapshot`) without asking the service: a launch's first
     /// screen, from disk, while the same gallery is asked for live (`isSavedCopy`). It pages no further.
@@ -137,6 +157,7 @@ public final class Gallery {
     public func cancel() {
         isCancelled = true
         feed.cancel()
+        if isKnownItems { knownSlices.cancel() }
         for download in Array(inFlight.values) { download.cancel() }
         onDownloadsAppended = nil
         onStatusChange = nil
@@ -193,6 +214,9 @@ public final class Gallery {
 
     private var liveSummary: String {
         switch feed.state {
+        case .loading where isKnownItems:
+            // Its items are handed over a slice per turn; no page is asked for.
+            return countText
         case .failed(let error) where downloads.isEmpty:
             return error.title
         case .loading(let page) where downloads.isEmpty:
@@ -228,13 +252,15 @@ public final class Gallery {
 
     // MARK: Items
 
-    private func append(_ items: [GalleryItem]) {
+    /// `origins`: whose each item is, in a gallery of known items.
+    private func append(_ items: [GalleryItem], origins: [String]? = nil) {
         var added: [ItemViewModel] = []
-        for item in items {
+        for (offset, item) in items.enumerated() {
             guard seenImages.insert(item) else {
                 duplicatesSkipped += 1
                 continue
             }
+            if let origins { knownOrigins.append(origins[offset]) }
             let download = ItemViewModel(item: item, index: downloads.count, context: downloadContext,
                                          showSensitive: options.showSensitive)
             count(download.state, 1, download)

@@ -39,8 +39,8 @@ final class FollowingWatch {
     /// Open a followed gallery.
     var onOpen: (@MainActor (SourceKind, String) -> Void)?
     /// Show these items as the New view (newest first), the window's client deciding its address policy from
-    /// `endpoint`; `replacing`: new ones came while it was on screen.
-    var onShowNew: (@MainActor (_ items: [KnownItem], _ endpoint: String?, _ replacing: Bool) -> Void)?
+    /// `endpoint`; `replacing`: new ones came while it was on screen. The gallery the window made of them.
+    var onShowNew: (@MainActor (_ items: [KnownItem], _ endpoint: String?, _ replacing: Bool) -> Gallery?)?
     /// Whether the New view may be replaced now (not while the large view or find shows its items).
     var mayReplaceNew: (@MainActor () -> Bool)?
     /// Whether the window has the focus (no notification then: the list says it).
@@ -73,7 +73,7 @@ final class FollowingWatch {
         SimpleAction.add(to: window, name: "check-following") { [weak self] in self?.checkNow() }
         // A notification's click may come while no window has the keyboard: an app action, as GLib needs.
         SimpleAction.add(to: application, name: "show-new") { [weak self] in self?.showNew() }
-        newImages.onShow = { [weak self] items, endpoint, replacing in self?.onShowNew?(items, endpoint, replacing) }
+        newImages.onShow = { [weak self] items, endpoint, replacing in self?.onShowNew?(items, endpoint, replacing) ?? nil }
         newImages.onProblem = { [weak self] text in self?.onProblem?(text) }
         newImages.onMarked = { [weak self] in self?.refresh() }
         store.onRecovery = { [weak self] recovery in self?.onProblem?(recovery.sentence) }
@@ -144,7 +144,7 @@ final class FollowingWatch {
         guard !stopped, let gallery = shownGallery?() else { return }
         let key = shownKey.flatMap { key in followed.first { Self.same($0.key, key) }?.key }
         guard gallery.isKnownItems || key != nil else { return }
-        newImages.opened(download.item, inNewView: gallery.isKnownItems, followedKey: key)
+        newImages.opened(download.item, newView: gallery.isKnownItems ? gallery : nil, followedKey: key)
     }
 
     /// A service's gallery that answered; not its saved copy (what a launch shows first may be stale: following
@@ -236,14 +236,14 @@ final class FollowingWatch {
     func newViewLeft() { newImages.hidden() }
 
     private func markAllSeen() {
-        let inNewView = shownGallery?()?.isKnownItems == true
-        newImages.markAll(inNewView: inNewView) { [weak self] in
+        let newView = shownGallery?().flatMap { $0.isKnownItems ? $0 : nil }
+        newImages.markAll(newView: newView) { [weak self] in
             guard let self, !stopped else { return }
             if notified {
                 application.withdrawNotification(id: Self.notificationID)
                 notified = false
             }
-            if inNewView { showNew() }
+            if newView != nil { showNew() }
         }
     }
 

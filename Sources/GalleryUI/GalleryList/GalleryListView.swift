@@ -161,12 +161,13 @@ public final class GalleryListView {
         let top = download(at: anchor.index)?.item.id
         let selected = selectedDownload?.item.id
         show(gallery)
-        let ids = gallery.downloads.map(\.item.id)
-        if let top, let position = ids.firstIndex(of: top) {
+        // Searched in place: a New view of ten thousand items is not copied for it.
+        let downloads = gallery.downloads
+        if let top, let position = downloads.firstIndex(where: { $0.item.id == top }) {
             configureAdjustment(value: geometry.value(for: (position, anchor.fraction)))
             positionChanged()
         }
-        if let selected, let position = ids.firstIndex(of: selected) { select(position) }
+        if let selected, let position = downloads.firstIndex(where: { $0.item.id == selected }) { select(position) }
     }
 
     /// Lets go of the gallery and the cells without touching the widgets, which GTK is destroying.

@@ -45,6 +45,8 @@ public final class MainWindow {
     let following: FollowingWatch?
     /// The launch's gallery from its saved first page, until the service answers; nil without saved pages.
     let savedCopy: SavedCopyFirst?
+    /// A check's additions to the New view on screen, filling behind it.
+    let newReplacement = NewViewReplacement()
     /// Full screen was asked for (by F11 or the menu) and not left since; the window manager confirms it
     /// through `onFullscreenChanged`, or not at all on a bare X server.
     public private(set) var isFullscreen = false
@@ -178,6 +180,17 @@ public final class MainWindow {
             self?.showNewImages(items, endpoint: endpoint, replacing: replacing)
         }
         following.mayReplaceNew = { [weak self] in self.map { !$0.isLargeViewOpen && !$0.find.isOpen } ?? false }
+        newReplacement.shown = { [weak self] in self?.gallery }
+        newReplacement.mayReplace = following.mayReplaceNew
+        newReplacement.onReplace = { [weak self] new, old in
+            guard let self, !isDestroyed else { return }
+            follow(new)
+            listView.replace(with: new)
+            // After the new rows asked for their thumbnails (bound at the next frame): those shown before are
+            // shared, not fetched again.
+            MainLoopSource.idle { old.cancel() }
+            status.update()
+        }
         following.isWindowActive = { [weak self] in self?.window.isActive ?? false }
         following.onNote = { [weak self] text in self?.notification.show(text) }
         following.onProblem = { [weak self] text in self?.notification.show(text, seconds: nil) }
@@ -203,6 +216,7 @@ public final class MainWindow {
         isDestroyed = true
         input.cancelLookup()
         savedCopy?.end()
+        newReplacement.cancel()
         status.cancel()
         spinnerWarmUp.cancel()
         slideshow.stop()
@@ -276,20 +290,19 @@ public final class MainWindow {
     /// The New view: `items` (newest first, each saying whose it is) as the gallery, with the same list, grid,
     /// large view and actions as a service's.
     /// `endpoint` decides the address policy of the window's client for their thumbnails (`NewImages`);
-    /// `replacing`: the New view on screen takes in what a check found, keeping its place.
-    func showNewImages(_ items: [KnownItem], endpoint: String?, replacing: Bool = false) {
-        guard !isDestroyed else { return }
+    /// `replacing`: the New view on screen takes in what a check found, keeping its place, once the new one
+    /// has filled behind it (`NewViewReplacement`). The items come a slice per main-loop turn, as a page's do.
+    /// The gallery made of them.
+    @discardableResult
+    func showNewImages(_ items: [KnownItem], endpoint: String?, replacing: Bool = false) -> Gallery? {
+        guard !isDestroyed else { return nil }
         if let endpoint { services.client.useEndpoint(endpoint) }
         let options = Gallery.Options(thumbnailPixelSize: listView.thumbnailPixelSize, showSensitive: showSensitive,
                                       feedLimits: services.feedLimits)
         let known = Gallery(known: items, client: services.client, pipeline: services.pipeline, options: options)
         if replacing, let shown = gallery, shown.isKnownItems {
-            follow(known)
-            listView.replace(with: known)
-            // After the new rows asked for their thumbnails (bound at the next frame): those shown before are
-            // shared, not fetched again.
-            MainLoopSource.idle { shown.cancel() }
-            return status.update()
+            newReplacement.begin(known, replacing: shown)
+            return known
         }
         input.updatingControls { header.usernameEntry.text = "" }
         clearForNewSearch()
@@ -298,6 +311,7 @@ public final class MainWindow {
         adopt(known)
         // The keyboard goes to the newest, as a menu's choice leaves it in what it opened.
         if !items.isEmpty { listView.select(0, focus: true) }
+        return known
     }
 
     /// Opens the New view of the followed galleries (read from their store); false without following.
@@ -344,6 +358,7 @@ public final class MainWindow {
     private func clearForNewSearch() {
         input.cancelLookup()
         savedCopy?.end()
+        newReplacement.cancel()
         following?.newViewLeft()
         closeLargeView()
         find.close()

@@ -90,7 +90,7 @@ public final class RecentGalleriesMenu {
     }
 
     /// "aurora on Demo": a row's accessible name and the completion's text.
-    static func title(of entry: RecentSearch) -> String {
+    nonisolated static func title(of entry: RecentSearch) -> String {
         // TRANSLATORS: a recent gallery: {name} is a username, {source} a service such as Mastodon.
         tr("{name} on {source}", ["name": entry.username, "source": entry.source.displayName])
     }
