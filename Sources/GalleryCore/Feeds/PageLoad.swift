@@ -186,7 +186,7 @@ final class PageLoad {
             end = feed.next == nil ? .finished : .idle
         }
         // The feed stays `.loading` until the last slice.
-        slices.hand(result.items[...], to: deliver) { [weak feed] in feed?.state = end }
+        slices.hand(result.items, to: deliver) { [weak feed] in feed?.state = end }
     }
 
     /// Waits as `RateLimitBackoff` says before asking for `request` again, announcing the wait in the state.

@@ -83,7 +83,7 @@ public final class Gallery {
         knownItemsCount = items.count
         guard !items.isEmpty else { return }
         feed.state = .loading(page: 1)
-        knownSlices.hand(items[...], to: { [weak self] slice in self?.takeKnown(slice) }, beforeLast: {})
+        knownSlices.hand(items, to: { [weak self] slice in self?.takeKnown(slice) }, beforeLast: {})
     }
 
     /// Made of items already known (`init(known:)`), not a service's gallery.

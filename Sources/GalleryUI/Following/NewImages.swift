@@ -28,23 +28,31 @@ final class NewImages {
     }
 
     /// Reads the new images and shows them, unless `stillWanted` says the window moved on meanwhile (a search).
-    /// The store reads and unpacks them on its worker; the rows become the view's items on another (20,000
-    /// rows would be a long main-loop turn of their own), and the view takes them a slice per turn.
+    /// The store reads and unpacks them on its worker and, still there, makes its rows the view's items (20,000
+    /// rows would be long main-loop turns to build and to free); the view takes them a slice per turn.
     func show(replacing: Bool = false, stillWanted: @escaping @MainActor () -> Bool) {
-        store.newItems { [weak self] result in
+        store.newItems(NewImagesRead.init) { [weak self] result in
             guard let self, stillWanted() else { return }
             switch result {
             case .failure(let error): onProblem?(error.sentence)
-            case .success(let rows):
-                WorkerTask.run({ NewImagesRead(rows) }) { [weak self] read in
-                    guard let self, stillWanted() else { return }
-                    let endpoint = Self.policyEndpoint(read.galleries.compactMap(endpoint))
-                    guard let view = onShow?(read.items, endpoint, replacing) else { return }
-                    views.removeAll { $0.gallery == nil }
-                    views.append(ShownNewImages(gallery: view, read: read))
-                }
+            case .success(let read):
+                let endpoint = Self.policyEndpoint(read.galleries.compactMap(origin))
+                guard let view = onShow?(read.items, endpoint, replacing) else { return }
+                views.removeAll { $0.gallery == nil }
+                views.append(ShownNewImages(gallery: view, rows: read.rows, galleries: read.galleries))
             }
         }
+    }
+
+    /// Each followed gallery's endpoint origin, made once: a New view of 500 galleries is read again after
+    /// every check and every seen-mark.
+    private var origins: [FollowedGallery.Key: String?] = [:]
+
+    private func origin(of key: FollowedGallery.Key) -> String? {
+        if let known = origins[key] { return known }
+        let made = endpoint(key)
+        origins[key] = made
+        return made
     }
 
     /// The window shows something else now.
@@ -62,7 +70,7 @@ final class NewImages {
         guard let newView else { return mark([(item.id, followedKey.map { [$0] } ?? [])]) }
         // Marked once: a second opening has nothing to add.
         guard let shown = views.first(where: { $0.gallery === newView }), shown.opened.insert(item.id).inserted else { return }
-        mark([(item.id, shown.read.galleriesByID[item.id] ?? [])])
+        mark([(item.id, shown.galleries(of: item.id))])
     }
 
     /// Mark All as Seen: in the New view `newView`, the images it was given so far (while it fills, not those
@@ -107,60 +115,65 @@ final class NewImages {
     }
 }
 
-/// One read of the new images, made on a worker: the view's items (newest first, each saying whose it is),
-/// and for the seen-marks the followed gallery of each row and the galleries each item is new in (a post can
-/// reach two followed galleries).
+/// One read of the new images, made on the store's worker: the view's items (newest first, each saying whose
+/// it is), and for the seen-marks each row's item and followed gallery (a post can reach two followed galleries).
 struct NewImagesRead: Sendable {
     let items: [KnownItem]
-    /// By row, in step with `items`.
-    let followedIn: [FollowedGallery.Key]
-    let galleriesByID: [String: [FollowedGallery.Key]]
+    /// By row, in step with `items`: the item's id and its gallery's place in `galleries`.
+    let rows: [(id: String, gallery: Int)]
     /// Every gallery with a new image, once.
     let galleries: [FollowedGallery.Key]
 
-    init(_ rows: [FollowedItem]) {
-        var byID: [String: [FollowedGallery.Key]] = [:]
-        var origins: [FollowedGallery.Key: String] = [:]
+    init(_ found: [FollowedItem]) {
+        var places: [FollowedGallery.Key: Int] = [:]
+        var origins: [String] = []
         var galleries: [FollowedGallery.Key] = []
         var items: [KnownItem] = []
-        items.reserveCapacity(rows.count)
-        for row in rows {
-            byID[row.item.id, default: []].append(row.gallery)
-            let origin: String
-            if let known = origins[row.gallery] {
-                origin = known
+        var rows: [(id: String, gallery: Int)] = []
+        items.reserveCapacity(found.count)
+        rows.reserveCapacity(found.count)
+        for row in found {
+            let place: Int
+            if let known = places[row.gallery] {
+                place = known
             } else {
-                origin = NewImages.origin(of: row)
-                origins[row.gallery] = origin
+                place = galleries.count
+                places[row.gallery] = place
                 galleries.append(row.gallery)
+                origins.append(NewImages.origin(of: row))
             }
-            items.append(KnownItem(item: row.item, origin: origin))
+            items.append(KnownItem(item: row.item, origin: origins[place]))
+            rows.append((row.item.id, place))
         }
         self.items = items
-        followedIn = rows.map(\.gallery)
-        galleriesByID = byID
+        self.rows = rows
         self.galleries = galleries
     }
 }
 
-/// A New view the window made (held weakly: the window decides how long it lives) and what it was given.
+/// A New view the window made (held weakly: the window decides how long it lives) and, for its seen-marks, each
+/// row's item and followed gallery — not the items themselves, which the view let go of as it took them.
 @MainActor
 private final class ShownNewImages {
     weak var gallery: Gallery?
-    let read: NewImagesRead
+    private let rows: [(id: String, gallery: Int)]
+    private let galleries: [FollowedGallery.Key]
     /// Opened, so marked seen already.
     var opened: Set<String> = []
 
-    init(gallery: Gallery, read: NewImagesRead) {
+    init(gallery: Gallery, rows: [(id: String, gallery: Int)], galleries: [FollowedGallery.Key]) {
         self.gallery = gallery
-        self.read = read
+        self.rows = rows
+        self.galleries = galleries
+    }
+
+    /// The followed galleries `id` is new in.
+    func galleries(of id: String) -> [FollowedGallery.Key] {
+        rows.compactMap { $0.id == id ? galleries[$0.gallery] : nil }
     }
 
     /// The first `taken` rows (what the view had been handed), less those opened.
     func unopened(taken: Int) -> [(id: String, keys: [FollowedGallery.Key])] {
-        read.items.prefix(taken).indices.compactMap { row in
-            let id = read.items[row].item.id
-            return opened.contains(id) ? nil : (id, [read.followedIn[row]])
-        }
+        rows.prefix(taken).compactMap { opened.contains($0.id) ? nil : ($0.id, [galleries[$0.gallery]]) }
     }
 }
