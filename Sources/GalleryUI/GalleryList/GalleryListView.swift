@@ -167,7 +167,10 @@ public final class GalleryListView {
             configureAdjustment(value: geometry.value(for: (position, anchor.fraction)))
             positionChanged()
         }
-        if let selected, let position = downloads.firstIndex(where: { $0.item.id == selected }) { select(position) }
+        // Selected again where it is now, the view staying where it was (the selection may be scrolled away).
+        if let selected, let position = downloads.firstIndex(where: { $0.item.id == selected }) {
+            selection.select(position, focus: false, scrolling: false)
+        }
     }
 
     /// Lets go of the gallery and the cells without touching the widgets, which GTK is destroying.

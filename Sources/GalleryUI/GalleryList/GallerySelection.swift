@@ -112,12 +112,12 @@ final class GallerySelection {
     /// The selected positions, in order.
     var positions: [Int] { chosen.sorted() }
 
-    /// Selects item `index` and scrolls as little as needed to show its line whole; with `focus`, the
-    /// keyboard focus goes to its cell.
-    func select(_ index: Int, focus: Bool) {
+    /// Selects item `index` and (with `scrolling`) scrolls as little as needed to show its line whole; with
+    /// `focus`, the keyboard focus goes to its cell.
+    func select(_ index: Int, focus: Bool, scrolling: Bool = true) {
         guard index >= 0, index < view.rowCount else { return }
         setSingle(index)
-        scrollIntoView(index)
+        if scrolling { scrollIntoView(index) }
         sync(focus: focus || view.viewport.containsFocus)
     }
 
