@@ -13,7 +13,9 @@ final class FollowCheckRun {
     private let limits: FollowChecker.Limits
     private let endpointOverride: @MainActor (SourceKind) -> String?
     private var report = FollowCheckReport()
-    private var pending: [(gallery: FollowedGallery, source: any GallerySource)] = []
+    /// In the order followed, each with its host's key (`hostKey`), made once: `pump` looks past the galleries
+    /// of busy hosts after every gallery checked, and 500 galleries of one host made that a URL parse each.
+    private var pending: [(gallery: FollowedGallery, source: any GallerySource, host: String)] = []
     private var active: [ObjectIdentifier: (check: FollowGalleryCheck, host: String)] = [:]
     private var activePerHost: [String: Int] = [:]
     private var writes = 0
@@ -69,7 +71,7 @@ final class FollowCheckRun {
                     commons.maxLagSeconds = 5
                     source = commons
                 }
-                pending.append((gallery, source))
+                pending.append((gallery, source, Self.hostKey(source.endpoint.origin)))
             } catch {
                 record(gallery, problem: error)
             }
@@ -81,13 +83,13 @@ final class FollowCheckRun {
         guard !cancelled, listed else { return }
         var index = 0
         while active.count < limits.maxGalleriesAtOnce, index < pending.count {
-            let host = Self.hostKey(pending[index].source.endpoint.origin)
+            let host = pending[index].host
             let cap = pending[index].source.kind == .commons ? 1 : max(1, limits.maxRequestsPerHost)
             guard activePerHost[host, default: 0] < cap else {
                 index += 1
                 continue
             }
-            let (gallery, source) = pending.remove(at: index)
+            let (gallery, source, _) = pending.remove(at: index)
             begin(gallery, source: source, host: host)
         }
         if pending.isEmpty, active.isEmpty, writes == 0 { end() }

@@ -85,15 +85,18 @@ final class FollowingMenu {
         }
         popover.onMap { [weak self] in
             self?.newButton.grabFocus()
+            self?.sayWhenChecked()
             self?.onOpened?()
         }
     }
 
     /// Shows `galleries` (oldest follow first) and the total of new images.
     func show(_ galleries: [FollowedGallery], newCount: Int) {
-        newButton.label = newCount == 0 ? tr("_New Images")
+        let newLabel = newCount == 0 ? tr("_New Images")
             // TRANSLATORS: the Following popover's button that opens the New view; {count} is how many.
             : trn("_New Images ({count})", "_New Images ({count})", newCount)
+        // Only when it changes: GTK makes the button's label widget anew each time.
+        if newButton.label != newLabel { newButton.label = newLabel }
         // TRANSLATORS: the Following button's accessible description: how many images are new.
         button.accessibleDescription = trn("{count} new", "{count} new", newCount)
         button.setStyleClass("has-new", newCount > 0)
@@ -101,11 +104,14 @@ final class FollowingMenu {
         emptyLabel.isVisible = galleries.isEmpty
         guard galleries != self.galleries || rows.isEmpty != galleries.isEmpty else { return }
         // The same galleries in the same order (a check updated their counts): the rows stay, so the keyboard
-        // and a screen reader keep their place; only what they say changes.
+        // and a screen reader keep their place; only what changed is said again — a check of 500 galleries
+        // refreshes the list after each one, and rewriting every row each time took most of its main-loop time.
         if galleries.map(\.key) == self.galleries.map(\.key), rows.count == galleries.count {
             let before = self.galleries
             self.galleries = galleries
-            for (index, gallery) in galleries.enumerated() { update(index, gallery, was: before[index]) }
+            for (index, gallery) in galleries.enumerated() where gallery != before[index] {
+                update(index, gallery, was: before[index])
+            }
             return
         }
         self.galleries = galleries
@@ -136,6 +142,13 @@ final class FollowingMenu {
         nameLabels[index].text = gallery.displayName
         detailLabels[index].text = Self.detail(of: gallery)
         detailLabels[index].setStyleClass("following-problem", gallery.lastProblem != nil)
+    }
+
+    /// "checked 5 minutes ago" ages: said again for every row as the popover opens.
+    private func sayWhenChecked() {
+        for (index, gallery) in galleries.enumerated() where detailLabels.indices.contains(index) {
+            detailLabels[index].text = Self.detail(of: gallery)
+        }
     }
 
     /// The line under the buttons.

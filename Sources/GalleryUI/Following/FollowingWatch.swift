@@ -9,6 +9,9 @@ import GalleryCore
 @MainActor
 final class FollowingWatch {
     static let checkIntervalMilliseconds: UInt32 = 30 * 60 * 1000
+    /// While a check runs, the list is read again at most this often: after each gallery, 500 galleries made
+    /// hundreds of reads of the whole list (each queued before the check's next write) and of rows rewritten.
+    static let refreshDuringCheckMilliseconds: UInt32 = 250
     /// The desktop notification's id: each check's replaces the last one's.
     static let notificationID = "new-images"
 
@@ -32,7 +35,8 @@ final class FollowingWatch {
     /// A desktop notification was sent and not taken back. Only then is one withdrawn: the first call into
     /// GLib's notifications picks its backend for the process, which must not happen for nothing.
     private var notified = false
-    /// A refresh asked for and not yet run: checks of many galleries ask once each.
+    /// A refresh asked for and not yet run: checks of many galleries ask once each, in one refresh at most every
+    /// `refreshDuringCheckMilliseconds`.
     private var pendingRefresh: MainLoopSource?
     /// The gallery on screen, if any.
     var shownGallery: (@MainActor () -> Gallery?)?
@@ -214,7 +218,7 @@ final class FollowingWatch {
 
     private func scheduleRefresh() {
         guard pendingRefresh?.isActive != true else { return }
-        pendingRefresh = MainLoopSource.idle { [weak self] in
+        pendingRefresh = MainLoopSource.after(milliseconds: Self.refreshDuringCheckMilliseconds) { [weak self] in
             self?.pendingRefresh = nil
             self?.refresh()
         }
