@@ -1,0 +1,47 @@
+import CGLib
+import GObjectBindings
+import GalleryCore
+import TestSupport
+import XCTest
+@testable import GalleryUI
+
+/// The Following list as a check of many galleries refreshes it: only the rows whose gallery changed are
+/// written again, and when the popover opens every row says again when it was checked.
+final class FollowingMenuTests: GLibTestCase {
+    func testARefreshRewritesOnlyTheChangedRowsAndOpeningSaysEveryAgeAgain() throws {
+        try MainActor.assumeIsolated {
+            let folder = TemporaryFolder()
+            defer { withExtendedLifetime(folder) {} }
+            let ui = try UIHarness(followDirectory: folder.path)
+            defer { ui.close() }
+            let watch = try XCTUnwrap(ui.window.following)
+            let store = try XCTUnwrap(ui.following?.store)
+            for name in ["aurora", "atlas"] {
+                XCTAssertEqual(try FollowingWindowTests.wait { store.follow(.init(source: .demo, username: name), displayName: name, completion: $0) }, true)
+            }
+            let menu = watch.menu
+            // Checked once both are followed (the launch check may have run before): a check asked for while one
+            // runs joins it, so only once none does.
+            XCTAssertTrue(iterateMainLoop(until: {
+                guard let checker = ui.following?.checker, !checker.isChecking else { return false }
+                if menu.rows.count == 2, menu.galleries.allSatisfy({ $0.lastCheckedAt != nil }) { return true }
+                watch.checkNow()
+                return false
+            }, timeout: 60))
+            watch.stop()
+            for label in menu.detailLabels { label.text = "stale" }
+
+            var galleries = menu.galleries
+            galleries[1].newCount = 3
+            menu.show(galleries, newCount: 3)
+            XCTAssertEqual(menu.detailLabels[0].text, "stale", "aurora's row, unchanged, is not written again")
+            XCTAssertTrue(menu.detailLabels[1].text.hasPrefix("Demo · 3 new · checked "), menu.detailLabels[1].text)
+            XCTAssertEqual(menu.newButton.label, "_New Images (3)")
+
+            menu.button.isActive = true
+            XCTAssertTrue(iterateMainLoop(until: { menu.popover.isOpen && menu.rows[1].isMapped }, timeout: 60))
+            XCTAssertTrue(menu.detailLabels[0].text.hasPrefix("Demo · checked "), "opened: \(menu.detailLabels[0].text)")
+            menu.popover.popDown()
+        }
+    }
+}
