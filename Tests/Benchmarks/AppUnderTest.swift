@@ -62,7 +62,9 @@ final class AppUnderTest {
     /// With `cacheDirectory`, a disk cache and saved first pages there, as the app's window has.
     /// `settleFirstFrames` lets the first frames (theme, header bar) go by before returning, so they do not
     /// count as the app's work; a launch measurement counts them.
-    init(serverURL: String, cacheDirectory: String? = nil, settleFirstFrames: Bool = true) throws(BenchmarkError) {
+    /// `following`: the window's follow store and checker (Follow, Following and the New view).
+    init(serverURL: String, cacheDirectory: String? = nil, settleFirstFrames: Bool = true,
+         following: (store: FollowStore, checker: FollowChecker)? = nil) throws(BenchmarkError) {
         let application = try BenchGTK.shared()
         cache = cacheDirectory.map { HTTPCache(directory: $0 + "/http", maxBytes: CacheSettings().maxBytes) }
         client = HTTPClient(cache: cache)
@@ -70,7 +72,8 @@ final class AppUnderTest {
         snapshots = cacheDirectory.map { FeedSnapshotStore(path: $0 + "/last-gallery.json") }
         // As the app's DiskCache does: read while the window is made.
         snapshots?.readAhead()
-        let services = GalleryServices(client: client, pipeline: pipeline, snapshots: snapshots) { kind, username throws(GalleryError) in
+        let services = GalleryServices(client: client, pipeline: pipeline, snapshots: snapshots, following: following) {
+            kind, username throws(GalleryError) in
             try kind.makeSource(username: username, endpointOverride: serverURL)
         }
         window = MainWindow(application: application, services: services)

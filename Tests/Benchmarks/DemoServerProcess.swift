@@ -24,11 +24,13 @@ final class DemoServerProcess {
     private let output: UnsafeMutablePointer<GDataInputStream>
     private var stopped = false
 
-    /// `hostile`: the hostile server instead of the demo gallery. `port` 0 picks a free one.
-    init(latencyMilliseconds: Int = 0, hostile: Bool = false, port: Int = 0) throws(BenchmarkError) {
+    /// `hostile`: the hostile server instead of the demo gallery. `port` 0 picks a free one. `followedFeedsFor`:
+    /// the feeds of `FollowedFeeds` instead, their images at that demo server's base URL.
+    init(latencyMilliseconds: Int = 0, hostile: Bool = false, port: Int = 0,
+         followedFeedsFor imagesBaseURL: String? = nil) throws(BenchmarkError) {
         self.latencyMilliseconds = latencyMilliseconds
         let arguments = [Self.executablePath, "serve", "--latency", String(latencyMilliseconds), "--port", String(port)]
-            + (hostile ? ["--hostile"] : [])
+            + (hostile ? ["--hostile"] : []) + (imagesBaseURL.map { ["--followed-feeds", $0] } ?? [])
         var argv = arguments.map { UnsafePointer(strdup($0)) } + [nil]
         defer { argv.forEach { free(UnsafeMutableRawPointer(mutating: $0)) } }
         var error: UnsafeMutablePointer<GError>?

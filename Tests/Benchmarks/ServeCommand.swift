@@ -5,7 +5,8 @@ import GalleryDemoServer
 import GalleryHostileServer
 import Glibc
 
-/// `gallery-benchmarks serve [--latency MS] [--port N] | --hostile`: the demo (or hostile) server in a process of its own, so that its work
+/// `gallery-benchmarks serve [--latency MS] [--port N] | --hostile | --followed-feeds IMAGES_BASE_URL`: the demo (or
+/// hostile) server, or the followed galleries' feeds of the New-view benchmarks, in a process of its own, so that its work
 /// (reading and sending image files) neither runs on the measured main loop nor counts in its memory.
 ///
 /// Protocol with `DemoServerProcess`, over stdin/stdout:
@@ -20,6 +21,10 @@ enum ServeCommand {
                   let value = Int(arguments[index + 1]), value >= 0 else { return nil }
             return value
         }
+        func text(_ flag: String) -> String? {
+            guard let index = arguments.firstIndex(of: flag), index + 1 < arguments.endIndex else { return nil }
+            return arguments[index + 1]
+        }
         let latency = value("--latency") ?? 0
         // The same address again (a server that comes back): the cache's entries are keyed by URL.
         let port = UInt16(clamping: value("--port") ?? 0)
@@ -29,6 +34,10 @@ enum ServeCommand {
                 let hostile = HostileServer()
                 try hostile.start()
                 server = hostile
+            } else if let images = text("--followed-feeds") {
+                let feeds = try FollowedFeedsServer(imagesBaseURL: images, catalog: DemoData.catalog())
+                try feeds.start()
+                server = feeds
             } else {
                 guard let directory = DemoGalleryLocation.defaultDataDirectory() else {
                     return fail("no demo data directory; run `make demo-data`")

@@ -25,6 +25,8 @@ import GObjectBindings
 //   sandbox     360 thumbnails decoded by the gallery-decoder helpers against in-process; the hostile SVGs' peak
 //   playback    a 720p H.264 video in the app's player against a bare playbin: first frame, CPU, gaps while scrolling
 //   followcheck 500 followed demo galleries checked twice: main-loop work, memory above idle, requests when nothing is new
+//   newview     the New view of 10,000 images from 100 followed galleries: first screen, gaps while it fills, End held
+//   newviewcheck 500 followed galleries checked from the window with the New view on screen: gaps, memory, in place
 //   serve       (internal) the demo server child process
 // As the app does first thing: the benchmarks measure its process (see WorkerTask.returnLargeBlocksWhenFreed).
 WorkerTask.returnLargeBlocksWhenFreed()
@@ -64,6 +66,8 @@ enum Bench {
         ("sandbox", SandboxScenario.run),
         ("playback", PlaybackScenario.run),
         ("followcheck", FollowCheckScenario.run),
+        ("newview", NewViewScenario.run),
+        ("newviewcheck", NewViewCheckScenario.run),
     ]
 
     static func run(_ name: String) -> Int32 {

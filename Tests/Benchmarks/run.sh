@@ -21,6 +21,9 @@ scenarios=("$@")
 [ ${#scenarios[@]} -gt 0 ] || export PERFORMANCE_DOC=${PERFORMANCE_DOC:-$root/docs/PERFORMANCE.md}
 [ ${#scenarios[@]} -gt 0 ] || scenarios=(mainloop thumbnails throughput memory scroll zoom hostile relaunch launch fullcache end10k end100k jump gridend10k gridend100k gridjump baselines download sandbox playback followcheck)
 
+# The New view's scenarios (issue 28), after the others.
+[ $# -gt 0 ] || scenarios+=(newview newviewcheck)
+
 if [ -z "${GALLERY_BENCH_INSIDE:-}" ]; then
   swift=${SWIFT:-$(command -v swift || echo /opt/swift/usr/bin/swift)}
   build_dir=${BUILD_DIR:-.build}
