@@ -67,6 +67,8 @@ enum NewViewCheckScenario {
         try Loop.run(until: { app.window.gallery !== before && app.window.gallery?.mayHaveMore == false }, timeout: 60,
                      "the New view taking the new images in")
         let replaced = Loop.milliseconds(since: start)
+        // The turn that replaced it ends a gap only at the probe's next firing, and the frame after it follows.
+        Loop.run(for: 0.2)
         let gaps = probe.stop()
         sampler.stop()
         animation.stop()

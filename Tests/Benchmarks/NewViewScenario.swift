@@ -69,6 +69,8 @@ enum NewViewScenario {
             }, timeout: 60, "End held to the New view's last thumbnails")
             end.release()
             ends.append(Loop.milliseconds(since: start))
+            // The last turn ends a gap only at the probe's next firing.
+            Loop.run(for: 0.1)
             fills.append(filled ?? .nan)
             presses += end.presses
             lastOnScreen = app.list.visibleRange.upperBound
