@@ -36,6 +36,21 @@ final class PackedGalleryItemTests: XCTestCase {
         }
     }
 
+    /// A replaced view finds its items by id without unpacking them: the whole id, nothing less or more.
+    func testTheIdIsComparedWithoutUnpacking() {
+        // 200 bytes: a length of two varint bytes, within `GalleryItem.maxIDBytes`.
+        let long = String(repeating: "é", count: 100)
+        for id in ["", "7", "guid-1", long] {
+            let packed = PackedGalleryItem(GalleryItem(id: id, title: "t", fullImageURL: nil))
+            XCTAssertTrue(packed.hasID(id), "\(id.count) characters")
+            XCTAssertFalse(packed.hasID(id + "x"))
+            XCTAssertFalse(packed.hasID("x" + id))
+            if !id.isEmpty { XCTAssertFalse(packed.hasID(String(id.dropLast()))) }
+        }
+        XCTAssertFalse(PackedGalleryItem(bytes: []).hasID("a"), "damaged bytes hold no id")
+        XCTAssertFalse(PackedGalleryItem(bytes: [20, 0x61]).hasID("a"), "an id cut short is no id")
+    }
+
     /// DeviantArt's guid is its link: the page URL is stored once, as the id.
     func testAPageURLThatIsTheIdIsStoredOnce() {
         let link = "https://www.deviantart.com/inkwell/art/Rock-and-Roll-101"

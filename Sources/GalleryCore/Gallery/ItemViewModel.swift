@@ -126,6 +126,8 @@ public final class ItemViewModel {
     /// The item, unpacked for the caller.
     public var item: GalleryItem { packedItem.item }
     public var kind: GalleryItem.Kind { packedItem.kind }
+    /// Whether the item's id is `id`, without unpacking the item.
+    public func hasItemID(_ id: String) -> Bool { packedItem.hasID(id) }
     public var thumbnailPixelSize: Int { context.thumbnailPixelSize }
     public var thumbnailURL: String? { item.thumbnailURL(covering: context.thumbnailPixelSize) }
     public var isVisible: Bool { interest == .visible }

@@ -80,6 +80,16 @@ struct PackedGalleryItem: Sendable {
         return GalleryItem.Kind(rawValue: reader.string()) ?? .other
     }
 
+    /// Whether the item's id is `id`, compared in place: a view of 10,000 items replaced in place looks for the
+    /// one at its top and the selected one, which unpacking every item before them made a long turn.
+    func hasID(_ id: String) -> Bool {
+        var reader = Reader(bytes: bytes)
+        let count = reader.int()
+        let start = reader.offset
+        guard count == id.utf8.count, start + count <= bytes.count else { return false }
+        return id.utf8.elementsEqual(bytes[start..<start + count])
+    }
+
     /// Bytes held (for tests and benchmarks).
     var byteCount: Int { bytes.count }
 

@@ -161,14 +161,14 @@ public final class GalleryListView {
         let top = download(at: anchor.index)?.item.id
         let selected = selectedDownload?.item.id
         show(gallery)
-        // Searched in place: a New view of ten thousand items is not copied for it.
+        // Searched in place: a New view of ten thousand items is neither copied nor unpacked for it.
         let downloads = gallery.downloads
-        if let top, let position = downloads.firstIndex(where: { $0.item.id == top }) {
+        if let top, let position = downloads.firstIndex(where: { $0.hasItemID(top) }) {
             configureAdjustment(value: geometry.value(for: (position, anchor.fraction)))
             positionChanged()
         }
         // Selected again where it is now, the view staying where it was (the selection may be scrolled away).
-        if let selected, let position = downloads.firstIndex(where: { $0.item.id == selected }) {
+        if let selected, let position = downloads.firstIndex(where: { $0.hasItemID(selected) }) {
             selection.select(position, focus: false, scrolling: false)
         }
     }
