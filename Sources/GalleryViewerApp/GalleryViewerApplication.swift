@@ -21,7 +21,11 @@ final class GalleryViewerApplication {
     private var diskCache: DiskCache?
     /// Made on first use, after startup opened the disk cache.
     private lazy var client = HTTPClient(cache: diskCache?.http)
-    private lazy var pipeline = ImagePipeline(client: client)
+    /// Its decoder helpers start after the window's first frame (`helpersAfterFirstFrame`): on two cores, the
+    /// sandboxes starting took CPU from building the window, and a launch's first screen needs no decode when
+    /// its thumbnails were kept.
+    private lazy var pipeline = ImagePipeline(client: client, decodes: false)
+    private let helpersAfterFirstFrame = PaintWatcher()
     private let sources = SourceFactory(overriddenSource: nil, endpointOverride: nil)
     /// The state file: saves each new search and the recent galleries; holds the last search of the previous
     /// launch and the cache's size, read once, at startup of the instance that shows the window (a launch
@@ -181,6 +185,10 @@ final class GalleryViewerApplication {
             if let self, self.window === window { self.window = nil }
         }
         window.present()
+        helpersAfterFirstFrame.start(on: window.window) { [pipeline] in
+            pipeline.startDecoderHelpers()
+            return false
+        }
         return window
     }
 

@@ -86,8 +86,13 @@ public final class ShortcutsWindow: Widget {
     }
 }
 
+extension ShortcutsWindow {
+    public func present() { gtk_window_present(widget.raw.as(GtkWindow.self)) }
+}
+
 extension ApplicationWindow {
-    /// The window's shortcuts window: adds the `win.show-help-overlay` action that opens it.
+    /// The window's shortcuts window: adds the `win.show-help-overlay` action that opens it, unless the window
+    /// has an action of that name already.
     public func setHelpOverlay(_ overlay: ShortcutsWindow) {
         gtk_application_window_set_help_overlay(widget.raw.as(GtkApplicationWindow.self),
                                                 overlay.widget.raw.as(GtkShortcutsWindow.self))

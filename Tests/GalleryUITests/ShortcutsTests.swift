@@ -13,7 +13,11 @@ final class ShortcutsTests: GLibTestCase {
         try MainActor.assumeIsolated {
             let ui = try UIHarness()
             defer { ui.close() }
-            let overlay = try XCTUnwrap(ui.window.window.helpOverlay, "the window has a shortcuts window")
+            XCTAssertNil(ui.window.window.helpOverlay, "made only when asked for")
+            // The main menu opens it, and the action it uses exists on the window.
+            let menu = try XCTUnwrap(gtk_menu_button_get_menu_model(ui.window.header.menuButton.widget.raw.as(GtkMenuButton.self)))
+            XCTAssertTrue(Self.menuActions(menu).contains("win.show-help-overlay"), "\(Self.menuActions(menu))")
+            let overlay = try Self.openShortcutsWindow(ui)
             // The sections' shortcuts; the window's search page holds copies of them, left out here.
             var sections: [Widget] = []
             overlay.forEachDescendant { widget in
@@ -29,16 +33,24 @@ final class ShortcutsTests: GLibTestCase {
                 }
             }
             XCTAssertEqual(listed, Shortcuts.all.map { "\($0.title) = \($0.accelerators.joined(separator: " "))" })
+            gtk_widget_hide(overlay.widget)
 
-            // The main menu opens it, and the action it uses exists on the window.
-            let menu = try XCTUnwrap(gtk_menu_button_get_menu_model(ui.window.header.menuButton.widget.raw.as(GtkMenuButton.self)))
-            XCTAssertTrue(Self.menuActions(menu).contains("win.show-help-overlay"), "\(Self.menuActions(menu))")
-            XCTAssertFalse(gtk_widget_get_visible(overlay.widget) != 0)
+            // Asked for again: the same window, shown again.
             ui.window.window.activateAction("show-help-overlay")
-            XCTAssertTrue(iterateMainLoop(until: { gtk_widget_get_mapped(overlay.widget) != 0 }, timeout: 60),
-                          "win.show-help-overlay shows the shortcuts window")
+            XCTAssertTrue(iterateMainLoop(until: { gtk_widget_get_mapped(overlay.widget) != 0 }, timeout: 60))
+            XCTAssertEqual(ui.window.window.helpOverlay?.widget, overlay.widget)
             gtk_widget_hide(overlay.widget)
         }
+    }
+
+    /// win.show-help-overlay, as Ctrl+? and the main menu activate it: the shortcuts window, made then, shows.
+    @MainActor
+    static func openShortcutsWindow(_ ui: UIHarness) throws -> ShortcutsWindow {
+        ui.window.window.activateAction("show-help-overlay")
+        XCTAssertTrue(iterateMainLoop(until: {
+            ui.window.window.helpOverlay.map { gtk_widget_get_mapped($0.widget) != 0 } ?? false
+        }, timeout: 60), "win.show-help-overlay shows the shortcuts window")
+        return try XCTUnwrap(ui.window.window.helpOverlay)
     }
 
     /// GTK 3's shortcuts window does not destroy its inner box (search bar, pages) with itself: the box stayed
@@ -50,7 +62,8 @@ final class ShortcutsTests: GLibTestCase {
             let innerBox: ObjectRef
             do {
                 let ui = try UIHarness()
-                let overlay = try XCTUnwrap(ui.window.window.helpOverlay)
+                let overlay = try Self.openShortcutsWindow(ui)
+                gtk_widget_hide(overlay.widget)
                 innerBox = ObjectRef(try XCTUnwrap(gtk_bin_get_child(overlay.widget.raw.as(GtkBin.self))), transfer: .none)
                 ui.close()
             }

@@ -47,8 +47,9 @@ public final class ImagePipeline {
     private var saves: [String: PipelineTask<SavedFile>] = [:]
     private var heldOriginals: [String: HeldOriginal] = [:]
 
-    /// - Parameter decodes: false for a pipeline that only saves files (`--download`): no decoder helper is
-    ///   started ahead of a first decode.
+    /// - Parameter decodes: false: no decoder helper is started ahead of a first decode (or of
+    ///   `startDecoderHelpers`): a pipeline that only saves files (`--download`), or one whose process has more
+    ///   pressing work at first (the window's, until its first frame).
     /// - Parameter sandbox: how the decoder helpers are started (tests: a bubblewrap that cannot work).
     public init(client: HTTPClient, cache: ImageCache = ImageCache(), limits: Limits = .init(), decodes: Bool = true,
                 sandbox: DecoderSandbox = .init()) {
@@ -62,6 +63,9 @@ public final class ImagePipeline {
         // stalled one, for its next page.
         scheduler = HostScheduler(maxPerHost: max(1, client.configuration.maxConnectionsPerHost - 1))
     }
+
+    /// Starts the decoder helpers ahead of the first decode, if they are not running yet.
+    public func startDecoderHelpers() { decoder.startHelpers() }
 
     /// Downloads (into memory or to files) running on the network now.
     public var activeFetchCount: Int { scheduler.runningCount }

@@ -451,8 +451,18 @@ public final class MainWindow {
         }
         SimpleAction.add(to: map, name: "reload") { [weak self] in self?.reload() }
         SimpleAction.add(to: map, name: "close") { [weak self] in self?.window.close() }
-        // Ctrl+? and the main menu's "Keyboard Shortcuts" (win.show-help-overlay) open it.
-        window.setHelpOverlay(Shortcuts.makeWindow())
+        // Ctrl+? and the main menu's "Keyboard Shortcuts" (win.show-help-overlay) open the shortcuts window, made
+        // the first time it is asked for: it is GtkBuilder's biggest tree here, a fifth of the window's start.
+        // (GTK adds no action of its own for it when the window has this one.)
+        SimpleAction.add(to: map, name: "show-help-overlay") { [weak self] in
+            guard let self else { return }
+            let overlay = window.helpOverlay ?? {
+                let made = Shortcuts.makeWindow()
+                window.setHelpOverlay(made)
+                return made
+            }()
+            overlay.present()
+        }
         Shortcuts.install(in: application)
     }
 }
