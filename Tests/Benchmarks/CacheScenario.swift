@@ -82,7 +82,7 @@ enum CacheScenario {
         report.goal("offline-notice", count: offline.filter(\.saidOffline).count, equals: runs, what: "launches said offline")
         report.goal("offline-first-screen", measured: Stats(fromIndex.map(\.milliseconds)).median,
                     atMost: Goals.offlineFirstScreenMilliseconds, unit: "ms")
-        report.goal("offline-first-screen-kept", measured: Stats(offline.map(\.milliseconds)).median,
+        report.goal("relaunch-pictures-offline", measured: Stats(offline.map(\.picturesMilliseconds)).median,
                     atMost: Goals.relaunchKeptFirstScreenMilliseconds, unit: "ms")
         report.goal("relaunch-first-screen", measured: Stats(warm.map(\.milliseconds)).median,
                     atMost: Goals.relaunchFirstScreenMilliseconds, unit: "ms")
