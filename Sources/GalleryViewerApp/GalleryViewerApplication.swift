@@ -44,6 +44,8 @@ final class GalleryViewerApplication {
     /// When `main` began; the launch's first screen is timed from there in the debug log.
     private let started: Int
     private var firstScreenTrace: FirstScreenTrace?
+    /// The gallery the window showed when it was closed: the quit that follows keeps its first screen.
+    private var closedGallery: Gallery?
 
     init(started: Int) { self.started = started }
 
@@ -182,7 +184,9 @@ final class GalleryViewerApplication {
         window.onViewModeChange = { [recentSearches] mode in recentSearches.save(viewMode: mode) }
         window.onShowNewImages = { [recentSearches] in recentSearches.saveShowingNewImages() }
         window.window.onDestroy { [weak self, weak window] in
-            if let self, self.window === window { self.window = nil }
+            guard let self, self.window === window else { return }
+            self.closedGallery = window?.galleryWhenClosed
+            self.window = nil
         }
         window.present()
         helpersAfterFirstFrame.start(on: window.window) { [pipeline] in
@@ -217,7 +221,7 @@ final class GalleryViewerApplication {
     }
 
     private func shutdown() {
-        diskCache?.save(showing: window?.gallery, images: pipeline.cache)
+        diskCache?.save(showing: window?.gallery ?? closedGallery, images: pipeline.cache)
         window?.gallery?.cancel()
         client.abortAll()
         sources.shutDown()

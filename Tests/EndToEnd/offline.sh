@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end test of the disk cache with the real binary, driven like a user (run it through .ci/headless, as
 # `make test-e2e` does):
-#   the app on a demo server, aurora's thumbnails painted → Ctrl+Q → the cache's index, the saved first page
+#   the app on a demo server, aurora's thumbnails painted → Ctrl+W → the cache's index, the saved first page
 #   and its thumbnails are on disk → the server is stopped (the network is gone) → a launch without the HTTP
 #   cache paints the first screen from the kept thumbnails → a launch shows the first screen from the cache
 #   and says it is offline → the server comes back on the same address →
@@ -56,13 +56,18 @@ entry_files() { find "$cache_dir/http" -maxdepth 1 -type f -name '[0-9]*' 2>/dev
 
 start_atspi_bus "$work/atspi.log" || fail "no accessibility bus"
 
-# 1. Online: aurora's first screen, then Ctrl+Q.
+# 1. Online: aurora's first screen, then its window closed.
 start_server 0
 launch app-online.log --source demo --endpoint "$base_url" aurora
 wait_for "$patience" is_colourful "$thumbnails" 0.20 || fail "no thumbnails were painted online"
 atspi_expect "online" --expect "Aurora over the Harbour" --expect-no-text "cannot be reached"
 import -window root "$shots/offline-1-online.png"
-quit_app
+# Closed as most people leave it (Ctrl+W, as the title bar's ✕): the quit that follows keeps what Ctrl+Q does.
+xdotool windowfocus --sync "$window"
+xdotool key ctrl+w
+wait_for 60 bash -c "! kill -0 $app_pid 2>/dev/null" || fail "the app did not quit when its window closed"
+wait "$app_pid" || fail "the app exited with status $? when its window closed"
+app_pid=
 
 # 2. What the quit left on disk: the index, the entries, the saved first page; private.
 [ -s "$cache_dir/http/soup.cache2" ] || fail "no cache index was written on quit"

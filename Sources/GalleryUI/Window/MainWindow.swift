@@ -209,6 +209,9 @@ public final class MainWindow {
 
     /// True once the window was closed. Its widgets are disposed then; nothing may update them again.
     public private(set) var isDestroyed = false
+    /// The gallery on screen when the window closed (closing it is the usual way to quit): what the app keeps
+    /// of its first screen as it quits.
+    public private(set) var galleryWhenClosed: Gallery?
 
     /// The window is going away with downloads in flight: stop them all, so no callback reaches a widget
     /// GTK already disposed (the classic crash of lazy image lists).
@@ -227,6 +230,7 @@ public final class MainWindow {
         selectionSave.close()
         notification.dismiss()
         gallery?.cancel()
+        galleryWhenClosed = gallery
         gallery = nil
         listView.detach()
     }
