@@ -153,6 +153,87 @@ final class GtkBindingsTests: GLibTestCase {
         }
     }
 
+    /// A menu button's popover is made from its menu on first need, not with the button (GTK 3 makes a widget per
+    /// item as soon as a model is set, before the window's first frame): when the main loop is idle at low
+    /// priority, or at once when the button is pressed or opened. Meanwhile it stays sensitive, and it opens
+    /// with the menu's items.
+    func testAMenuButtonMakesItsMenuOnFirstNeed() throws {
+        try MainActor.assumeIsolated {
+            try Self.initGtk()
+            @MainActor func menu() -> Menu {
+                let menu = Menu()
+                menu.append("_Reload", action: "win.reload")
+                menu.append("_About", action: "app.about")
+                return menu
+            }
+            let pressed = MenuButton(iconName: "open-menu-symbolic", tooltip: "Pressed", menu: menu())
+            let opened = MenuButton(iconName: "open-menu-symbolic", tooltip: "Opened", menu: menu())
+            let idle = MenuButton(iconName: "open-menu-symbolic", tooltip: "Idle", menu: menu())
+            let box = Box(.horizontal, spacing: 0)
+            for button in [pressed, opened, idle] { box.append(button) }
+            let window = try XCTUnwrap(gtk_window_new(GTK_WINDOW_TOPLEVEL))
+            defer { gtk_widget_destroy(window) }
+            gtk_container_add(window.raw.as(GtkContainer.self), box.widget)
+            @MainActor func model(_ button: MenuButton) -> UnsafeMutablePointer<GMenuModel>? {
+                gtk_menu_button_get_menu_model(button.widget.raw.as(GtkMenuButton.self))
+            }
+            for button in [pressed, opened, idle] {
+                XCTAssertNil(model(button), "no popover made with the button")
+                XCTAssertNotEqual(gtk_widget_get_sensitive(button.widget), 0, "sensitive before its menu is made")
+            }
+
+            // Shown (and realized) without running the main loop, whose idle time would make the menus.
+            gtk_widget_show_all(window)
+            XCTAssertNil(model(idle))
+            // A press reaches the button's handlers before its own (which open the popover).
+            let press = try XCTUnwrap(gdk_event_new(GDK_BUTTON_PRESS))
+            defer { gdk_event_free(press) }
+            let eventWindow = try XCTUnwrap(gtk_widget_get_window(pressed.widget))
+            g_object_ref(UnsafeMutableRawPointer(eventWindow))
+            press.pointee.button.window = eventWindow
+            press.pointee.button.button = 1
+            press.pointee.button.send_event = 1
+            gtk_widget_event(pressed.widget, press)
+            XCTAssertEqual(model(pressed), pressed.menuModel.map { $0.ref.typed() }, "a press makes the menu")
+            XCTAssertNil(model(opened))
+            opened.isActive = true
+            XCTAssertEqual(model(opened), opened.menuModel.map { $0.ref.typed() }, "opening makes the menu")
+
+            XCTAssertTrue(iterateMainLoop(until: { model(idle) != nil }, timeout: 60), "made once the loop is idle")
+            let popover = try XCTUnwrap(gtk_menu_button_get_popover(opened.widget.raw.as(GtkMenuButton.self)))
+            XCTAssertTrue(iterateMainLoop(until: { gtk_widget_get_mapped(popover.raw.as(GtkWidget.self)) != 0 }, timeout: 60),
+                          "the opened button shows its menu")
+            XCTAssertEqual(Self.modelButtonLabels(in: popover.raw.as(GtkWidget.self)), ["Reload", "About"], "its items, mnemonics taken out")
+            opened.isActive = false
+        }
+    }
+
+    /// The texts of the model buttons (a menu model's items) below `widget`, depth first.
+    @MainActor
+    private static func modelButtonLabels(in widget: UnsafeMutablePointer<GtkWidget>) -> [String] {
+        final class Found { var labels: [String] = [] }
+        let found = Found()
+        func visit(_ widget: UnsafeMutablePointer<GtkWidget>) {
+            if g_type_check_instance_is_a(widget.raw.as(GTypeInstance.self), gtk_model_button_get_type()) != 0 {
+                var value = GValue()
+                g_value_init(&value, g_type_from_name("gchararray"))
+                g_object_get_property(widget.raw.as(GObject.self), "text", &value)
+                found.labels.append(g_value_get_string(&value).map { String(cString: $0) } ?? "")
+                g_value_unset(&value)
+            }
+            guard g_type_check_instance_is_a(widget.raw.as(GTypeInstance.self), gtk_container_get_type()) != 0 else { return }
+            var children: [UnsafeMutablePointer<GtkWidget>] = []
+            withUnsafeMutablePointer(to: &children) { list in
+                gtk_container_forall(widget.raw.as(GtkContainer.self), { child, data in
+                    if let child { data!.assumingMemoryBound(to: [UnsafeMutablePointer<GtkWidget>].self).pointee.append(child) }
+                }, list)
+            }
+            children.forEach(visit)
+        }
+        visit(widget)
+        return found.labels
+    }
+
     /// A header bar's new subtitle redraws its titles, not the whole bar: GTK's own subtitle lays out and
     /// redraws every child of the bar, and the app's subtitle changes with every page of a gallery.
     func testANewSubtitleRedrawsTheTitlesOnly() throws {

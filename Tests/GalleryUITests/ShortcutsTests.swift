@@ -15,6 +15,7 @@ final class ShortcutsTests: GLibTestCase {
             defer { ui.close() }
             XCTAssertNil(ui.window.window.helpOverlay, "made only when asked for")
             // The main menu opens it, and the action it uses exists on the window.
+            ui.window.header.menuButton.installMenu()
             let menu = try XCTUnwrap(gtk_menu_button_get_menu_model(ui.window.header.menuButton.widget.raw.as(GtkMenuButton.self)))
             XCTAssertTrue(Self.menuActions(menu).contains("win.show-help-overlay"), "\(Self.menuActions(menu))")
             let overlay = try Self.openShortcutsWindow(ui)
