@@ -2,9 +2,10 @@
 import Glibc
 #endif
 
-/// Reads a regular file of at most `maxBytes` (a list the user picked to import): synchronous, so run it on a
-/// worker. Anything else — a device, a FIFO, a directory, a larger file — is refused without reading it whole:
-/// at most one byte more than the limit is read, and a FIFO cannot hold the worker (opened without waiting).
+/// Reads a regular file of at most `maxBytes` (a list the user picked to import, a file the app kept):
+/// synchronous, so run it on a worker. Anything else — a device, a FIFO, a directory, a larger file — is refused
+/// without reading it whole: at most one byte more than the limit is read, and a FIFO cannot hold the worker
+/// (opened without waiting).
 public enum BoundedFileRead {
     public enum Problem: Error, Sendable, Equatable {
         case tooLarge
@@ -20,10 +21,13 @@ public enum BoundedFileRead {
         guard fstat(descriptor, &info) == 0 else { return .failure(.failed(String(cString: strerror(errno)))) }
         guard info.st_mode & S_IFMT == S_IFREG else { return .failure(.notAFile) }
         guard info.st_size <= maxBytes else { return .failure(.tooLarge) }
+        // Room for the size it has and one byte more (which tells that it grew while read), then more as it
+        // grows, never past one byte over the limit: a small file of a large bound costs its own size.
         let limit = maxBytes + 1
-        var bytes = [UInt8](repeating: 0, count: limit)
+        var bytes = [UInt8](repeating: 0, count: min(limit, Int(info.st_size) + 1))
         var count = 0
         while count < limit {
+            if count == bytes.count { bytes += [UInt8](repeating: 0, count: min(limit - count, max(count, 4096))) }
             let got = bytes[count...].withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
             if got == 0 { break }
             if got < 0 {
@@ -34,6 +38,7 @@ public enum BoundedFileRead {
         }
         // The file grew while it was read.
         guard count <= maxBytes else { return .failure(.tooLarge) }
-        return .success(Array(bytes[..<count]))
+        bytes.removeSubrange(count...)
+        return .success(bytes)
     }
 }

@@ -10,6 +10,31 @@ final class FileSystemTests: GLibTestCase {
         return stat(path, &info) == 0 ? info.st_mode & 0o777 : nil
     }
 
+    /// A bounded read gives a file whole up to its bound and refuses one byte more, or what is not a regular
+    /// file, without reading it; a small file under a large bound costs its own size (the launch reads the kept
+    /// first screen, bound 8 MiB, often a few hundred kilobytes).
+    func testABoundedReadTakesWholeFilesUpToTheBoundOnly() throws {
+        let folder = TemporaryFolder()
+        let small: [UInt8] = Array("a small file".utf8)
+        folder.write(small, to: "small")
+        XCTAssertEqual(try BoundedFileRead.read(atPath: folder.path + "/small", maxBytes: 8 << 20).get(), small)
+        let bound = 70_000
+        let exact = (0..<bound).map { UInt8(truncatingIfNeeded: $0 * 7) }
+        folder.write(exact, to: "exact")
+        XCTAssertEqual(try BoundedFileRead.read(atPath: folder.path + "/exact", maxBytes: bound).get(), exact, "read whole")
+        folder.write(exact + [1], to: "over")
+        XCTAssertEqual(BoundedFileRead.read(atPath: folder.path + "/over", maxBytes: bound), .failure(.tooLarge))
+        folder.write([], to: "empty")
+        XCTAssertEqual(try BoundedFileRead.read(atPath: folder.path + "/empty", maxBytes: bound).get(), [])
+        XCTAssertEqual(BoundedFileRead.read(atPath: folder.path, maxBytes: bound), .failure(.notAFile))
+        XCTAssertEqual(mkfifo(folder.path + "/fifo", 0o600), 0)
+        XCTAssertEqual(BoundedFileRead.read(atPath: folder.path + "/fifo", maxBytes: bound), .failure(.notAFile),
+                       "a FIFO with no writer does not hold the reader")
+        guard case .failure(.failed) = BoundedFileRead.read(atPath: folder.path + "/missing", maxBytes: bound) else {
+            return XCTFail("a missing file is a failure")
+        }
+    }
+
     func testKeyFilesReadEscapeAndKeepTheirComments() throws {
         let text = "# the user's note\n[cache]\nmax-size-mb=12\nname=a\\nb\n[other]\nsize=lots\n"
         let file = try XCTUnwrap(KeyFile(text: text, keepComments: true))

@@ -253,6 +253,36 @@ final class FeedSnapshotTests: GLibTestCase {
         }
     }
 
+    /// A launch takes what was read ahead as soon as the worker has it, without waiting for the main loop to
+    /// deliver it (busy building the window then): the saved copy can be in the window's first frame.
+    func testAReadAheadTheWorkerFinishedIsHandedOverAtOnce() throws {
+        try MainActor.assumeIsolated {
+            let feeds = try FeedServer()
+            let store = feeds.store
+            _ = Self.saveFirstPage(try feeds.deviantArt, in: store)
+            let firstURL = try feeds.deviantArt.firstRequest().key
+
+            store.readAhead()
+            // The workers' end, waited for without running the main loop (which would deliver it the usual way).
+            let deadline = g_get_monotonic_time() + 60_000_000
+            while !store.isReadAheadFinished, g_get_monotonic_time() < deadline { g_usleep(1000) }
+            XCTAssertTrue(store.isReadAheadFinished)
+            var loaded: FeedSnapshot??
+            store.load(firstURL: firstURL) { loaded = .some($0) }
+            XCTAssertEqual(loaded??.firstURL, firstURL, "handed over before `load` returned")
+            var thumbnails: [FirstScreenThumbnails.Entry]?
+            store.loadFirstScreen(firstURL: firstURL) { thumbnails = $0 }
+            XCTAssertEqual(thumbnails?.count, 0, "none kept, and said so at once")
+            // The main loop's delivery comes after and hands nothing over twice.
+            var calls = 0
+            store.load(firstURL: firstURL) { _ in calls += 1 }
+            XCTAssertTrue(iterateMainLoop(until: { calls == 1 }, timeout: 60), "a second asker reads the file")
+            drainMainLoop()
+            XCTAssertEqual(calls, 1)
+            XCTAssertEqual(loaded??.firstURL, firstURL)
+        }
+    }
+
     func testRemoveDeletesTheFileAndSaysHowBig() throws {
         try MainActor.assumeIsolated {
             let feeds = try FeedServer()

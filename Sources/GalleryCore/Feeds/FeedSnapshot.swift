@@ -76,8 +76,12 @@ public struct FeedSnapshot: Sendable, Equatable, Codable {
 
     /// Nil for anything that is not a snapshot within bounds (a damaged or foreign file).
     static func decode(_ bytes: Bytes) -> FeedSnapshot? {
+        bytes.withUnsafeBytes { decode($0) }
+    }
+
+    static func decode(_ bytes: UnsafeRawBufferPointer) -> FeedSnapshot? {
         guard bytes.count <= maxFileBytes else { return nil }
-        let data = bytes.withUnsafeBytes { Data($0) }
+        let data = Data(bytes)
         guard let snapshot = try? JSONDecoder().decode(FeedSnapshot.self, from: data), snapshot.isWithinBounds else {
             return nil
         }

@@ -1,10 +1,12 @@
 import CGLib
 import GObjectBindings
+import Synchronization
 
 /// Keeps the last gallery's `FeedSnapshot` in one file in the cache directory (readable by the user only),
-/// for a launch without network, and beside it the thumbnails of its first screen (`FirstScreenThumbnails`). Encoding, decoding and the disk are off the main loop: JSON on a GTask
-/// worker, the file through GIO's asynchronous calls (written atomically). Saves that come faster than the
-/// disk are coalesced: the newest wins.
+/// for a launch without network, and beside it the thumbnails of its first screen (`FirstScreenThumbnails`).
+/// Off the main loop: reads on a GTask worker (the file within its bound, then decoded), writes through GIO's
+/// asynchronous calls (atomically); saves that come faster than the disk are coalesced, the newest winning.
+/// The thumbnails are written at once as the app quits.
 @MainActor
 public final class FeedSnapshotStore {
     public let path: String
@@ -43,14 +45,18 @@ public final class FeedSnapshotStore {
             aheadSnapshot = nil
             return ahead.whenRead(matching)
         }
-        readSnapshot(matching)
+        let path = self.path
+        WorkerTask.run({ Self.readSnapshot(at: path) }, completion: matching)
     }
 
     /// Starts reading both files now, before anyone asks (the app: as it starts, so that they are read while
-    /// the window is made); the first `load` and `loadFirstScreen` take what was read.
+    /// the window is made); the first `load` and `loadFirstScreen` take what was read, at once if the worker
+    /// has finished, even while the main loop has not yet heard of it (the window's first frame can then show it).
     public func readAhead() {
-        aheadSnapshot = PendingRead(readSnapshot)
-        aheadThumbnails = PendingRead { [self] done in readThumbnails(firstURL: nil, done) }
+        let path = self.path
+        let thumbnailsPath = self.thumbnailsPath
+        aheadSnapshot = PendingRead { Self.readSnapshot(at: path) }
+        aheadThumbnails = PendingRead { Self.readThumbnails(at: thumbnailsPath, firstURL: nil) }
     }
 
     /// Lets go of what was read ahead, when no one will ask for it (a launch that shows no saved gallery):
@@ -60,20 +66,19 @@ public final class FeedSnapshotStore {
         aheadThumbnails = nil
     }
 
+    /// Both files read ahead have been read (or none is being read ahead); tests wait for it.
+    var isReadAheadFinished: Bool { (aheadSnapshot?.isFinished ?? true) && (aheadThumbnails?.isFinished ?? true) }
+
     /// Each file read ahead, until the first who asks takes it.
     private var aheadSnapshot: PendingRead<FeedSnapshot>?
     private var aheadThumbnails: PendingRead<(firstURL: String, entries: [FirstScreenThumbnails.Entry])>?
 
-    private func readSnapshot(_ completion: @escaping @MainActor (FeedSnapshot?) -> Void) {
-        // A stat, not a read: the file is never read past its bound.
-        guard let size = DirectoryScan.fileBytes(at: path), size <= FeedSnapshot.maxFileBytes else {
-            MainLoopSource.idle { completion(nil) }
-            return
+    /// On a worker: the file, never read past its bound, and what it holds (nil when absent or damaged).
+    private nonisolated static func readSnapshot(at path: String) -> FeedSnapshot? {
+        guard case .success(let bytes) = BoundedFileRead.read(atPath: path, maxBytes: FeedSnapshot.maxFileBytes) else {
+            return nil
         }
-        File(path: path).loadContents { result in
-            guard case .success(let bytes) = result else { return completion(nil) }
-            WorkerTask.run({ FeedSnapshot.decode(bytes) }, completion: completion)
-        }
+        return bytes.withUnsafeBytes { FeedSnapshot.decode($0) }
     }
 
     /// Keeps the thumbnails `gallery`'s first screen shows, as `cache` holds them, for the next launch
@@ -97,22 +102,18 @@ public final class FeedSnapshotStore {
             aheadThumbnails = nil
             return ahead.whenRead(matching)
         }
-        readThumbnails(firstURL: firstURL, matching)
+        let path = thumbnailsPath
+        WorkerTask.run({ Self.readThumbnails(at: path, firstURL: firstURL) }, completion: matching)
     }
 
-    /// Nil `firstURL`: whichever gallery's they are.
-    private func readThumbnails(firstURL: String?,
-                                _ completion: @escaping @MainActor ((firstURL: String, entries: [FirstScreenThumbnails.Entry])?) -> Void) {
-        guard let size = DirectoryScan.fileBytes(at: thumbnailsPath), size <= FirstScreenThumbnails.maxFileBytes else {
-            MainLoopSource.idle { completion(nil) }
-            return
+    /// On a worker: the kept thumbnails if they are the gallery's whose first request is `firstURL` (nil:
+    /// whichever gallery's they are).
+    private nonisolated static func readThumbnails(at path: String, firstURL: String?)
+        -> (firstURL: String, entries: [FirstScreenThumbnails.Entry])? {
+        guard case .success(let bytes) = BoundedFileRead.read(atPath: path, maxBytes: FirstScreenThumbnails.maxFileBytes) else {
+            return nil
         }
-        File(path: thumbnailsPath).loadContents { result in
-            guard case .success(let bytes) = result else { return completion(nil) }
-            WorkerTask.run({
-                bytes.withUnsafeBytes { FirstScreenThumbnails.decode($0, firstURL: firstURL) }
-            }, completion: completion)
-        }
+        return bytes.withUnsafeBytes { FirstScreenThumbnails.decode($0, firstURL: firstURL) }
     }
 
     /// Deletes the files (Clear Cache); a save under way is dropped. `completion` gets the bytes freed.
@@ -134,22 +135,45 @@ public final class FeedSnapshotStore {
     var bytesOnDisk: Int { (DirectoryScan.fileBytes(at: path) ?? 0) + (DirectoryScan.fileBytes(at: thumbnailsPath) ?? 0) }
 }
 
-/// A file being read before anyone asked for it: those who ask get what was read, at once if it is.
+/// A file being read on a worker before anyone asked for it: those who ask get what was read, at once if the
+/// worker has finished (taken from it directly, before the main loop delivers its result).
 @MainActor
-private final class PendingRead<Value> {
+private final class PendingRead<Value: Sendable> {
     private var result: Value??
     private var waiting: [@MainActor (Value?) -> Void] = []
+    private let finished = FinishedOutput<Value?>()
 
-    init(_ read: (@escaping @MainActor (Value?) -> Void) -> Void) {
-        read { [self] value in
-            result = .some(value)
-            let waiting = self.waiting
-            self.waiting = []
-            for body in waiting { body(value) }
-        }
+    init(_ read: @escaping @Sendable () -> Value?) {
+        let finished = self.finished
+        WorkerTask.run({
+            let value = read()
+            finished.store(value)
+            return value
+        }) { [self] value in deliver(value) }
     }
+
+    var isFinished: Bool { result != nil || finished.take() != nil }
 
     func whenRead(_ body: @escaping @MainActor (Value?) -> Void) {
+        if result == nil, let value = finished.take() { result = .some(value) }
         if let result { body(result) } else { waiting.append(body) }
     }
+
+    private func deliver(_ value: Value?) {
+        guard result == nil else { return }
+        result = .some(value)
+        let waiting = self.waiting
+        self.waiting = []
+        for body in waiting { body(value) }
+    }
+}
+
+/// A worker's output, readable from the main thread as soon as the worker stored it.
+private final class FinishedOutput<Output: Sendable>: Sendable {
+    /// Nil until the worker stored its output (which may itself be nil).
+    private let output = Mutex<Output?>(nil)
+
+    func store(_ value: Output) { output.withLock { $0 = .some(value) } }
+
+    func take() -> Output? { output.withLock { $0 } }
 }
