@@ -54,21 +54,28 @@ final class AppUnderTest {
     /// the network, and its request counts must not be answered from disk.
     let cache: HTTPCache?
     let pipeline: ImagePipeline
+    private let helpersAfterFirstFrame = PaintWatcher()
     /// The saved first pages and first screens, with `cacheDirectory`.
     let snapshots: FeedSnapshotStore?
     let window: MainWindow
     private(set) var paints: FrameWatcher!
+    /// When the window was built and presented (and the launch's search made), before its first frame.
+    private(set) var presentedAt = 0
 
     /// With `cacheDirectory`, a disk cache and saved first pages there, as the app's window has.
     /// `settleFirstFrames` lets the first frames (theme, header bar) go by before returning, so they do not
     /// count as the app's work; a launch measurement counts them.
     /// `following`: the window's follow store and checker (Follow, Following and the New view).
+    /// `launchSearch`: a demo user searched as the app's launch does, from its saved copy, right after the window
+    /// is presented (before its first frame), with `awaiting` watched from the first frame on (`paints.awaitedPaint`).
     init(serverURL: String, cacheDirectory: String? = nil, settleFirstFrames: Bool = true,
-         following: (store: FollowStore, checker: FollowChecker)? = nil) throws(BenchmarkError) {
+         following: (store: FollowStore, checker: FollowChecker)? = nil,
+         launchSearch: String? = nil, awaiting: (@MainActor (AppUnderTest) -> Bool)? = nil) throws(BenchmarkError) {
         let application = try BenchGTK.shared()
         cache = cacheDirectory.map { HTTPCache(directory: $0 + "/http", maxBytes: CacheSettings().maxBytes) }
         client = HTTPClient(cache: cache)
-        pipeline = ImagePipeline(client: client)
+        // As the app does: the decoder helpers start after the window's first frame, not before it.
+        pipeline = ImagePipeline(client: client, decodes: false)
         snapshots = cacheDirectory.map { FeedSnapshotStore(path: $0 + "/last-gallery.json") }
         // As the app's DiskCache does: read while the window is made.
         snapshots?.readAhead()
@@ -78,8 +85,16 @@ final class AppUnderTest {
         }
         window = MainWindow(application: application, services: services)
         window.present()
-        try Loop.run(until: { self.window.window.isMapped }, timeout: 10, "the window mapping")
+        // Realized now: every frame from the first is watched.
         paints = FrameWatcher(window.window)
+        helpersAfterFirstFrame.start(on: window.window) { [pipeline] in
+            pipeline.startDecoderHelpers()
+            return false
+        }
+        if let awaiting { paints.await { [unowned self] in awaiting(self) } }
+        if let launchSearch { window.search(source: .demo, username: launchSearch, fromSavedCopy: true) }
+        presentedAt = Loop.now()
+        try Loop.run(until: { self.window.window.isMapped }, timeout: 10, "the window mapping")
         if settleFirstFrames { Loop.run(for: 0.2) }
     }
 

@@ -98,7 +98,12 @@ final class FrameWatcher {
                 self?.paintEnded(Loop.now())
             },
             clockRef.connect("after-paint") { [weak self] in
-                self?.lastPaint = Loop.now()
+                guard let self else { return }
+                lastPaint = Loop.now()
+                if let awaited, awaited() {
+                    self.awaited = nil
+                    awaitedPaint = lastPaint
+                }
             },
         ]
     }
@@ -127,6 +132,17 @@ final class FrameWatcher {
             if layoutCPU + paintCPU >= 8000 { fputs("\(frameStart) \(now) \(layoutCPU) \(paintCPU)\n", frameLog) }
         }
     }
+
+    /// Watches for the first frame that shows what `condition` says (asked after each paint: the frame just
+    /// painted showed the state it reads); its end is `awaitedPaint` from then on.
+    func await(_ condition: @escaping @MainActor () -> Bool) {
+        awaited = condition
+        awaitedPaint = nil
+    }
+
+    private var awaited: (@MainActor () -> Bool)?
+    /// The end of the first paint that showed what `await`'s condition says; nil until one did.
+    private(set) var awaitedPaint: Int?
 
     /// Waits for the first paint after `time`: the frame that shows what changed at `time`. When nothing
     /// was left to paint (the change caused no redraw), the change time itself is the answer.
