@@ -11,20 +11,14 @@ public final class MenuButton: Widget {
 
     /// GTK 3 makes a menu model's whole popover (a widget per item) as soon as the model is set, a few
     /// milliseconds a menu before the window's first frame. So the model is set when the main loop is next idle
-    /// at low priority, or earlier when the button is pressed, activated from the keyboard or accessibility,
-    /// or opened by `isActive`; until then an empty popover keeps the button sensitive (GTK 3 greys out a
-    /// menu button with neither).
+    /// at low priority, or earlier when the button is about to open; until then an empty popover keeps the
+    /// button sensitive (GTK 3 greys out a menu button with neither).
     public init(iconName: String, tooltip: String, menu: Menu) {
         menuModel = menu
         super.init(gtk_menu_button_new())
         gtk_menu_button_set_popover(button, gtk_popover_new(nil))
         setIcon(iconName, tooltip: tooltip)
-        // Before GTK's own handlers (the press gesture's, the toggle's) open the popover.
-        ref.connectEvent("button-press-event") { [weak self] _ in
-            self?.installMenu()
-            return false
-        }
-        ref.connect("activate") { [weak self] in self?.installMenu() }
+        watchOpening()
         MainLoopSource.idle(priority: G_PRIORITY_LOW) { [weak self] in self?.installMenu() }
     }
 
@@ -35,15 +29,49 @@ public final class MenuButton: Widget {
         super.init(gtk_menu_button_new())
         gtk_menu_button_set_popover(button, popover.widget)
         setIcon(iconName, tooltip: tooltip)
+        watchOpening()
     }
 
+    /// The button is about to open its popover (pressed, activated from the keyboard, or `isActive` set),
+    /// before GTK shows it, or has just opened it (clicked by accessibility), before it is painted: the moment
+    /// to fill a popover made empty. Also runs for a press that closes it.
+    public var onOpening: (@MainActor () -> Void)?
+
     private var button: UnsafeMutablePointer<GtkMenuButton> { widget.raw.as(GtkMenuButton.self) }
+
+    /// Ahead of GTK's own handlers: the press gesture's and the toggle's, which open the popover.
+    private func watchOpening() {
+        ref.connectEvent("button-press-event") { [weak self] _ in
+            self?.opening()
+            return false
+        }
+        ref.connect("activate") { [weak self] in self?.opening() }
+        // An accessibility click goes straight to `clicked`, whose handler runs after GTK's has opened the
+        // popover: still before it is laid out and painted.
+        ref.connect("clicked") { [weak self] in self?.opening() }
+    }
+
+    private func opening() {
+        installMenu()
+        onOpening?()
+    }
 
     /// Makes the menu's popover now, if not made yet (it replaces the empty one).
     public func installMenu() {
         guard !menuInstalled, let menuModel else { return }
         menuInstalled = true
+        let toggle = widget.raw.as(GtkToggleButton.self)
+        let wasOpen = gtk_toggle_button_get_active(toggle) != 0
         gtk_menu_button_set_menu_model(button, menuModel.ref.typed())
+        // Already opened (the empty popover, by a click that came first), which the new popover closed: the menu
+        // opens in its place.
+        if wasOpen {
+            if gtk_toggle_button_get_active(toggle) == 0 {
+                gtk_toggle_button_set_active(toggle, 1)
+            } else if let popover = gtk_menu_button_get_popover(button) {
+                gtk_popover_popup(popover.raw.as(GtkPopover.self))
+            }
+        }
     }
 
     private func setIcon(_ iconName: String, tooltip: String) {
@@ -56,7 +84,7 @@ public final class MenuButton: Widget {
     public var isActive: Bool {
         get { gtk_toggle_button_get_active(widget.raw.as(GtkToggleButton.self)) != 0 }
         set {
-            if newValue { installMenu() }
+            if newValue, !isActive { opening() }
             // Opened while its popover still fades out from a close a moment ago (330 ms), GTK 3 lets the fade
             // finish and leaves the popover closed under a pressed button: the fade ends at once first.
             if newValue, !isActive, let popover = gtk_menu_button_get_popover(button),

@@ -24,11 +24,16 @@ final class FollowingMenuTests: GLibTestCase {
             // runs joins it, so only once none does.
             XCTAssertTrue(iterateMainLoop(until: {
                 guard let checker = ui.following?.checker, !checker.isChecking else { return false }
-                if menu.rows.count == 2, menu.galleries.allSatisfy({ $0.lastCheckedAt != nil }) { return true }
+                if menu.galleries.count == 2, menu.galleries.allSatisfy({ $0.lastCheckedAt != nil }) { return true }
                 watch.checkNow()
                 return false
             }, timeout: 60))
             watch.stop()
+            // The rows are made as the list first opens; closed again, they stay.
+            menu.button.isActive = true
+            XCTAssertTrue(iterateMainLoop(until: { menu.popover.isOpen && menu.rows.count == 2 }, timeout: 60))
+            menu.button.isActive = false
+            XCTAssertTrue(iterateMainLoop(until: { !menu.popover.isOpen }, timeout: 60))
             for label in menu.detailLabels { label.text = "stale" }
 
             var galleries = menu.galleries

@@ -25,7 +25,7 @@ final class FollowingNewViewFillTests: GLibTestCase {
         for name in galleries {
             XCTAssertEqual(try FollowingWindowTests.wait { store.follow(.init(source: .demo, username: name), displayName: name, completion: $0) }, true)
         }
-        XCTAssertTrue(iterateMainLoop(until: { !(ui.following?.checker.isChecking ?? true) && watch.menu.rows.count == galleries.count },
+        XCTAssertTrue(iterateMainLoop(until: { !(ui.following?.checker.isChecking ?? true) && watch.menu.galleries.count == galleries.count },
                                       timeout: 60))
         try record(store, images: 0..<total, server: ui.server.baseURL)
         watch.refresh()

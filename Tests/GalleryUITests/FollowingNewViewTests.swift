@@ -20,7 +20,7 @@ final class FollowingNewViewTests: GLibTestCase {
         for name in names {
             XCTAssertEqual(try FollowingWindowTests.wait { store.follow(.init(source: .demo, username: name), displayName: name, completion: $0) }, true)
         }
-        XCTAssertTrue(iterateMainLoop(until: { !(ui.following?.checker.isChecking ?? true) && watch.menu.rows.count == names.count }, timeout: 60))
+        XCTAssertTrue(iterateMainLoop(until: { !(ui.following?.checker.isChecking ?? true) && watch.menu.galleries.count == names.count }, timeout: 60))
         ui.server.grow()
         watch.checkNow()
         XCTAssertTrue(iterateMainLoop(until: { watch.newCount == names.count && !(ui.following?.checker.isChecking ?? true) }, timeout: 60),
@@ -96,7 +96,7 @@ final class FollowingNewViewTests: GLibTestCase {
             for name in ["aurora", "atlas"] {
                 XCTAssertEqual(try FollowingWindowTests.wait { store.follow(.init(source: .demo, username: name), displayName: name, completion: $0) }, true)
             }
-            XCTAssertTrue(iterateMainLoop(until: { !(ui.following?.checker.isChecking ?? true) && watch.menu.rows.count == 2 }, timeout: 60))
+            XCTAssertTrue(iterateMainLoop(until: { !(ui.following?.checker.isChecking ?? true) && watch.menu.galleries.count == 2 }, timeout: 60))
             ui.server.grow()
             // aurora's answer comes; atlas's is held: the check is still running when the window closes.
             ui.server.holdsResponse = { $0.contains("atlas") }

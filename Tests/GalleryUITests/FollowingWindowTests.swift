@@ -32,7 +32,7 @@ final class FollowingWindowTests: GLibTestCase {
             XCTAssertTrue(watch.followToggle.isActive, "the toggle shows it is followed")
             let stored = try Self.following(in: store)
             XCTAssertEqual(stored.map(\.key), [FollowedGallery.Key(source: .demo, username: "aurora")], "written to the store")
-            XCTAssertEqual(watch.menu.rows.map(\.accessibleName), ["aurora on Demo"], "and listed under Following")
+            XCTAssertEqual(watch.menu.galleries.map { FollowingMenu.title(of: $0) }, ["aurora on Demo"], "and listed under Following")
 
             ui.search("atlas")
             XCTAssertTrue(iterateMainLoop(until: { ui.list.rowCount > 0 && watch.followToggle.isSensitive }, timeout: 60))
@@ -62,12 +62,13 @@ final class FollowingWindowTests: GLibTestCase {
             defer { ui.close() }
             let watch = try XCTUnwrap(ui.window.following)
             let menu = watch.menu
-            XCTAssertTrue(iterateMainLoop(until: { menu.rows.count == 2 }, timeout: 60), "the list shows the store's galleries")
-            XCTAssertEqual(menu.rows.map(\.accessibleName), ["aurora on Demo", "atlas on Demo"], "oldest follow first")
-            XCTAssertTrue(menu.detailLabels.allSatisfy { $0.text.hasPrefix("Demo · ") }, menu.detailLabels.map(\.text).description)
+            XCTAssertTrue(iterateMainLoop(until: { menu.galleries.count == 2 }, timeout: 60), "the list has the store's galleries")
             XCTAssertEqual(menu.button.accessibleName, "Following")
             XCTAssertEqual(menu.button.accessibleDescription, "0 new")
+            XCTAssertTrue(menu.rows.isEmpty, "whose rows are made when the list first opens, not with the window")
             menu.button.isActive = true
+            XCTAssertEqual(menu.rows.map(\.accessibleName), ["aurora on Demo", "atlas on Demo"], "oldest follow first")
+            XCTAssertTrue(menu.detailLabels.allSatisfy { $0.text.hasPrefix("Demo · ") }, menu.detailLabels.map(\.text).description)
             XCTAssertTrue(iterateMainLoop(until: { menu.popover.isOpen && menu.rows[1].isMapped }, timeout: 60))
             menu.list.activateRow(at: 1)
             XCTAssertTrue(iterateMainLoop(until: { !menu.popover.isOpen }, timeout: 60), "choosing closes the list")
@@ -96,15 +97,15 @@ final class FollowingWindowTests: GLibTestCase {
                 XCTAssertEqual(try Self.wait { store.follow(.init(source: .demo, username: name), displayName: name, completion: $0) }, true)
             }
             // The first check (at the first paint) found the baseline; the galleries then grow by one each.
-            XCTAssertTrue(iterateMainLoop(until: { !(ui.following?.checker.isChecking ?? true) && watch.menu.rows.count == 2 }, timeout: 60))
+            XCTAssertTrue(iterateMainLoop(until: { !(ui.following?.checker.isChecking ?? true) && watch.menu.galleries.count == 2 }, timeout: 60))
             ui.server.grow()
             watch.checkNow()
             XCTAssertTrue(iterateMainLoop(until: { watch.menu.button.accessibleDescription == "2 new" }, timeout: 60),
                           "the Following button says how many are new: \(String(describing: watch.menu.button.accessibleDescription)); \(watch.menu.statusLabel.text)")
             XCTAssertEqual(watch.menu.newButton.label, "_New Images (2)")
             XCTAssertEqual(watch.menu.statusLabel.text, "Last check just now: 2 new images")
-            XCTAssertTrue(watch.menu.detailLabels.allSatisfy { $0.text.hasPrefix("Demo · 1 new · checked ") },
-                          watch.menu.detailLabels.map(\.text).description)
+            let details = watch.menu.galleries.map { FollowingMenu.detail(of: $0) }
+            XCTAssertTrue(details.allSatisfy { $0.hasPrefix("Demo · 1 new · checked ") }, details.description)
             XCTAssertTrue(iterateMainLoop(until: { !notifications.added.isEmpty }, timeout: 60), "a desktop notification, the window being away")
             XCTAssertEqual(notifications.added.first?.id, "new-images")
             XCTAssertEqual(notifications.added.first?.title, "New images in followed galleries")
@@ -147,11 +148,12 @@ final class FollowingWindowTests: GLibTestCase {
             let watch = try XCTUnwrap(ui.window.following)
             let store = try XCTUnwrap(ui.following?.store)
             XCTAssertEqual(try Self.wait { store.follow(.init(source: .demo, username: "aurora"), displayName: "aurora", completion: $0) }, true)
-            XCTAssertTrue(iterateMainLoop(until: { !(ui.following?.checker.isChecking ?? true) && watch.menu.rows.count == 1 }, timeout: 60))
+            XCTAssertTrue(iterateMainLoop(until: { !(ui.following?.checker.isChecking ?? true) && watch.menu.galleries.count == 1 }, timeout: 60))
             ui.server.stop()
             watch.checkNow()
             XCTAssertTrue(iterateMainLoop(until: { watch.menu.statusLabel.text.hasPrefix("Offline") }, timeout: 60),
                           watch.menu.statusLabel.text)
+            watch.menu.button.isActive = true
             XCTAssertEqual(watch.menu.rows.map(\.accessibleName), ["aurora on Demo"], "the last known state stays")
             XCTAssertFalse(watch.menu.detailLabels[0].text.contains("No such"), watch.menu.detailLabels[0].text)
         }

@@ -18,8 +18,11 @@ final class FollowingMenu {
     /// The list's scroller: hidden with it when nothing is followed.
     private let scroller = ScrolledWindow()
     let emptyLabel = Label(tr("Galleries you follow appear here. Follow the one on screen with the star button (Ctrl+D)."))
-    /// What the list shows now, oldest follow first.
+    /// What the list shows, oldest follow first (or will show: its rows are made when it first opens).
     private(set) var galleries: [FollowedGallery] = []
+    /// The rows were made: not before the popover first opens, so a window following hundreds of galleries
+    /// makes none of their widgets, nor asks for their avatars, as it starts.
+    private var isListMade = false
     private(set) var rows: [ListBoxRow] = []
     private(set) var unfollowButtons: [Button] = []
     private(set) var detailLabels: [Label] = []
@@ -40,6 +43,7 @@ final class FollowingMenu {
         button = MenuButton(iconName: "emblem-favorite-symbolic", tooltip: tr("Following"), popover: popover)
         button.accessibleName = tr("Following")
         layOut()
+        button.onOpening = { [weak self] in self?.makeList() }
     }
 
     private func layOut() {
@@ -102,6 +106,7 @@ final class FollowingMenu {
         button.setStyleClass("has-new", newCount > 0)
         scroller.isVisible = !galleries.isEmpty
         emptyLabel.isVisible = galleries.isEmpty
+        guard isListMade else { return self.galleries = galleries }
         guard galleries != self.galleries || rows.isEmpty != galleries.isEmpty else { return }
         // The same galleries in the same order (a check updated their counts): the rows stay, so the keyboard
         // and a screen reader keep their place; only what changed is said again — a check of 500 galleries
@@ -114,6 +119,11 @@ final class FollowingMenu {
             }
             return
         }
+        makeRows(galleries)
+    }
+
+    /// The rows for `galleries`, in place of those shown.
+    private func makeRows(_ galleries: [FollowedGallery]) {
         self.galleries = galleries
         for row in rows { list.remove(row) }
         rows = []
@@ -130,6 +140,13 @@ final class FollowingMenu {
             nameLabels.append(name)
             detailLabels.append(detail)
         }
+    }
+
+    /// The popover is about to open the first time: its rows are made now, before it shows.
+    private func makeList() {
+        guard !isListMade else { return }
+        isListMade = true
+        makeRows(galleries)
     }
 
     private func update(_ index: Int, _ gallery: FollowedGallery, was old: FollowedGallery) {
