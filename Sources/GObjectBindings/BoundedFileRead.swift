@@ -28,7 +28,7 @@ public enum BoundedFileRead {
         var count = 0
         while count < limit {
             if count == bytes.count { bytes += [UInt8](repeating: 0, count: min(limit - count, max(count, 4096))) }
-            let got = bytes[count...].withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            let got = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + count, $0.count - count) }
             if got == 0 { break }
             if got < 0 {
                 if errno == EINTR { continue }

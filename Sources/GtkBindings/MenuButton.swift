@@ -34,7 +34,8 @@ public final class MenuButton: Widget {
 
     /// The button is about to open its popover (pressed, activated from the keyboard, or `isActive` set),
     /// before GTK shows it, or has just opened it (clicked by accessibility), before it is painted: the moment
-    /// to fill a popover made empty. Also runs for a press that closes it.
+    /// to fill a popover made empty. It may run several times for one opening, and for closings too (GTK 3
+    /// emits `clicked` for every change of the toggle): what it does must be done once.
     public var onOpening: (@MainActor () -> Void)?
 
     private var button: UnsafeMutablePointer<GtkMenuButton> { widget.raw.as(GtkMenuButton.self) }

@@ -29,10 +29,20 @@ public final class Stack: Widget {
 
     public func add(_ child: Widget, name: String) { gtk_stack_add_named(stack, child.widget, name) }
 
+    /// Pages changed while false show at once, whatever the transition (a window's pages before its first
+    /// frame: there is nothing on screen to fade from).
+    public var fadesBetweenPages = true
+
     public var visibleChildName: String? {
         get { string(gtk_stack_get_visible_child_name(stack)) }
-        set { gtk_stack_set_visible_child_name(stack, newValue) }
+        set {
+            guard let newValue, !fadesBetweenPages else { return gtk_stack_set_visible_child_name(stack, newValue) }
+            gtk_stack_set_visible_child_full(stack, newValue, GTK_STACK_TRANSITION_TYPE_NONE)
+        }
     }
+
+    /// A change of page is still fading in.
+    public var isTransitionRunning: Bool { gtk_stack_get_transition_running(stack) != 0 }
 
     /// Same-size pages avoid a window resize when switching.
     public var isHomogeneous: Bool {

@@ -30,6 +30,11 @@ final class FileSystemTests: GLibTestCase {
         XCTAssertEqual(mkfifo(folder.path + "/fifo", 0o600), 0)
         XCTAssertEqual(BoundedFileRead.read(atPath: folder.path + "/fifo", maxBytes: bound), .failure(.notAFile),
                        "a FIFO with no writer does not hold the reader")
+        // A file longer than its size says (procfs says 0): read past it, up to the bound.
+        let maps = try BoundedFileRead.read(atPath: "/proc/self/smaps", maxBytes: 64 << 20).get()
+        XCTAssertGreaterThan(maps.count, 16384, "read past several growths")
+        XCTAssertTrue(maps.last == UInt8(ascii: "\n"), "to its end")
+        XCTAssertEqual(BoundedFileRead.read(atPath: "/proc/self/smaps", maxBytes: 100), .failure(.tooLarge))
         guard case .failure(.failed) = BoundedFileRead.read(atPath: folder.path + "/missing", maxBytes: bound) else {
             return XCTFail("a missing file is a failure")
         }

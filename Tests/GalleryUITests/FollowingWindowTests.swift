@@ -169,7 +169,7 @@ final class FollowingWindowTests: GLibTestCase {
             let watch = try XCTUnwrap(ui.window.following)
             XCTAssertTrue(iterateMainLoop(until: { ui.window.notification.text.hasPrefix("The list of followed galleries was damaged") }, timeout: 60),
                           "the window says what happened: \(ui.window.notification.text)")
-            XCTAssertTrue(watch.menu.rows.isEmpty)
+            XCTAssertTrue(watch.menu.galleries.isEmpty)
             XCTAssertTrue(watch.menu.emptyLabel.isVisible, "an empty list, not a crash")
             ui.search("aurora")
             XCTAssertTrue(ui.waitForRows(24))

@@ -214,6 +214,34 @@ final class GtkBindingsTests: GLibTestCase {
         }
     }
 
+    /// A stack told not to fade (a window's pages before its first frame: nothing on screen to fade from, and a
+    /// launch's first screen faded in over 250 ms) changes page at once; told again, it cross-fades as before.
+    func testAStackChangesPageWithoutAFadeWhenToldTo() throws {
+        try MainActor.assumeIsolated {
+            try Self.initGtk()
+            // Animations on, as on a desktop (whatever an earlier test left).
+            let settings = try XCTUnwrap(Settings.default)
+            let animations = settings.enableAnimations
+            settings.enableAnimations = true
+            defer { settings.enableAnimations = animations }
+            let stack = Stack(transition: .crossfade)
+            stack.add(Label("first"), name: "first")
+            stack.add(Label("second"), name: "second")
+            let window = try XCTUnwrap(gtk_window_new(GTK_WINDOW_TOPLEVEL))
+            defer { gtk_widget_destroy(window) }
+            gtk_container_add(window.raw.as(GtkContainer.self), stack.widget)
+            gtk_widget_show_all(window)
+            XCTAssertTrue(waitForFrames(of: window))
+            stack.fadesBetweenPages = false
+            stack.visibleChildName = "second"
+            XCTAssertEqual(stack.visibleChildName, "second")
+            XCTAssertFalse(stack.isTransitionRunning, "shown at once")
+            stack.fadesBetweenPages = true
+            stack.visibleChildName = "first"
+            XCTAssertTrue(stack.isTransitionRunning, "the pages cross-fade")
+        }
+    }
+
     /// The texts of the model buttons (a menu model's items) below `widget`, depth first.
     @MainActor
     private static func modelButtonLabels(in widget: UnsafeMutablePointer<GtkWidget>) -> [String] {

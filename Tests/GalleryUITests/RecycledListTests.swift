@@ -69,15 +69,40 @@ final class RecycledListTests: GLibTestCase {
         }
     }
 
-    /// A cell's first frame (its widgets made, styled, measured, painted) is costly: a window showing its first
-    /// gallery gets a few new cells per frame, not a screenful in one long frame — and every cell on screen
-    /// still ends up bound, showing its own thumbnail. In the list and in the grid.
+    /// A cell's first frame (its widgets made, styled, measured, painted) is costly: a window on screen showing
+    /// its first gallery gets a few new cells per frame, not a screenful in one long frame — and every cell on
+    /// screen still ends up bound, showing its own thumbnail. In the list and in the grid.
     func testTheFirstRowsComeAFewPerFrameAndAllReachTheScreen() throws {
         try checkCellsComeAFewPerFrame(.list)
     }
 
     func testTheFirstTilesComeAFewPerFrameAndAllReachTheScreen() throws {
         try checkCellsComeAFewPerFrame(.grid)
+    }
+
+    /// A launch's saved first screen (its thumbnails kept) comes whole: its rows all made in one layout, the
+    /// gallery's page shown without a fade; rows then come a few per frame again and pages fade.
+    func testALaunchsSavedFirstScreenIsMadeAtOnce() throws {
+        try MainActor.assumeIsolated {
+            let ui = try UIHarness()
+            defer { ui.close() }
+            let list = ui.list
+            var cellsPerLayout: [Int] = []
+            list.cellBox.boxWidget.onSizeAllocate { _, _ in cellsPerLayout.append(list.pool.cells.count) }
+            ui.window.search(source: .demo, username: "atlas", fromSavedCopy: true)
+            XCTAssertTrue(list.makesNextScreenAtOnce)
+            XCTAssertFalse(ui.window.stack.fadesBetweenPages)
+            XCTAssertTrue(ui.waitForRows(24))
+            XCTAssertTrue(iterateMainLoop(until: { !list.isAddingCells && !list.visibleRange.isEmpty }, timeout: 60))
+            let lastLine = list.geometry.line(of: list.visibleRange.upperBound - 1)
+            let wanted = list.geometry.items(onLines: 0..<(lastLine + 1 + GalleryListView.marginRows))
+            XCTAssertGreaterThan(wanted.count, 2 * list.pool.newCellsPerFrame)
+            // The first layout measures one row (its height sets the lines'); the next has them all.
+            let laidOut = cellsPerLayout.filter { $0 > 0 }
+            XCTAssertEqual(laidOut.dropFirst().first, wanted.count, "the whole screen in one layout: \(laidOut)")
+            XCTAssertFalse(list.makesNextScreenAtOnce, "once")
+            XCTAssertTrue(ui.window.stack.fadesBetweenPages)
+        }
     }
 
     private func checkCellsComeAFewPerFrame(_ mode: GalleryViewMode) throws {

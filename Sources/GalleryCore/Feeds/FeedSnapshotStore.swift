@@ -152,10 +152,12 @@ private final class PendingRead<Value: Sendable> {
         }) { [self] value in deliver(value) }
     }
 
-    var isFinished: Bool { result != nil || finished.take() != nil }
+    var isFinished: Bool { result != nil || finished.peek() != nil }
 
     func whenRead(_ body: @escaping @MainActor (Value?) -> Void) {
-        if result == nil, let value = finished.take() { result = .some(value) }
+        // Finished on the worker, not yet delivered by the main loop: delivered now (its own delivery then finds
+        // it done).
+        if result == nil, let value = finished.peek() { deliver(value) }
         if let result { body(result) } else { waiting.append(body) }
     }
 
@@ -175,5 +177,5 @@ private final class FinishedOutput<Output: Sendable>: Sendable {
 
     func store(_ value: Output) { output.withLock { $0 = .some(value) } }
 
-    func take() -> Output? { output.withLock { $0 } }
+    func peek() -> Output? { output.withLock { $0 } }
 }

@@ -62,11 +62,12 @@ final class CellPool {
     /// A pass starts during (or after) frame number `frame`: a frame not seen before may make
     /// `newCellsPerFrame` cells and show `revivedCellsPerFrame` parked ones again, and every pass of one
     /// frame shares them. Before the box has a frame clock (nil) nothing is painted, and the passes share the
-    /// first frame's cells.
-    func startPass(frame: Int?) {
-        guard frame != budgetFrame else { return }
+    /// first frame's cells. `makesAllWanted` (the window has not painted yet: no frame on screen to keep
+    /// smooth) lifts the limit on new cells, so that a launch's first frame shows its whole first screen.
+    func startPass(frame: Int?, makesAllWanted: Bool = false) {
+        guard frame != budgetFrame || makesAllWanted else { return }
         budgetFrame = frame
-        newCellsLeft = newCellsPerFrame
+        newCellsLeft = makesAllWanted ? Int.max / 2 : newCellsPerFrame
         revivedCellsLeft = revivedCellsPerFrame
     }
 

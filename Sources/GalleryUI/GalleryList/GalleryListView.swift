@@ -270,7 +270,7 @@ public final class GalleryListView {
         guard !isPositioning else { return needsAnotherPass = true }
         isPositioning = true
         defer { isPositioning = false }
-        pool.startPass(frame: cellTicker.frameCounter)
+        pool.startPass(frame: cellTicker.frameCounter, makesAllWanted: makesNextScreenAtOnce)
         repeat {
             needsAnotherPass = false
             placeCells()
@@ -292,6 +292,7 @@ public final class GalleryListView {
             measureLine()
             if needsAnotherPass { return }
         }
+        if makesNextScreenAtOnce, !bound.isEmpty, !isAddingCells, layout.isMeasured { makesNextScreenAtOnce = false }
         scroller.showFooter(pool.range.upperBound == downloads.count)
         scroller.placeContent(at: (bound.isEmpty ? 0 : boundLines.lowerBound * lineHeight) - Int(value))
         selection.sync(focus: hadFocus)
@@ -308,6 +309,14 @@ public final class GalleryListView {
             gallery.loadMore()
         }
     }
+
+    /// The next screenful of cells is made at once, not a few per frame: a launch's saved first screen, whose
+    /// thumbnails were kept (no download to wait for; a row a frame took seven frames more to show them).
+    /// Cleared once a whole screen was bound, then `onScreenMadeAtOnce` runs.
+    var makesNextScreenAtOnce = false {
+        didSet { if makesNextScreenAtOnce != oldValue, !makesNextScreenAtOnce { onScreenMadeAtOnce?() } }
+    }
+    var onScreenMadeAtOnce: (@MainActor () -> Void)?
 
     /// Some cells wanted on screen are still to be made or shown again (see `CellPool`).
     public private(set) var isAddingCells = false

@@ -22,7 +22,10 @@ public final class FirstScreenTrace {
             let since = "\((now - started) / 1000) ms after main began (monotonic \(now) µs)"
             if paints == 1 { DebugLog.write("launch: first frame painted \(since)") }
             let range = list.visibleRange
-            guard window.gallery != nil, !range.isEmpty,
+            // The gallery's page shown (not fading in), every visible row made (not only its item's state known)
+            // and showing its picture.
+            guard window.gallery != nil, window.stack.visibleChildName == "gallery", !window.stack.isTransitionRunning,
+                  !range.isEmpty, !list.isAddingCells,
                   range.allSatisfy({ list.download(at: $0)?.state.isSettled ?? false }) else { return true }
             DebugLog.write("launch: first screen painted with its pictures \(since), \(range.count) items")
             return false

@@ -111,6 +111,8 @@ public final class MainWindow {
         connectCollaborators()
         installActions(application)
         window.onDestroy { [weak self] in self?.windowDestroyed() }
+        // The launch's saved first screen: its pages change without a fade until its rows are all made.
+        listView.onScreenMadeAtOnce = { [weak self] in self?.stack.fadesBetweenPages = true }
         window.onMap { [weak self] in
             guard let self else { return }
             // An idle callback runs after the frame GTK is about to paint: the first check waits for it.
@@ -263,6 +265,11 @@ public final class MainWindow {
                                       showSensitive: showSensitive, feedLimits: services.feedLimits)
         let gallery = Gallery(source: gallerySource, client: services.client, pipeline: services.pipeline, options: options,
                               snapshots: services.snapshots)
+        if fromSavedCopy {
+            // Its first screen, thumbnails kept, shows whole and without a fade (`makesNextScreenAtOnce`).
+            listView.makesNextScreenAtOnce = true
+            stack.fadesBetweenPages = false
+        }
         adopt(gallery)
         gallery.start()
         if fromSavedCopy {
@@ -360,6 +367,7 @@ public final class MainWindow {
 
     /// What every new search does first: a link's lookup in flight, the large view and the gallery go.
     private func clearForNewSearch() {
+        listView.makesNextScreenAtOnce = false
         input.cancelLookup()
         savedCopy?.end()
         newReplacement.cancel()
