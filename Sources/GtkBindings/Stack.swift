@@ -29,8 +29,8 @@ public final class Stack: Widget {
 
     public func add(_ child: Widget, name: String) { gtk_stack_add_named(stack, child.widget, name) }
 
-    /// Pages changed while false show at once, whatever the transition (a window's pages before its first
-    /// frame: there is nothing on screen to fade from).
+    /// Pages changed while false show at once, whatever the transition (a launch's first screen: the page
+    /// it replaces was hardly on screen, and a fade-in made it wait 250 ms).
     public var fadesBetweenPages = true
 
     public var visibleChildName: String? {

@@ -62,8 +62,8 @@ final class CellPool {
     /// A pass starts during (or after) frame number `frame`: a frame not seen before may make
     /// `newCellsPerFrame` cells and show `revivedCellsPerFrame` parked ones again, and every pass of one
     /// frame shares them. Before the box has a frame clock (nil) nothing is painted, and the passes share the
-    /// first frame's cells. `makesAllWanted` (the window has not painted yet: no frame on screen to keep
-    /// smooth) lifts the limit on new cells, so that a launch's first frame shows its whole first screen.
+    /// first frame's cells. `makesAllWanted` lifts the limit on new cells: a launch's saved first screen,
+    /// whose thumbnails were kept, shows whole at once (`GalleryListView.makesNextScreenAtOnce`).
     func startPass(frame: Int?, makesAllWanted: Bool = false) {
         guard frame != budgetFrame || makesAllWanted else { return }
         budgetFrame = frame
