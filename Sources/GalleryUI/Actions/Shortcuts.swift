@@ -96,6 +96,21 @@ public enum Shortcuts {
         }
     }
 
+    /// Ctrl+? and the main menu's "Keyboard Shortcuts" (win.show-help-overlay) open `window`'s shortcuts window,
+    /// made the first time it is asked for: it is GtkBuilder's biggest tree here, a fifth of the window's start.
+    /// (GTK adds no action of its own for it when the window has this one.)
+    static func addHelpOverlayAction(to window: ApplicationWindow) {
+        SimpleAction.add(to: window, name: "show-help-overlay") { [weak window] in
+            guard let window else { return }
+            let overlay = window.helpOverlay ?? {
+                let made = makeWindow()
+                window.setHelpOverlay(made)
+                return made
+            }()
+            overlay.present()
+        }
+    }
+
     /// The shortcuts window, grouped as the table is.
     public static func makeWindow() -> ShortcutsWindow {
         let groups = Shortcut.Group.allCases.map { group in

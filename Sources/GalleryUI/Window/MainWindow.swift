@@ -47,9 +47,8 @@ public final class MainWindow {
     let savedCopy: SavedCopyFirst?
     /// A check's additions to the New view on screen, filling behind it.
     let newReplacement = NewViewReplacement()
-    /// Full screen was asked for (by F11 or the menu) and not left since; the window manager confirms it
-    /// through `onFullscreenChanged`, or not at all on a bare X server.
-    public private(set) var isFullscreen = false
+    /// The large view's opening and leaving, its neighbours, full screen.
+    private let navigation: LargeViewNavigation
 
     /// A search started (for remembering the last source and username).
     public var onSearch: (@MainActor (SourceKind, String) -> Void)?
@@ -78,6 +77,8 @@ public final class MainWindow {
                               stateFile: services.stateFile, notification: notification)
         itemDrags = ItemDrags(listView: listView, largeView: largeView, pipeline: services.pipeline)
         selectionSave = SelectionSave(window: window, pipeline: services.pipeline, notification: notification)
+        navigation = LargeViewNavigation(window: window, stack: stack, header: header, listView: listView, largeView: largeView,
+                                         viewerActions: viewerActions, slideshow: slideshow)
         status = GalleryStatusDisplay(window: window, stack: stack, statusPage: statusPage, header: header, notices: notices,
                                       listView: listView, largeView: largeView)
         savedCopy = services.snapshots.map { SavedCopyFirst(snapshots: $0, images: services.pipeline.cache) }
@@ -137,15 +138,20 @@ public final class MainWindow {
         input.shownSource = { [weak self] in self?.gallery.flatMap { $0.isKnownItems ? nil : $0.source.kind } }
         input.onLinkProblem = { [weak self] error, link in self?.showLinkProblem(error, link: link) }
         input.onAskingServer = { [weak self] server, link in self?.showAskingServer(server, link: link) }
-        viewerActions.onBack = { [weak self] in self?.leaveFullscreenOrView() }
-        viewerActions.onShowNeighbour = { [weak self] offset in self?.showNeighbour(offset) }
-        viewerActions.onToggleFullscreen = { [weak self] in if let self { self.setFullscreen(!self.isFullscreen) } }
+        navigation.onOpened = { [weak self] download in
+            self?.following?.opened(download)
+            self?.status.updateTitles()
+        }
+        navigation.onClosed = { [weak self] in
+            self?.status.updateTitles()
+            self?.savedCopy?.liveChanged()
+        }
+        navigation.onNearEnd = { [weak self] in self?.gallery?.loadMore() }
         viewerActions.onRun = { [weak self] action, download in
             guard let self else { return }
             self.itemActions.run(action, on: download, largeView: self.largeView)
         }
         largeView.onContextMenu = { [weak self] press in self?.viewerActions.openMenu(at: press) }
-        largeView.onSwipe = { [weak self] offset in self?.showNeighbour(offset) }
         rowMenu.onOpen = { [weak self] download in self?.openLargeView(download) }
         rowMenu.onRun = { [weak self] action, download in self?.itemActions.run(action, on: download, largeView: nil) }
         rowMenu.onSaveSelection = { [weak self] downloads in self?.selectionSave.save(downloads) }
@@ -154,7 +160,7 @@ public final class MainWindow {
         recentGalleries.onChoose = { [weak self] entry in self?.search(source: entry.source, username: entry.username) }
         recentGalleries.onWillToggle = { [weak self] in self?.closeLargeView() }
         find.onOpen = { [weak self] in self?.closeLargeView() }
-        window.onFullscreenChanged { [weak self] fullscreen in self?.isFullscreen = fullscreen }
+        window.onFullscreenChanged { [weak navigation] fullscreen in navigation?.fullscreenChanged(fullscreen) }
         window.onMinimizedChanged { [weak self] minimized in self?.largeView.setWindowMinimized(minimized) }
         connectSlideshow()
         connectFollowing()
@@ -200,13 +206,6 @@ public final class MainWindow {
 
     private func connectSlideshow() {
         slideshow.gallery = { [weak self] in self?.gallery }
-        slideshow.isLargeViewOpen = { [weak self] in self?.isLargeViewOpen ?? false }
-        slideshow.onShow = { [weak self] download in self?.openLargeView(download) }
-        slideshow.onRunningChange = { [weak self] running in self?.setFullscreen(running) }
-        viewerActions.onPlayPause = { [weak self] in
-            guard let self else { return }
-            if self.slideshow.isRunning { self.slideshow.togglePause() } else { self.largeView.togglePlayback() }
-        }
     }
 
     /// True once the window was closed. Its widgets are disposed then; nothing may update them again.
@@ -396,43 +395,16 @@ public final class MainWindow {
 
     // MARK: Large view
 
-    public var isLargeViewOpen: Bool { stack.visibleChildName == "viewer" }
+    public var isLargeViewOpen: Bool { navigation.isLargeViewOpen }
+    /// Full screen was asked for and not left since (see `LargeViewNavigation`).
+    public var isFullscreen: Bool { navigation.isFullscreen }
 
-    public func openLargeView(_ download: ItemViewModel) {
-        let monitor = window.monitorPixelSize
-        largeView.show(download, maxPixelSize: min(4096, max(monitor.width, monitor.height)),
-                       playsThrough: slideshow.isRunning)
-        stack.visibleChildName = "viewer"
-        header.setViewerMode(true)
-        viewerActions.enable(for: download)
-        following?.opened(download)
-        status.updateTitles()
-    }
+    public func openLargeView(_ download: ItemViewModel) { navigation.open(download) }
 
     /// Back to the list, at the scroll position it had, with the viewed row selected.
-    public func closeLargeView() {
-        guard isLargeViewOpen else { return }
-        slideshow.stop()
-        setFullscreen(false)
-        largeView.close()
-        stack.visibleChildName = "gallery"
-        header.setViewerMode(false)
-        viewerActions.disable()
-        if let shown = largeView.download, let position = listView.position(of: shown) { listView.select(position, focus: true) }
-        status.updateTitles()
-        savedCopy?.liveChanged()
-    }
+    public func closeLargeView() { navigation.close() }
 
-    /// Escape: out of a slideshow or full screen first, then out of the large view.
-    private func leaveFullscreenOrView() {
-        if slideshow.isRunning { slideshow.stop() } else if isFullscreen { setFullscreen(false) } else { closeLargeView() }
-    }
-
-    public func setFullscreen(_ fullscreen: Bool) {
-        guard fullscreen != isFullscreen else { return }
-        isFullscreen = fullscreen
-        window.setFullscreen(fullscreen)
-    }
+    public func setFullscreen(_ fullscreen: Bool) { navigation.setFullscreen(fullscreen) }
 
     /// How the gallery shows now.
     public var viewMode: GalleryViewMode { listView.mode }
@@ -440,14 +412,8 @@ public final class MainWindow {
     /// Shows the gallery as a list or as a grid; the toggle follows. Tells `onViewModeChange` when it changed.
     public func setViewMode(_ mode: GalleryViewMode) { viewModeSwitch.set(mode) }
 
-    /// Shows the previous (-1) or next (+1) item in the large view: of those the list shows (found ones only,
-    /// while a find filters it).
-    public func showNeighbour(_ offset: Int) {
-        guard isLargeViewOpen, let current = largeView.download, let position = listView.position(of: current),
-              let next = listView.download(at: position + offset) else { return }
-        openLargeView(next)
-        if offset > 0, listView.foundItems == nil, position + offset >= listView.rowCount - GalleryListView.prefetchRows { gallery?.loadMore() }
-    }
+    /// Shows the previous (-1) or next (+1) item in the large view, of those the list shows.
+    public func showNeighbour(_ offset: Int) { navigation.showNeighbour(offset) }
 
     /// A short note at the top of the window ("Cache cleared…"), gone after a few seconds.
     public func showNote(_ text: String) { notification.show(text, seconds: InAppNotification.longSeconds) }
@@ -463,18 +429,7 @@ public final class MainWindow {
         }
         SimpleAction.add(to: map, name: "reload") { [weak self] in self?.reload() }
         SimpleAction.add(to: map, name: "close") { [weak self] in self?.window.close() }
-        // Ctrl+? and the main menu's "Keyboard Shortcuts" (win.show-help-overlay) open the shortcuts window, made
-        // the first time it is asked for: it is GtkBuilder's biggest tree here, a fifth of the window's start.
-        // (GTK adds no action of its own for it when the window has this one.)
-        SimpleAction.add(to: map, name: "show-help-overlay") { [weak self] in
-            guard let self else { return }
-            let overlay = window.helpOverlay ?? {
-                let made = Shortcuts.makeWindow()
-                window.setHelpOverlay(made)
-                return made
-            }()
-            overlay.present()
-        }
+        Shortcuts.addHelpOverlayAction(to: window)
         Shortcuts.install(in: application)
     }
 }
