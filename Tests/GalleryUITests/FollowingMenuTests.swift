@@ -49,4 +49,39 @@ final class FollowingMenuTests: GLibTestCase {
             menu.popover.popDown()
         }
     }
+
+    /// Hundreds of followed galleries: the list opens with one slice of rows made and fills in over the next
+    /// main-loop turns, in order; a check's changes reach the rows made before them and those made after.
+    func testAListOfManyGalleriesOpensWithASliceAndFillsInBehind() throws {
+        try MainActor.assumeIsolated {
+            let folder = TemporaryFolder()
+            defer { withExtendedLifetime(folder) {} }
+            let ui = try UIHarness(followDirectory: folder.path)
+            defer { ui.close() }
+            let watch = try XCTUnwrap(ui.window.following)
+            // Nothing but this test shows galleries in the menu from here on.
+            watch.stop()
+            let menu = watch.menu
+            let count = FollowingMenu.rowsPerSlice * 5 / 2
+            var galleries = (0..<count).map {
+                FollowedGallery(key: .init(source: .demo, username: "user\($0)"), displayName: "user \($0)", followedAt: 1)
+            }
+            menu.show(galleries, newCount: 0)
+            XCTAssertTrue(menu.rows.isEmpty, "no row before the list first opens")
+            menu.button.isActive = true
+            XCTAssertEqual(menu.rows.count, FollowingMenu.rowsPerSlice, "the opening makes one slice of rows")
+            XCTAssertFalse(menu.isFilled)
+
+            galleries[1].newCount = 2
+            galleries[count - 1].newCount = 5
+            menu.show(galleries, newCount: 7)
+            XCTAssertTrue(menu.detailLabels[1].text.hasPrefix("Demo · 2 new"), menu.detailLabels[1].text)
+            XCTAssertTrue(iterateMainLoop(until: { menu.isFilled }, timeout: 60))
+            XCTAssertEqual(menu.rows.count, count)
+            XCTAssertEqual(menu.rows.map(\.accessibleName), galleries.map { FollowingMenu.title(of: $0) })
+            XCTAssertTrue(menu.detailLabels[count - 1].text.hasPrefix("Demo · 5 new"), menu.detailLabels[count - 1].text)
+            XCTAssertTrue(iterateMainLoop(until: { menu.popover.isOpen && menu.rows[count - 1].isMapped }, timeout: 60))
+            menu.popover.popDown()
+        }
+    }
 }

@@ -23,6 +23,12 @@ final class FollowingMenu {
     /// The rows were made: not before the popover first opens, so a window following hundreds of galleries
     /// makes none of their widgets, nor asks for their avatars, as it starts.
     private var isListMade = false
+    /// Rows made in one main-loop turn: the first slice as the list opens (more than it shows), the others one
+    /// a turn after it, so that a list of hundreds opens at once and fills in below while frames and keys go
+    /// on (500 rows made in the click took half a second of a debug build's main loop).
+    static let rowsPerSlice = 24
+    /// Makes the rows still missing, a slice a turn; nil once every gallery has its row.
+    private var filling: MainLoopSource?
     private(set) var rows: [ListBoxRow] = []
     private(set) var unfollowButtons: [Button] = []
     private(set) var detailLabels: [Label] = []
@@ -111,10 +117,11 @@ final class FollowingMenu {
         // The same galleries in the same order (a check updated their counts): the rows stay, so the keyboard
         // and a screen reader keep their place; only what changed is said again — a check of 500 galleries
         // refreshes the list after each one, and rewriting every row each time took most of its main-loop time.
-        if galleries.map(\.key) == self.galleries.map(\.key), rows.count == galleries.count {
+        // Rows still to be made (`filling`) are made from the galleries as they are then.
+        if galleries.map(\.key) == self.galleries.map(\.key) {
             let before = self.galleries
             self.galleries = galleries
-            for (index, gallery) in galleries.enumerated() where gallery != before[index] {
+            for (index, gallery) in galleries.enumerated() where index < rows.count && gallery != before[index] {
                 update(index, gallery, was: before[index])
             }
             return
@@ -122,17 +129,25 @@ final class FollowingMenu {
         makeRows(galleries)
     }
 
-    /// The rows for `galleries`, in place of those shown.
+    /// The rows for `galleries`, in place of those shown: the first slice now, the rest in the next turns.
     private func makeRows(_ galleries: [FollowedGallery]) {
         self.galleries = galleries
+        filling?.cancel()
+        filling = nil
         for row in rows { list.remove(row) }
         rows = []
         unfollowButtons = []
         detailLabels = []
         nameLabels = []
         avatars = []
-        for (index, gallery) in galleries.enumerated() {
-            let (row, unfollow, name, detail, avatar) = makeRow(gallery)
+        guard makeNextRows() else { return }
+        filling = MainLoopSource.whileIdle { [weak self] in self?.makeNextRows() ?? false }
+    }
+
+    /// Makes the next `rowsPerSlice` rows; whether some are still to be made.
+    private func makeNextRows() -> Bool {
+        for index in rows.count..<min(galleries.count, rows.count + Self.rowsPerSlice) {
+            let (row, unfollow, name, detail, avatar) = makeRow(galleries[index])
             avatars.append(avatar)
             list.insert(row, at: index)
             rows.append(row)
@@ -140,6 +155,18 @@ final class FollowingMenu {
             nameLabels.append(name)
             detailLabels.append(detail)
         }
+        if rows.count < galleries.count { return true }
+        filling = nil
+        return false
+    }
+
+    /// Every gallery has its row (none is waiting for a later turn).
+    var isFilled: Bool { filling == nil }
+
+    /// The window is closing: no more rows are made into its widgets.
+    func stopFilling() {
+        filling?.cancel()
+        filling = nil
     }
 
     /// The popover is about to open the first time: its rows are made now, before it shows.

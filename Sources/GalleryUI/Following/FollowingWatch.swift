@@ -127,6 +127,7 @@ final class FollowingWatch {
         timer?.cancel()
         timer = nil
         checker.cancel()
+        menu.stopFilling()
     }
 
     // MARK: The gallery on screen
