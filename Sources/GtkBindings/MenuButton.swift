@@ -19,7 +19,12 @@ public final class MenuButton: Widget {
         gtk_menu_button_set_popover(button, gtk_popover_new(nil))
         setIcon(iconName, tooltip: tooltip)
         watchOpening()
-        MainLoopSource.idle(priority: G_PRIORITY_LOW) { [weak self] in self?.installMenu() }
+        let install = MainLoopSource.idle(priority: G_PRIORITY_LOW) { [weak self] in self?.installMenu() }
+        // A window closed before the main loop was idle: its destroyed button gets no menu.
+        onDestroy { [weak self] in
+            install.cancel()
+            self?.menuInstalled = true
+        }
     }
 
     /// Opens `popover`, which the button then holds (and places under itself).

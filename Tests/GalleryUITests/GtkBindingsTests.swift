@@ -214,6 +214,24 @@ final class GtkBindingsTests: GLibTestCase {
         }
     }
 
+    /// A menu button destroyed with its window before the main loop was idle gets no menu made into it.
+    func testAMenuButtonDestroyedBeforeTheLoopWasIdleGetsNoMenu() throws {
+        try MainActor.assumeIsolated {
+            try Self.initGtk()
+            let menu = Menu()
+            menu.append("_Reload", action: "win.reload")
+            let button = MenuButton(iconName: "open-menu-symbolic", tooltip: "Gone", menu: menu)
+            let window = try XCTUnwrap(gtk_window_new(GTK_WINDOW_TOPLEVEL))
+            gtk_container_add(window.raw.as(GtkContainer.self), button.widget)
+            gtk_widget_destroy(window)
+            // Queued after the button's own idle, at the same priority: it runs after it.
+            var after = false
+            MainLoopSource.idle(priority: G_PRIORITY_LOW) { after = true }
+            XCTAssertTrue(iterateMainLoop(until: { after }, timeout: 60))
+            XCTAssertNil(gtk_menu_button_get_menu_model(button.widget.raw.as(GtkMenuButton.self)))
+        }
+    }
+
     /// A stack told not to fade (a window's pages before its first frame: nothing on screen to fade from, and a
     /// launch's first screen faded in over 250 ms) changes page at once; told again, it cross-fades as before.
     func testAStackChangesPageWithoutAFadeWhenToldTo() throws {
