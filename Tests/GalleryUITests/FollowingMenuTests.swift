@@ -51,7 +51,8 @@ final class FollowingMenuTests: GLibTestCase {
     }
 
     /// Hundreds of followed galleries: the list opens with one slice of rows made and fills in over the next
-    /// main-loop turns, in order; a check's changes reach the rows made before them and those made after.
+    /// main-loop turns, in order; a check's changes reach the rows made before them and those made after, and
+    /// an unfollow or a follow, then or later, keeps the other rows.
     func testAListOfManyGalleriesOpensWithASliceAndFillsInBehind() throws {
         try MainActor.assumeIsolated {
             let folder = TemporaryFolder()
@@ -72,15 +73,35 @@ final class FollowingMenuTests: GLibTestCase {
             XCTAssertEqual(menu.rows.count, FollowingMenu.rowsPerSlice, "the opening makes one slice of rows")
             XCTAssertFalse(menu.isFilled)
 
+            let first = menu.rows[0]
             galleries[1].newCount = 2
             galleries[count - 1].newCount = 5
             menu.show(galleries, newCount: 7)
+            XCTAssertTrue(menu.rows[0] === first, "a check's change keeps the rows made")
             XCTAssertTrue(menu.detailLabels[1].text.hasPrefix("Demo · 2 new"), menu.detailLabels[1].text)
+            // Unfollowed while the list fills: one whose row is made, one whose row is not yet.
+            galleries.remove(at: count - 2)
+            galleries.remove(at: 2)
+            menu.show(galleries, newCount: 7)
+            XCTAssertTrue(menu.rows[0] === first)
             XCTAssertTrue(iterateMainLoop(until: { menu.isFilled }, timeout: 60))
-            XCTAssertEqual(menu.rows.count, count)
+            XCTAssertEqual(menu.rows.map(\.accessibleName), galleries.map { FollowingMenu.title(of: $0) }, "in order, each once")
+            XCTAssertTrue(menu.detailLabels.last?.text.hasPrefix("Demo · 5 new") == true, menu.detailLabels.last?.text ?? "")
+
+            // Once filled, an unfollow removes one row and a follow adds one below: the others stay where they are.
+            var rowsBefore = menu.rows
+            galleries.remove(at: 5)
+            menu.show(galleries, newCount: 7)
+            rowsBefore.remove(at: 5)
+            XCTAssertTrue(menu.isFilled)
+            XCTAssertTrue(zip(menu.rows, rowsBefore).allSatisfy { $0 === $1 } && menu.rows.count == rowsBefore.count,
+                          "an unfollow keeps the other rows")
+            galleries.append(FollowedGallery(key: .init(source: .demo, username: "new"), displayName: "new", followedAt: 2))
+            menu.show(galleries, newCount: 7)
+            XCTAssertTrue(iterateMainLoop(until: { menu.isFilled }, timeout: 60))
             XCTAssertEqual(menu.rows.map(\.accessibleName), galleries.map { FollowingMenu.title(of: $0) })
-            XCTAssertTrue(menu.detailLabels[count - 1].text.hasPrefix("Demo · 5 new"), menu.detailLabels[count - 1].text)
-            XCTAssertTrue(iterateMainLoop(until: { menu.popover.isOpen && menu.rows[count - 1].isMapped }, timeout: 60))
+            XCTAssertTrue(zip(menu.rows, rowsBefore).allSatisfy { $0 === $1 }, "a follow keeps the rows above")
+            XCTAssertTrue(iterateMainLoop(until: { menu.popover.isOpen && menu.rows.last?.isMapped == true }, timeout: 60))
             menu.popover.popDown()
         }
     }

@@ -18,10 +18,10 @@ final class FollowingMenu {
     /// The list's scroller: hidden with it when nothing is followed.
     private let scroller = ScrolledWindow()
     let emptyLabel = Label(tr("Galleries you follow appear here. Follow the one on screen with the star button (Ctrl+D)."))
-    /// What the list shows, oldest follow first (or will show: its rows are made when it first opens).
+    /// What the list shows, oldest follow first (or will show: its rows are made from when it first opens).
     private(set) var galleries: [FollowedGallery] = []
-    /// The rows were made: not before the popover first opens, so a window following hundreds of galleries
-    /// makes none of their widgets, nor asks for their avatars, as it starts.
+    /// The rows are being made or were: not before the popover first opens, so a window following hundreds of
+    /// galleries makes none of their widgets, nor asks for their avatars, as it starts.
     private var isListMade = false
     /// Rows made in one main-loop turn: the first slice as the list opens (more than it shows), the others one
     /// a turn after it, so that a list of hundreds opens at once and fills in below while frames and keys go
@@ -114,19 +114,44 @@ final class FollowingMenu {
         emptyLabel.isVisible = galleries.isEmpty
         guard isListMade else { return self.galleries = galleries }
         guard galleries != self.galleries || rows.isEmpty != galleries.isEmpty else { return }
-        // The same galleries in the same order (a check updated their counts): the rows stay, so the keyboard
-        // and a screen reader keep their place; only what changed is said again — a check of 500 galleries
-        // refreshes the list after each one, and rewriting every row each time took most of its main-loop time.
-        // Rows still to be made (`filling`) are made from the galleries as they are then.
-        if galleries.map(\.key) == self.galleries.map(\.key) {
-            let before = self.galleries
-            self.galleries = galleries
-            for (index, gallery) in galleries.enumerated() where index < rows.count && gallery != before[index] {
-                update(index, gallery, was: before[index])
-            }
-            return
+        let keys = galleries.map(\.key)
+        let shownKeys = self.galleries.map(\.key)
+        if keys.starts(with: shownKeys) || Self.keeps(order: shownKeys, in: keys) {
+            return keepRows(for: galleries)
         }
         makeRows(galleries)
+    }
+
+    /// Whether `keys` are `shown` less some of them, in the same order (galleries unfollowed).
+    private static func keeps(order shown: [FollowedGallery.Key], in keys: [FollowedGallery.Key]) -> Bool {
+        var rest = keys[...]
+        for key in shown where key == rest.first { rest = rest.dropFirst() }
+        return rest.isEmpty
+    }
+
+    /// Shows `galleries`, those shown in the same order with some gone (unfollowed) or some added after them
+    /// (followed): the other rows stay, so the keyboard, a screen reader and the scroll keep their place, and
+    /// only what changed is said again (a check of 500 galleries refreshes the list after each one, and
+    /// rewriting every row each time took most of its main-loop time). Rows still to be made are made from the
+    /// galleries as they are then.
+    private func keepRows(for galleries: [FollowedGallery]) {
+        let before = self.galleries
+        let staying = Set(galleries.map(\.key))
+        // Rows are made for the galleries in order, so those made are for a prefix of them.
+        for index in before.indices.reversed() where index < rows.count && !staying.contains(before[index].key) {
+            list.remove(rows[index])
+            rows.remove(at: index)
+            unfollowButtons.remove(at: index)
+            nameLabels.remove(at: index)
+            detailLabels.remove(at: index)
+            avatars.remove(at: index)
+        }
+        let stayed = before.filter { staying.contains($0.key) }
+        self.galleries = galleries
+        for (index, gallery) in stayed.enumerated() where index < rows.count && gallery != galleries[index] {
+            update(index, galleries[index], was: gallery)
+        }
+        if rows.count < galleries.count, filling == nil { fillLater() }
     }
 
     /// The rows for `galleries`, in place of those shown: the first slice now, the rest in the next turns.
@@ -140,7 +165,10 @@ final class FollowingMenu {
         detailLabels = []
         nameLabels = []
         avatars = []
-        guard makeNextRows() else { return }
+        if makeNextRows() { fillLater() }
+    }
+
+    private func fillLater() {
         filling = MainLoopSource.whileIdle { [weak self] in self?.makeNextRows() ?? false }
     }
 
@@ -169,7 +197,7 @@ final class FollowingMenu {
         filling = nil
     }
 
-    /// The popover is about to open the first time: its rows are made now, before it shows.
+    /// The popover is about to open the first time: its first rows are made now, before it shows.
     private func makeList() {
         guard !isListMade else { return }
         isListMade = true

@@ -48,9 +48,9 @@ final class Slideshow {
     var gallery: (@MainActor () -> Gallery?)?
     /// The large view is open (the show starts at its item).
     var isLargeViewOpen: (@MainActor () -> Bool)?
-    /// Opens the large view on an item (full screen is the window's part of `onRunningChange`).
+    /// Opens the large view on an item (full screen is `onRunningChange`'s part).
     var onShow: (@MainActor (ItemViewModel) -> Void)?
-    /// The show started or ended: the window goes full screen or leaves it.
+    /// The show started or ended: full screen is entered or left (`LargeViewNavigation`).
     var onRunningChange: (@MainActor (Bool) -> Void)?
     init(window: ApplicationWindow, largeView: LargeImageView, listView: GalleryListView, pipeline: ImagePipeline,
          stateFile: RecentSearchStore?, notification: InAppNotification) {
