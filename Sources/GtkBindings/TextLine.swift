@@ -7,7 +7,7 @@ import GObjectBindings
 /// text shaped, without a width, before it is shaped again to be cut short): in a grid whose tiles are all
 /// rebound as the view moves, that was the largest part of a frame. Its CSS node is a `label`, so the
 /// theme's label rules and style classes apply; it is not a GtkLabel to assistive technologies, so the
-/// widget around it carries the text as its accessible name.
+/// widget around it carries the text as its accessible name, or the line is given it as its own.
 @MainActor
 public final class TextLine: Widget {
     public var text = "" {
@@ -22,12 +22,16 @@ public final class TextLine: Widget {
     public var isEllipsized: Bool { layout.map { pango_layout_is_ellipsized($0.opaque) != 0 } ?? false }
 
     private let ellipsize: Label.EllipsizeMode
+    /// Where the line sits in its width: at the start (left, or right in a right-to-left text) or centred.
+    public enum Alignment: Sendable { case start, center }
+    private let alignment: Alignment
     /// Shaped at the first paint after the text, the width or the style changed.
     private var layout: ObjectRef?
     private var layoutWidth = -1
 
-    public init(ellipsize: Label.EllipsizeMode = .middle) {
+    public init(ellipsize: Label.EllipsizeMode = .middle, alignment: Alignment = .center) {
         self.ellipsize = ellipsize
+        self.alignment = alignment
         super.init(CSSNamedSubclass.make(parent: gtk_drawing_area_get_type(), cssName: "label"))
         ref.connect("style-updated", after: true) { [weak self] in self?.styleChanged() }
         ref.connectEvent("draw") { [weak self] cairo in
@@ -56,7 +60,8 @@ public final class TextLine: Widget {
         if layout == nil || layoutWidth != width {
             let made = layout ?? ObjectRef(gtk_widget_create_pango_layout(widget, text)!, transfer: .full)
             pango_layout_set_ellipsize(made.opaque, ellipsize.pango)
-            pango_layout_set_alignment(made.opaque, PANGO_ALIGN_CENTER)
+            // LEFT is the start: Pango flips it for a right-to-left text (its direction found from the text).
+            pango_layout_set_alignment(made.opaque, alignment == .center ? PANGO_ALIGN_CENTER : PANGO_ALIGN_LEFT)
             pango_layout_set_single_paragraph_mode(made.opaque, 1)
             pango_layout_set_width(made.opaque, Int32(width) * PANGO_SCALE)
             layout = made

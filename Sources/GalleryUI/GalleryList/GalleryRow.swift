@@ -13,8 +13,11 @@ public final class GalleryRow: GalleryCell {
     public var download: ItemViewModel? { binder.download }
     public let row = ListBoxRow()
     let slot: ThumbnailSlot
-    let titleLabel = Label()
-    let detailLabel = Label()
+    /// The title and the detail line, cut short in the middle to the row's width. `TextLine`s, not labels: new
+    /// text repaints them without measuring them again, and every row is rebound as End is held, where measuring
+    /// the labels again made the longest frames (`end10k`).
+    let titleLabel = TextLine(ellipsize: .middle, alignment: .start)
+    let detailLabel = TextLine(ellipsize: .middle, alignment: .start)
     let spinner = Spinner()
     static let spinnerSize = 24
     let badgeView = ItemBadgeView()
@@ -55,11 +58,7 @@ public final class GalleryRow: GalleryCell {
 
         let text = Box(.vertical, spacing: 4)
         text.valign = .center
-        for label in [titleLabel, detailLabel] {
-            label.xalign = 0
-            label.ellipsize = .middle
-            text.append(label)
-        }
+        for label in [titleLabel, detailLabel] { text.append(label) }
         titleLabel.addStyleClass("row-title")
         detailLabel.addStyleClass("dim-label")
         content.append(text, expand: true)
@@ -78,14 +77,15 @@ public final class GalleryRow: GalleryCell {
 
     /// The row's own parts, after the binder updated the shared ones.
     private func update(_ download: ItemViewModel) {
-        switch download.state {
-        case .failed(let reason):
-            detailLabel.text = reason
-        case .sensitiveHidden:
-            detailLabel.text = tr("Sensitive content hidden")
-        case .notStarted, .loading, .loaded, .noPreview:
-            detailLabel.text = Self.detailText(download)
+        let detail = switch download.state {
+        case .failed(let reason): reason
+        case .sensitiveHidden: tr("Sensitive content hidden")
+        case .notStarted, .loading, .loaded, .noPreview: Self.detailText(download)
         }
+        guard detail != detailLabel.text else { return }
+        detailLabel.text = detail
+        // Read by assistive technologies as the row's line of text (the row's name is its title).
+        detailLabel.accessibleName = detail
     }
 
     /// The failure, or the item's alt text. Made when the pointer rests on the row, not at every rebind: a tooltip
