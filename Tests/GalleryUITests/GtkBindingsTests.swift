@@ -232,6 +232,48 @@ final class GtkBindingsTests: GLibTestCase {
         }
     }
 
+    /// A TextLine at the start sits at its start edge as a label would: the left in a left-to-right window, the
+    /// right in a right-to-left one, whatever its text's own direction. Assistive technologies see a label,
+    /// named after its text when it is asked to be.
+    func testATextLineAtTheStartSitsAtItsStartEdgeAndReadsAsALabel() throws {
+        try MainActor.assumeIsolated {
+            try Self.initGtk()
+            let width = 300
+            for (direction, text) in [(GTK_TEXT_DIR_LTR, "abc"), (GTK_TEXT_DIR_LTR, "שלום"),
+                                      (GTK_TEXT_DIR_RTL, "abc"), (GTK_TEXT_DIR_RTL, "שלום")] {
+                let line = TextLine(ellipsize: .middle, alignment: .start)
+                line.namesItselfAfterText = true
+                line.text = text
+                gtk_widget_set_direction(line.widget, direction)
+                gtk_widget_set_size_request(line.widget, Int32(width), -1)
+                let window = try XCTUnwrap(gtk_window_new(GTK_WINDOW_TOPLEVEL))
+                defer { gtk_widget_destroy(window) }
+                gtk_container_add(window.raw.as(GtkContainer.self), line.widget)
+                gtk_widget_show_all(window)
+                XCTAssertTrue(iterateMainLoop(until: { gtk_widget_get_allocated_width(line.widget) >= Int32(width) }, timeout: 60))
+                let rendered = try RenderedWindow(window)
+                let area = try XCTUnwrap(rendered.rectangle(of: line.widget))
+                let background = rendered.pixel(x: area.x + area.width / 2, y: area.y)
+                let inked = (area.x..<(area.x + area.width)).filter { x in
+                    (area.y..<(area.y + area.height)).contains { rendered.pixel(x: x, y: $0) != background }
+                }
+                let first = try XCTUnwrap(inked.first, "\(text): no ink"), last = try XCTUnwrap(inked.last)
+                let edge = area.x + (direction == GTK_TEXT_DIR_RTL ? area.width : 0)
+                let what = "\(text) in a \(direction == GTK_TEXT_DIR_RTL ? "right-to-left" : "left-to-right") window: ink \(first)…\(last) of \(area.x)…\(area.x + area.width)"
+                if direction == GTK_TEXT_DIR_RTL {
+                    XCTAssertGreaterThan(first, area.x + area.width / 2, what)
+                    XCTAssertGreaterThan(last, edge - 10, what)
+                } else {
+                    XCTAssertLessThan(last, area.x + area.width / 2, what)
+                    XCTAssertLessThan(first, edge + 10, what)
+                }
+                let accessible = gtk_widget_get_accessible(line.widget)
+                XCTAssertEqual(atk_object_get_role(accessible), ATK_ROLE_LABEL)
+                XCTAssertEqual(line.accessibleName, text)
+            }
+        }
+    }
+
     /// A stack told not to fade (a window's pages before its first frame: nothing on screen to fade from, and a
     /// launch's first screen faded in over 250 ms) changes page at once; told again, it cross-fades as before.
     func testAStackChangesPageWithoutAFadeWhenToldTo() throws {

@@ -58,7 +58,11 @@ public final class GalleryRow: GalleryCell {
 
         let text = Box(.vertical, spacing: 4)
         text.valign = .center
-        for label in [titleLabel, detailLabel] { text.append(label) }
+        for label in [titleLabel, detailLabel] {
+            // Read by assistive technologies as the row's lines, as its labels were.
+            label.namesItselfAfterText = true
+            text.append(label)
+        }
         titleLabel.addStyleClass("row-title")
         detailLabel.addStyleClass("dim-label")
         content.append(text, expand: true)
@@ -82,10 +86,7 @@ public final class GalleryRow: GalleryCell {
         case .sensitiveHidden: tr("Sensitive content hidden")
         case .notStarted, .loading, .loaded, .noPreview: Self.detailText(download)
         }
-        guard detail != detailLabel.text else { return }
         detailLabel.text = detail
-        // Read by assistive technologies as the row's line of text (the row's name is its title).
-        detailLabel.accessibleName = detail
     }
 
     /// The failure, or the item's alt text. Made when the pointer rests on the row, not at every rebind: a tooltip
