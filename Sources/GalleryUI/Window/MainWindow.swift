@@ -162,7 +162,7 @@ public final class MainWindow {
         find.onOpen = { [weak self] in self?.closeLargeView() }
         window.onFullscreenChanged { [weak navigation] fullscreen in navigation?.fullscreenChanged(fullscreen) }
         window.onMinimizedChanged { [weak self] minimized in self?.largeView.setWindowMinimized(minimized) }
-        connectSlideshow()
+        slideshow.gallery = { [weak self] in self?.gallery }
         connectFollowing()
         connectSavedCopy()
     }
@@ -202,10 +202,6 @@ public final class MainWindow {
         following.isWindowActive = { [weak self] in self?.window.isActive ?? false }
         following.onNote = { [weak self] text in self?.notification.show(text) }
         following.onProblem = { [weak self] text in self?.notification.show(text, seconds: nil) }
-    }
-
-    private func connectSlideshow() {
-        slideshow.gallery = { [weak self] in self?.gallery }
     }
 
     /// True once the window was closed. Its widgets are disposed then; nothing may update them again.
