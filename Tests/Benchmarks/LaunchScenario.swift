@@ -148,7 +148,7 @@ private final class LineReader {
 
     /// The monotonic microseconds the first line holding `text` states ("(monotonic N µs)").
     func monotonic(of text: String) -> Int? {
-        guard let line = lines.first(where: { $0.contains(text) }), let range = line.range(of: "monotonic ") else { return nil }
+        guard let line = lines.first(where: { $0.contains(text) }), let range = line.firstRange(of: "monotonic ") else { return nil }
         return Int(line[range.upperBound...].prefix { $0.isNumber })
     }
 }

@@ -44,6 +44,18 @@ final class LayerTests: XCTestCase {
         }
     }
 
+    /// FoundationEssentials (JSONDecoder, URLComponents) and no more: the whole of Foundation brings ICU and its
+    /// data, which doubled the app's size and the work of loading it before `--download` sends its first request.
+    func testTheShippedProgramsImportFoundationEssentialsOnly() throws {
+        for target in ["GObjectBindings", "DecoderBindings", "GtkBindings", "GStreamerBindings", "SQLiteBindings",
+                       "GalleryCore", "GalleryUI", "GalleryViewerApp", "GalleryDemoServer", "GalleryDecoder"] {
+            for (file, imports) in try Self.imports(in: target) {
+                XCTAssertEqual(imports.filter { ["Foundation", "FoundationInternationalization"].contains($0.module) }.map(\.line), [],
+                               "\(file): import FoundationEssentials instead")
+            }
+        }
+    }
+
     // MARK: Reading the sources
 
     private struct Import {

@@ -134,6 +134,18 @@ else
   pass "gallery-viewer carries no hostile test server (0 of $app_symbols symbols; gallery-demo-server has $(hostile_symbols "$server"))"
 fi
 
+# FoundationEssentials only (LayerTests): the whole of Foundation links ICU and its data into the app, which doubles
+# its size and what the loader maps before `--download` sends its first request. The symbol table is there (above).
+foundation_symbols=$(nm "$app" 2>/dev/null | grep -c '\$s10Foundation' || true)
+essentials_symbols=$(nm "$app" 2>/dev/null | grep -c '20FoundationEssentials' || true)
+if [ "$foundation_symbols" -ne 0 ]; then
+  fail "gallery-viewer links the whole of Foundation ($foundation_symbols of its symbols; FoundationEssentials is enough)"
+elif [ "$essentials_symbols" -eq 0 ]; then
+  fail "gallery-viewer has no FoundationEssentials symbols: the Foundation check would not see Foundation's either"
+else
+  pass "gallery-viewer links FoundationEssentials ($essentials_symbols symbols), not Foundation; $(du -h "$app" | cut -f1)"
+fi
+
 # The installed metadata as a whole (metainfo + desktop entry + icon, as GNOME Software's tooling sees it).
 out=$(appstreamcli validate-tree --no-net "$dest$prefix" 2>&1); rc=$?
 if [ $rc -eq 0 ] && ! grep -qE '^[EW]:' <<<"$out"; then

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import GObjectBindings
 
 /// Which addresses one `HTTPClient`'s connections may reach, decided from the gallery being read: the
@@ -111,6 +111,10 @@ final class AddressGate {
 
     /// libsoup keeps an IPv6 literal's host without brackets; URLComponents with them.
     private static func bare(_ host: String) -> String {
-        host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
+        let isBracket = { (character: Character) in character == "[" || character == "]" }
+        var bare = Substring(host)
+        while let first = bare.first, isBracket(first) { bare.removeFirst() }
+        while let last = bare.last, isBracket(last) { bare.removeLast() }
+        return bare.lowercased()
     }
 }

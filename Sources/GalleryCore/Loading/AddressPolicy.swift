@@ -1,5 +1,5 @@
 import CGLib
-import Foundation
+import FoundationEssentials
 import GObjectBindings
 
 /// Which addresses the app's requests may connect to. A gallery on the public internet must not make the app

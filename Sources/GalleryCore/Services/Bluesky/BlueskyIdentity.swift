@@ -21,7 +21,7 @@ enum BlueskyIdentity {
         }
         guard did.hasPrefix("did:web:") else { return nil }
         // "did:web:example.com%3A8443" is https://example.com:8443 (the port's colon is percent-encoded).
-        let host = did.dropFirst("did:web:".count).replacingOccurrences(of: "%3A", with: ":").replacingOccurrences(of: "%3a", with: ":")
+        let host = String(did.dropFirst("did:web:".count)).replacing("%3A", with: ":").replacing("%3a", with: ":")
         guard let origin = URLText.origin(of: "https://" + host), origin == "https://" + host.lowercased() else { return nil }
         return Endpoint(canonical: origin, override: endpointOverride).url("/.well-known/did.json")
     }
