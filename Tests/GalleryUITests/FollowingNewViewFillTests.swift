@@ -58,86 +58,80 @@ final class FollowingNewViewFillTests: GLibTestCase {
 
     func testManyNewImagesFillOverSeveralTurnsAndEndNewestFirst() throws {
         try MainActor.assumeIsolated {
-            let folder = TemporaryFolder()
-            defer { withExtendedLifetime(folder) {} }
-            let ui = try UIHarness(followDirectory: folder.path)
-            defer { ui.close() }
-            let watch = try Self.prepare(ui)
-            let view = try Self.openNew(ui, watch)
-            XCTAssertLessThanOrEqual(ui.list.rowCount, 64, "a slice at first, not all \(Self.total)")
-            XCTAssertEqual(ui.list.selectedIndex, 0, "the keyboard is on the newest")
-            var counts: Set<Int> = [ui.list.rowCount]
-            XCTAssertTrue(iterateMainLoop(until: {
-                counts.insert(ui.list.rowCount)
-                return !view.mayHaveMore
-            }, timeout: 60))
-            XCTAssertGreaterThanOrEqual(counts.count, Self.total / 64, "filled over many turns: \(counts.sorted())")
-            XCTAssertEqual(ui.list.rowCount, Self.total)
-            XCTAssertEqual(view.downloads.map(\.item.id), (0..<Self.total).map { "new-\($0)" }, "newest first")
-            XCTAssertEqual(view.downloads[4].origin, "atlas on Demo")
-            XCTAssertEqual(ui.list.selectedIndex, 0)
-            XCTAssertTrue(ui.waitForRows(Self.total))
-            // The window's status follows at idle after the last slice (coalesced, as for any gallery).
-            XCTAssertTrue(iterateMainLoop(until: { ui.list.footerText == "End of gallery · \(Self.total) images" }, timeout: 60),
-                          ui.list.footerText)
+            try UIHarness.withFollowing { ui, _ in
+                let watch = try Self.prepare(ui)
+                let view = try Self.openNew(ui, watch)
+                XCTAssertLessThanOrEqual(ui.list.rowCount, 64, "a slice at first, not all \(Self.total)")
+                XCTAssertEqual(ui.list.selectedIndex, 0, "the keyboard is on the newest")
+                var counts: Set<Int> = [ui.list.rowCount]
+                XCTAssertTrue(iterateMainLoop(until: {
+                    counts.insert(ui.list.rowCount)
+                    return !view.mayHaveMore
+                }, timeout: 60))
+                XCTAssertGreaterThanOrEqual(counts.count, Self.total / 64, "filled over many turns: \(counts.sorted())")
+                XCTAssertEqual(ui.list.rowCount, Self.total)
+                XCTAssertEqual(view.downloads.map(\.item.id), (0..<Self.total).map { "new-\($0)" }, "newest first")
+                XCTAssertEqual(view.downloads[4].origin, "atlas on Demo")
+                XCTAssertEqual(ui.list.selectedIndex, 0)
+                XCTAssertTrue(ui.waitForRows(Self.total))
+                // The window's status follows at idle after the last slice (coalesced, as for any gallery).
+                XCTAssertTrue(iterateMainLoop(until: { ui.list.footerText == "End of gallery · \(Self.total) images" }, timeout: 60),
+                              ui.list.footerText)
+            }
         }
     }
 
     func testMarkAllWhileItFillsMarksOnlyWhatTheViewHad() throws {
         try MainActor.assumeIsolated {
-            let folder = TemporaryFolder()
-            defer { withExtendedLifetime(folder) {} }
-            let ui = try UIHarness(followDirectory: folder.path)
-            defer { ui.close() }
-            let watch = try Self.prepare(ui)
-            let view = try Self.openNew(ui, watch)
-            XCTAssertTrue(view.mayHaveMore, "still filling")
-            let taken = view.knownItemsTaken
-            g_action_group_activate_action(OpaquePointer(ui.window.window.widget.raw), "mark-all-seen", nil)
-            XCTAssertTrue(iterateMainLoop(until: { watch.newCount == Self.total - taken }, timeout: 60),
-                          "\(taken) marked, not all: \(watch.newCount) new")
-            // The view shows what is still new, from the first image the old one had not had.
-            XCTAssertTrue(iterateMainLoop(until: { ui.window.gallery !== view && ui.window.gallery?.mayHaveMore == false }, timeout: 60))
-            XCTAssertEqual(ui.list.rowCount, Self.total - taken)
-            XCTAssertEqual(try ui.download(0).item.id, "new-\(taken)")
+            try UIHarness.withFollowing { ui, _ in
+                let watch = try Self.prepare(ui)
+                let view = try Self.openNew(ui, watch)
+                XCTAssertTrue(view.mayHaveMore, "still filling")
+                let taken = view.knownItemsTaken
+                g_action_group_activate_action(OpaquePointer(ui.window.window.widget.raw), "mark-all-seen", nil)
+                XCTAssertTrue(iterateMainLoop(until: { watch.newCount == Self.total - taken }, timeout: 60),
+                              "\(taken) marked, not all: \(watch.newCount) new")
+                // The view shows what is still new, from the first image the old one had not had.
+                XCTAssertTrue(iterateMainLoop(until: { ui.window.gallery !== view && ui.window.gallery?.mayHaveMore == false }, timeout: 60))
+                XCTAssertEqual(ui.list.rowCount, Self.total - taken)
+                XCTAssertEqual(try ui.download(0).item.id, "new-\(taken)")
+            }
         }
     }
 
     func testACheckReplacesAFullViewOnlyOnceItHasEverythingKeepingThePlace() throws {
         try MainActor.assumeIsolated {
-            let folder = TemporaryFolder()
-            defer { withExtendedLifetime(folder) {} }
-            let ui = try UIHarness(followDirectory: folder.path)
-            defer { ui.close() }
-            let watch = try Self.prepare(ui)
-            let view = try Self.openNew(ui, watch)
-            XCTAssertTrue(iterateMainLoop(until: { !view.mayHaveMore }, timeout: 60))
-            // The keyboard landed on the newest; the view was scrolled away from it.
-            XCTAssertEqual(ui.list.selectedIndex, 0)
-            ui.list.scroll(toItem: 990)
-            XCTAssertTrue(ui.waitForCells())
-            let top = try XCTUnwrap(ui.list.download(at: ui.list.visibleRange.lowerBound)).item.id
+            try UIHarness.withFollowing { ui, _ in
+                let watch = try Self.prepare(ui)
+                let view = try Self.openNew(ui, watch)
+                XCTAssertTrue(iterateMainLoop(until: { !view.mayHaveMore }, timeout: 60))
+                // The keyboard landed on the newest; the view was scrolled away from it.
+                XCTAssertEqual(ui.list.selectedIndex, 0)
+                ui.list.scroll(toItem: 990)
+                XCTAssertTrue(ui.waitForCells())
+                let top = try XCTUnwrap(ui.list.download(at: ui.list.visibleRange.lowerBound)).item.id
 
-            // Two newer images, taken in as a check's would be.
-            let store = try XCTUnwrap(ui.following?.store)
-            let now = FollowStore.now()
-            let newest = [GalleryItem(id: "newest-a", title: "A", fullImageURL: ui.server.baseURL + "/images/a.jpg", published: 1_900_000_001),
-                          GalleryItem(id: "newest-b", title: "B", fullImageURL: ui.server.baseURL + "/images/b.jpg", published: 1_900_000_000)]
-            let record = FollowCheckRecord(key: .init(source: .demo, username: "atlas"), time: now, problem: nil, newestItem: nil,
-                                           validators: nil, keepsValidators: true, displayName: nil, avatarURL: nil, newItems: newest)
-            XCTAssertEqual(try FollowingWindowTests.wait { store.record(record, completion: $0) }?.count, 2)
-            watch.showNew(replacing: true)
-            var fewest = ui.list.rowCount
-            XCTAssertTrue(iterateMainLoop(until: {
-                fewest = min(fewest, ui.list.rowCount)
-                return ui.window.gallery !== view
-            }, timeout: 60))
-            XCTAssertEqual(fewest, Self.total, "the view on screen stayed whole while the new one filled")
-            XCTAssertEqual(ui.list.rowCount, Self.total + 2)
-            XCTAssertEqual(try ui.download(0).item.id, "newest-a")
-            XCTAssertEqual(ui.list.selectedDownload?.item.id, "new-0", "the selection stayed on its image, scrolled away")
-            XCTAssertTrue(ui.waitForCells())
-            XCTAssertEqual(ui.list.download(at: ui.list.visibleRange.lowerBound)?.item.id, top, "the view stayed where it was")
+                // Two newer images, taken in as a check's would be.
+                let store = try XCTUnwrap(ui.following?.store)
+                let now = FollowStore.now()
+                let newest = [GalleryItem(id: "newest-a", title: "A", fullImageURL: ui.server.baseURL + "/images/a.jpg", published: 1_900_000_001),
+                              GalleryItem(id: "newest-b", title: "B", fullImageURL: ui.server.baseURL + "/images/b.jpg", published: 1_900_000_000)]
+                let record = FollowCheckRecord(key: .init(source: .demo, username: "atlas"), time: now, problem: nil, newestItem: nil,
+                                               validators: nil, keepsValidators: true, displayName: nil, avatarURL: nil, newItems: newest)
+                XCTAssertEqual(try FollowingWindowTests.wait { store.record(record, completion: $0) }?.count, 2)
+                watch.showNew(replacing: true)
+                var fewest = ui.list.rowCount
+                XCTAssertTrue(iterateMainLoop(until: {
+                    fewest = min(fewest, ui.list.rowCount)
+                    return ui.window.gallery !== view
+                }, timeout: 60))
+                XCTAssertEqual(fewest, Self.total, "the view on screen stayed whole while the new one filled")
+                XCTAssertEqual(ui.list.rowCount, Self.total + 2)
+                XCTAssertEqual(try ui.download(0).item.id, "newest-a")
+                XCTAssertEqual(ui.list.selectedDownload?.item.id, "new-0", "the selection stayed on its image, scrolled away")
+                XCTAssertTrue(ui.waitForCells())
+                XCTAssertEqual(ui.list.download(at: ui.list.visibleRange.lowerBound)?.item.id, top, "the view stayed where it was")
+            }
         }
     }
 

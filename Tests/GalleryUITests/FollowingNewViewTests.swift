@@ -30,51 +30,47 @@ final class FollowingNewViewTests: GLibTestCase {
 
     func testACheckWhileTheNewViewShowsAddsToItInPlaceAndMarkAllMarksOnlyWhatWasShown() throws {
         try MainActor.assumeIsolated {
-            let folder = TemporaryFolder()
-            defer { withExtendedLifetime(folder) {} }
-            let ui = try UIHarness(followDirectory: folder.path)
-            defer { ui.close() }
-            let watch = try Self.prepare(ui, following: ["aurora"])
-            watch.showNew()
-            XCTAssertTrue(iterateMainLoop(until: { ui.window.gallery?.isKnownItems == true && ui.list.rowCount == 1 }, timeout: 60))
-            let first = try ui.download(0).item.id
+            try UIHarness.withFollowing { ui, _ in
+                let watch = try Self.prepare(ui, following: ["aurora"])
+                watch.showNew()
+                XCTAssertTrue(iterateMainLoop(until: { ui.window.gallery?.isKnownItems == true && ui.list.rowCount == 1 }, timeout: 60))
+                let first = try ui.download(0).item.id
 
-            // A check on screen: the view takes in what it found, keeping the selected image.
-            ui.server.grow()
-            watch.checkNow()
-            XCTAssertTrue(iterateMainLoop(until: { ui.list.rowCount == 2 }, timeout: 60), "the New view grew in place")
-            XCTAssertEqual(ui.list.selectedDownload?.item.id, first, "the selection stayed on the image it was on")
+                // A check on screen: the view takes in what it found, keeping the selected image.
+                ui.server.grow()
+                watch.checkNow()
+                XCTAssertTrue(iterateMainLoop(until: { ui.list.rowCount == 2 }, timeout: 60), "the New view grew in place")
+                XCTAssertEqual(ui.list.selectedDownload?.item.id, first, "the selection stayed on the image it was on")
 
-            // Open one in the large view; a check meanwhile finds a third, which waits (the view shows a New item).
-            ui.window.openLargeView(try ui.download(1))
-            XCTAssertTrue(iterateMainLoop(until: { watch.newCount == 1 }, timeout: 60), "opened: seen")
-            ui.server.grow()
-            watch.checkNow()
-            XCTAssertTrue(iterateMainLoop(until: { watch.newCount == 2 && !(ui.following?.checker.isChecking ?? true) }, timeout: 60))
-            XCTAssertEqual(ui.list.rowCount, 2, "not replaced under the large view")
-            ui.window.closeLargeView()
+                // Open one in the large view; a check meanwhile finds a third, which waits (the view shows a New item).
+                ui.window.openLargeView(try ui.download(1))
+                XCTAssertTrue(iterateMainLoop(until: { watch.newCount == 1 }, timeout: 60), "opened: seen")
+                ui.server.grow()
+                watch.checkNow()
+                XCTAssertTrue(iterateMainLoop(until: { watch.newCount == 2 && !(ui.following?.checker.isChecking ?? true) }, timeout: 60))
+                XCTAssertEqual(ui.list.rowCount, 2, "not replaced under the large view")
+                ui.window.closeLargeView()
 
-            // Mark All marks the one still shown and new, not the third the user never saw.
-            g_action_group_activate_action(OpaquePointer(ui.window.window.widget.raw), "mark-all-seen", nil)
-            XCTAssertTrue(iterateMainLoop(until: { watch.newCount == 1 && ui.list.rowCount == 1 }, timeout: 60),
-                          "the unseen one stays new and shows: \(watch.newCount), \(ui.list.rowCount) rows")
-            XCTAssertTrue(try ui.download(0).item.fullImageURL?.contains("grown-00003") ?? false)
+                // Mark All marks the one still shown and new, not the third the user never saw.
+                g_action_group_activate_action(OpaquePointer(ui.window.window.widget.raw), "mark-all-seen", nil)
+                XCTAssertTrue(iterateMainLoop(until: { watch.newCount == 1 && ui.list.rowCount == 1 }, timeout: 60),
+                              "the unseen one stays new and shows: \(watch.newCount), \(ui.list.rowCount) rows")
+                XCTAssertTrue(try ui.download(0).item.fullImageURL?.contains("grown-00003") ?? false)
+            }
         }
     }
 
     func testOpeningANewImageInItsOwnGalleryMarksItSeen() throws {
         try MainActor.assumeIsolated {
-            let folder = TemporaryFolder()
-            defer { withExtendedLifetime(folder) {} }
-            let ui = try UIHarness(followDirectory: folder.path)
-            defer { ui.close() }
-            let watch = try Self.prepare(ui, following: ["aurora"])
-            ui.search("aurora")
-            XCTAssertTrue(ui.waitForRows(2))
-            XCTAssertTrue(try ui.download(0).item.fullImageURL?.contains("/grown-") ?? false, "the upload tops the gallery")
-            XCTAssertTrue(iterateMainLoop(until: { watch.followToggle.isActive }, timeout: 60))
-            ui.window.openLargeView(try ui.download(0))
-            XCTAssertTrue(iterateMainLoop(until: { watch.newCount == 0 }, timeout: 60), "seen in the app, wherever it was opened")
+            try UIHarness.withFollowing { ui, _ in
+                let watch = try Self.prepare(ui, following: ["aurora"])
+                ui.search("aurora")
+                XCTAssertTrue(ui.waitForRows(2))
+                XCTAssertTrue(try ui.download(0).item.fullImageURL?.contains("/grown-") ?? false, "the upload tops the gallery")
+                XCTAssertTrue(iterateMainLoop(until: { watch.followToggle.isActive }, timeout: 60))
+                ui.window.openLargeView(try ui.download(0))
+                XCTAssertTrue(iterateMainLoop(until: { watch.newCount == 0 }, timeout: 60), "seen in the app, wherever it was opened")
+            }
         }
     }
 
