@@ -48,7 +48,8 @@ final class LayerTests: XCTestCase {
     /// data, which doubled the app's size and the work of loading it before `--download` sends its first request.
     func testTheShippedProgramsImportFoundationEssentialsOnly() throws {
         for target in ["GObjectBindings", "DecoderBindings", "GtkBindings", "GStreamerBindings", "SQLiteBindings",
-                       "GalleryCore", "GalleryUI", "GalleryViewerApp", "GalleryDemoServer", "GalleryDecoder"] {
+                       "GalleryCore", "GalleryUI", "GalleryViewerApp", "GalleryDemoServer", "GalleryHostileServer",
+                       "DemoServerCommand", "GalleryDecoder"] {
             for (file, imports) in try Self.imports(in: target) {
                 XCTAssertEqual(imports.filter { ["Foundation", "FoundationInternationalization"].contains($0.module) }.map(\.line), [],
                                "\(file): import FoundationEssentials instead")

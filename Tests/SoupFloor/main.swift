@@ -60,6 +60,8 @@ final class GalleryRun {
 
     /// Images are read as streams (`--gallery-streaming`) rather than whole by libsoup.
     let streams: Bool
+    /// Where a stream's read lands before it is appended to its image: one for the run (reads never overlap).
+    var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
 
     init(folder: String, pages: [Page], streams: Bool) {
         self.folder = folder
@@ -135,7 +137,6 @@ final class StreamedImage {
     let index: Int
     var stream: UnsafeMutablePointer<GInputStream>?
     var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 64 * 1024)
 
     init(run: GalleryRun, message: UnsafeMutablePointer<SoupMessage>, index: Int) {
         self.run = run
@@ -157,11 +158,11 @@ final class StreamedImage {
         let pollable = OpaquePointer(stream!)
         while true {
             var error: UnsafeMutablePointer<GError>?
-            let count = chunk.withUnsafeMutableBytes {
+            let count = run.readBuffer.withUnsafeMutableBytes {
                 g_pollable_input_stream_read_nonblocking(pollable, $0.baseAddress, gsize($0.count), nil, &error)
             }
             if count > 0 {
-                bytes += chunk[0..<count]
+                bytes += run.readBuffer[0..<count]
                 continue
             }
             if count == 0 { return end(failed: false) }
