@@ -91,7 +91,7 @@ BUILD_AS := $(if $(and $(SUDO_USER),$(filter-out root,$(SUDO_USER))),sudo -u $(S
 # Steps share .build (SwiftPM locks it) and the test steps must run in order; swift parallelises internally.
 .NOTPARALLEL:
 .DEFAULT_GOAL := build
-.PHONY: help deps test-deps build build-tests release demo-data run test test-resources test-unit test-asan test-e2e test-a11y \
+.PHONY: help deps test-deps build build-tests release demo-data run test test-resources test-suites test-unit test-asan test-e2e test-a11y \
         test-translation demo-data-release check-install bench fuzz pot install install-translated install-decoder uninstall clean \
         distclean
 
@@ -105,6 +105,7 @@ help:
 	@echo "  test-resources validate the desktop entry, metainfo and icons (Tests/Resources/validate.sh)"
 	@echo "  test-unit      swift test under Xvfb       test-e2e  Tests/EndToEnd scripts under Xvfb"
 	@echo "  test-asan      the XCTest suite built with AddressSanitizer in $(ASAN_BUILD_DIR); fails on errors and leaks"
+	@echo "  test-suites    test-unit and test-asan, side by side on two cores or more (as 'test' runs them)"
 	@echo "  test-a11y      the window's accessibility tree over AT-SPI (Tests/Accessibility/run.sh)"
 	@echo "  test-translation  the window and the command line in a test language (Tests/Translation/run.sh)"
 	@echo "  check-install  install into a temp DESTDIR, check the tree and the static linking, smoke-test the installed programs"
@@ -175,7 +176,7 @@ run: build demo-data
 
 # --- tests --------------------------------------------------------------------------------------------------
 
-test: test-resources test-unit test-asan test-e2e test-a11y test-translation $(if $(SKIP_INSTALL_CHECK),,check-install)
+test: test-resources test-suites test-e2e test-a11y test-translation $(if $(SKIP_INSTALL_CHECK),,check-install)
 	@echo "make test: all steps passed$(if $(SKIP_INSTALL_CHECK), (install check skipped),)"
 
 test-resources: test-deps
@@ -183,13 +184,39 @@ test-resources: test-deps
 
 # Built outside the headless wrapper (SwiftPM keeps caches under the real HOME), run inside it.
 test-unit: test-deps build-tests demo-data
-	$(HEADLESS) $(SWIFT) test --skip-build --scratch-path $(BUILD_DIR) $(SWIFT_FLAGS)
+	$(UNIT_TESTS)
+
+# test-unit and test-asan, side by side when the process may use two cores or more (`nproc` counts those, so
+# `taskset -c 0 make test` runs them one after the other). The plain run mostly waits on its servers and windows
+# (about 100 s of CPU in 225 s of a fresh clone's run), so the AddressSanitizer build and run take the time it
+# leaves. Their commands are run directly, not as make targets: a sub-make's `swift build` would wait for the
+# lock the running `swift test` holds on $(BUILD_DIR). The ASan run's output goes to $(ASAN_LOG), shown at its end.
+ASAN_LOG := $(ASAN_BUILD_DIR)/test-asan.log
+UNIT_TESTS = $(HEADLESS) $(SWIFT) test --skip-build --scratch-path $(BUILD_DIR) $(SWIFT_FLAGS)
+ASAN_ENV = SWIFT=$(SWIFT) SWIFT_FLAGS="$(SWIFT_FLAGS)" ASAN_BUILD_DIR=$(ASAN_BUILD_DIR) DEBUG_BUILD_DIR=$(BUILD_DIR)
+ASAN_TESTS = $(BUILD_AS) env $(ASAN_ENV) bash Tests/AddressSanitizer/run.sh
+# Beside the plain run, which `build-tests` preceded: the helpers it starts are built (see run.sh).
+ASAN_TESTS_BESIDE = $(BUILD_AS) env $(ASAN_ENV) DEBUG_PRODUCTS_BUILT=1 bash Tests/AddressSanitizer/run.sh
+test-suites: test-deps build-tests demo-data
+	@if [ "$$(nproc)" -lt 2 ]; then \
+	  echo "$(UNIT_TESTS)"; $(UNIT_TESTS) && { echo "test-asan: Tests/AddressSanitizer/run.sh"; $(ASAN_TESTS); }; \
+	else \
+	  mkdir -p $(ASAN_BUILD_DIR); \
+	  echo "test-asan runs beside test-unit ($$(nproc) cores); its output goes to $(ASAN_LOG)"; \
+	  $(ASAN_TESTS_BESIDE) > $(ASAN_LOG) 2>&1 & asan=$$!; \
+	  echo "$(UNIT_TESTS)"; $(UNIT_TESTS); unit=$$?; \
+	  wait $$asan; asan=$$?; \
+	  echo "--- the end of $(ASAN_LOG):"; tail -n 30 $(ASAN_LOG); \
+	  [ $$unit -eq 0 ] || echo "test-suites: test-unit failed (exit $$unit)"; \
+	  [ $$asan -eq 0 ] || echo "test-suites: test-asan failed (exit $$asan); all of its output is in $(ASAN_LOG)"; \
+	  [ $$unit -eq 0 ] && [ $$asan -eq 0 ]; \
+	fi
 
 # The same tests built with -sanitize=address in $(ASAN_BUILD_DIR) and run headless (Tests/AddressSanitizer/run.sh):
 # memory errors stop the run, leaks fail it unless lsan-suppressions.txt shows them to be a system library's.
 # Built outside the headless wrapper for the same reason as test-unit; needs the demo images as test-unit does.
 test-asan: test-deps demo-data
-	$(BUILD_AS) env SWIFT=$(SWIFT) SWIFT_FLAGS="$(SWIFT_FLAGS)" ASAN_BUILD_DIR=$(ASAN_BUILD_DIR) bash Tests/AddressSanitizer/run.sh
+	$(ASAN_TESTS)
 
 # Each script in a headless session of its own (its own throwaway HOME and cache): run.sh drives the window and
 # the command line, offline.sh the disk cache across launches, media.sh videos and sounds, desktop.sh what the

@@ -31,7 +31,13 @@ fi
 # The decoder helper the tests start: the plain debug build's (under AddressSanitizer its seccomp filter would
 # stop the sanitizer's own report files and leak checker; the helper's safety is its sandbox, not ASan). The
 # follow store's crash test kills a writer process: the debug build's too (what it proves is SQLite's).
+# `make test` has built them already (DEBUG_PRODUCTS_BUILT=1) and runs the plain tests meanwhile, whose
+# `swift test` holds SwiftPM's lock on that directory: a build there would wait for them to end.
 for product in gallery-decoder gallery-test-follow-writer; do
+  if [ -n "${DEBUG_PRODUCTS_BUILT:-}" ]; then
+    [ -x "${DEBUG_BUILD_DIR:-.build}/debug/$product" ] || { echo "test-asan: ${DEBUG_BUILD_DIR:-.build}/debug/$product is missing"; exit 1; }
+    continue
+  fi
   # shellcheck disable=SC2086
   if ! $SWIFT build --product $product --scratch-path "${DEBUG_BUILD_DIR:-.build}" $SWIFT_FLAGS; then
     echo "test-asan: the build of $product failed"; exit 1
