@@ -33,12 +33,12 @@ enum BaselineScenario {
         }
         report.section("\(user): End held to the last page, then \(wheelClicks) wheel clicks up, "
                        + "\(latencyMilliseconds) ms server latency; one process each")
-        report.row("variant", "rows · time · worst gap · p99 gap · of its own: worst, p99 · work · threads · peak RSS · thumbnails")
+        report.row("variant", "rows · time · worst gap · p99 gap · of its own: worst, p99 · work: worst, p99.9 · threads · peak RSS · thumbnails")
         for variant in variants {
             let result = results[variant] ?? [:]
             let value = { (key: String) in result[key] ?? "?" }
             report.row(variant, "\(value("rows")) · \(value("seconds")) s · \(value("worst")) ms · \(value("p99")) ms · "
-                       + "\(value("own")), \(value("ownp99")) ms · \(value("work")) ms · \(value("threads")) · \(value("peak")) MiB · "
+                       + "\(value("own")), \(value("ownp99")) ms · \(value("work")), \(value("workp999")) ms · \(value("threads")) · \(value("peak")) MiB · "
                        + value("loaded"),
                        value("note"))
         }
@@ -54,7 +54,7 @@ enum BaselineScenario {
     private static func compare(_ results: [String: [String: String]], _ report: Report) {
         let number = { (variant: String, key: String) in results[variant]?[key].flatMap(Double.init) ?? .nan }
         let app = { (key: String) in number("recycled", key) }
-        report.mainThreadWorkGoal(worst: app("work"))
+        report.mainThreadWorkGoal(work: app("workp999"))
         report.goal("reaches-end", count: results["recycled"]?["note"] == reachedNote ? 1 : 0, equals: 1,
                     what: "app runs that reached the last row")
         // Each limit is the baseline's own number from this run, halved where the app is far ahead (measured
@@ -131,7 +131,7 @@ enum VariantCommand {
         return [("rows", "\(subject.rowCount)"), ("seconds", Format.number(seconds, digits: 1)),
                 ("worst", Format.number(gaps.worstMilliseconds)), ("p99", Format.number(gaps.p99Milliseconds)),
                 ("own", Format.number(gaps.worstOwnMilliseconds)), ("ownp99", Format.number(gaps.ownP99Milliseconds)),
-                ("work", Format.number(gaps.worstBusyMilliseconds)),
+                ("work", Format.number(gaps.worstBusyMilliseconds)), ("workp999", Format.number(gaps.workMilliseconds)),
                 ("threads", "\(sampler.maxThreads)"), ("peak", Format.number(ProcessStats.peakResidentMiB())),
                 ("loaded", "\(loaded)"), ("note", reached ? BaselineScenario.reachedNote : "did not reach the last row")]
     }

@@ -251,7 +251,7 @@ enum CacheScenario {
                        + "\(Format.milliseconds(Double(load?.trimMicroseconds ?? 0) / 1000))); main-loop gap meanwhile \(Format.milliseconds(gap))")
             if label.hasPrefix("next") {
                 report.goal("start-gap", measured: gap, atMost: Goals.worstGapMilliseconds, unit: "ms")
-                report.mainThreadWorkGoal("start-main-thread-work", worst: gaps.worstBusyMilliseconds)
+                report.mainThreadWorkGoal("start-main-thread-work", work: gaps.workMilliseconds)
             } else if load == nil {
                 report.failure("start-read", "the cache made no load report")
             } else {

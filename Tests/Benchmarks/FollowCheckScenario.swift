@@ -38,7 +38,7 @@ enum FollowCheckScenario {
         Loop.run(for: 0.5)
         let idle = Memory.residentMiB()
         report.section("\(galleries) followed demo galleries on one host, 0 ms latency; resident at idle \(Format.megabytes(idle))")
-        var worstWork = 0.0
+        var work = 0.0
         var peakAbove = 0.0
         var quietRequests = 0
         for (round, title) in ["first check (every gallery's baseline)", "second check (nothing new)"].enumerated() {
@@ -64,7 +64,7 @@ enum FollowCheckScenario {
             report.row("\(title): requests", "\(requests)", "\(result?.notModified ?? 0) answered 304 Not Modified")
             report.row("\(title): peak resident above idle", Format.megabytes(peak - idle))
             report.loopRows(gaps, title: title)
-            worstWork = max(worstWork, gaps.worstBusyMilliseconds)
+            work = max(work, gaps.workMilliseconds)
             peakAbove = max(peakAbove, peak - idle)
             if round == 1 { quietRequests = requests }
             if result?.checked != galleries {
@@ -72,7 +72,7 @@ enum FollowCheckScenario {
             }
         }
         _ = try server.stop()
-        report.mainThreadWorkGoal(worst: worstWork)
+        report.mainThreadWorkGoal(work: work)
         report.goal("memory-above-idle", measured: peakAbove, atMost: Goals.followCheckMemoryAboveIdleMiB, unit: "MiB")
         report.goal("requests-when-nothing-new", count: quietRequests, equals: galleries, what: "requests (one per gallery)")
     }

@@ -10,10 +10,18 @@ enum Goals {
 
     /// Issue 14's goal, checked in every scenario that watches the main loop while the app is in use: no piece
     /// of the app's own work on the main thread — one callback, one frame's layout and paint — takes more than
-    /// a 60 Hz frame: the most main-thread CPU time between two of the probe's firings. The wall-clock gaps
-    /// beside it (the goals below) also hold whatever else the shared 2-core machine runs: time waiting for a
-    /// core, and for the X server or a lock a preempted thread holds (see MainLoopProbe and ARCHITECTURE's
-    /// "Swift 6 and the GLib main loop" for what was found and removed).
+    /// a 60 Hz frame. The wall-clock gaps beside it (the goals below) also hold whatever else the shared 2-core
+    /// machine runs: time waiting for a core, and for the X server or a lock a preempted thread holds (see
+    /// MainLoopProbe and ARCHITECTURE's "Swift 6 and the GLib main loop" for what was found and removed).
+    ///
+    /// Measured as the main-thread CPU time between two of the probe's firings that only one window in a
+    /// thousand exceeds (`MainLoopProbe.Summary.workMilliseconds`), not the single worst window, because on
+    /// the project's virtual machines the thread's CPU clock also counts time the host takes from the vCPU: a
+    /// fixed loop of 1.85 ms of work measured up to 7.4 ms of thread CPU time in about one run in a thousand
+    /// while both cores were busy, and the worst window of a held-End run over 100,000 items (21 ms of CPU
+    /// time) held 6 ms of the app's code by perf's samples, where every other window's samples matched its
+    /// CPU time. The worst window is still reported beside the goal. Work that recurs (every page, every
+    /// bind) is in far more than one window in a thousand and fails the goal as before.
     static let mainThreadWorkMilliseconds = 16.0
 
     /// 100 ms is where a delay stops feeling instant (a click, a key, a scroll step): one callback or frame

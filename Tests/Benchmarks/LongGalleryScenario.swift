@@ -51,6 +51,7 @@ enum LongGalleryScenario {
         var searchStall: Double?
         var searchStallOwn = 0.0
         var searchStallWork = 0.0
+        var searchWork = 0.0
         if newSearch {
             let probe = MainLoopProbe()
             probe.start()
@@ -60,6 +61,7 @@ enum LongGalleryScenario {
             searchStall = gaps.worstMilliseconds
             searchStallOwn = gaps.worstOwnMilliseconds
             searchStallWork = gaps.worstBusyMilliseconds
+            searchWork = gaps.workMilliseconds
         }
         app.close()
         _ = try server.stop()
@@ -92,7 +94,7 @@ enum LongGalleryScenario {
                     atMost: items >= 100_000 ? Goals.hundredThousandPeakMegabytes : Goals.tenThousandPeakMegabytes, unit: "MiB")
         report.goal("\(name)-p99-gap", measured: held.gaps.p99Milliseconds, atMost: Goals.longScrollP99GapMilliseconds, unit: "ms")
         report.goal("\(name)-worst-gap", measured: held.gaps.worstMilliseconds, atMost: Goals.longScrollWorstGapMilliseconds, unit: "ms")
-        report.mainThreadWorkGoal("\(name)-main-thread-work", worst: max(held.gaps.worstBusyMilliseconds, searchStallWork))
+        report.mainThreadWorkGoal("\(name)-main-thread-work", work: max(held.gaps.workMilliseconds, searchWork))
         // No more threads than for a gallery of 100: fewer is fine (GLib's pool lets an idle worker go after a
         // while, so one may still be waiting when the small run is counted).
         report.goal("\(name)-threads", count: held.threadsAtRest, atMost: small.threadsAtRest,

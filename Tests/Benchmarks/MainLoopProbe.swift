@@ -36,8 +36,12 @@ final class MainLoopProbe {
         var samples: Int
         var seconds: Double
         var worstMilliseconds: Double
-        /// The most main-thread CPU time between two firings: the longest piece of the app's own work.
+        /// The most main-thread CPU time between two firings: the longest piece of the app's own work, as the
+        /// thread's CPU clock counts it.
         var worstBusyMilliseconds: Double
+        /// The main-thread CPU time between two firings that only one window in a thousand exceeds: what
+        /// `Report.mainThreadWorkGoal` checks (see `Goals.mainThreadWorkMilliseconds` for why not the worst).
+        var workMilliseconds: Double
         /// Page faults the main thread took in that piece of work. Each first touch of a page is a fault,
         /// paid in this thread's CPU time, at a price that varies on the project's virtual machines (their
         /// balloon hands freed pages back to the host): thousands of faults in the worst piece of work say
@@ -74,6 +78,8 @@ final class MainLoopProbe {
     private var raw = Histogram<UInt64>(highestTrackableValue: 120_000_000, numberOfSignificantValueDigits: .three)
     private var corrected = Histogram<UInt64>(highestTrackableValue: 120_000_000, numberOfSignificantValueDigits: .three)
     private var own = Histogram<UInt64>(highestTrackableValue: 120_000_000, numberOfSignificantValueDigits: .three)
+    /// The main thread's CPU time in each window between two firings.
+    private var busyWindows = Histogram<UInt64>(highestTrackableValue: 120_000_000, numberOfSignificantValueDigits: .three)
 
     isolated deinit {
         if let gapLog { fclose(gapLog) }
@@ -170,6 +176,7 @@ final class MainLoopProbe {
         let ms = { (microseconds: UInt64) in Double(microseconds) / 1000 }
         return Summary(samples: Int(raw.totalCount), seconds: Double(last - started) / 1_000_000,
                        worstMilliseconds: Double(worst) / 1000, worstBusyMilliseconds: Double(worstBusy) / 1000,
+                       workMilliseconds: ms(busyWindows.valueAtPercentile(99.9)),
                        worstBusyPageFaults: worstBusyFaults,
                        worstOwnMilliseconds: Double(worstOwn) / 1000, ownP99Milliseconds: ms(own.valueAtPercentile(99)),
                        p50Milliseconds: ms(raw.valueAtPercentile(50)),
@@ -197,6 +204,7 @@ final class MainLoopProbe {
         if busy > worstBusy { (worstBusy, worstBusyFaults) = (busy, faults) }
         worstOwn = max(worstOwn, ownGap)
         own.record(UInt64(ownGap))
+        busyWindows.record(UInt64(max(0, busy)))
         raw.record(UInt64(gap))
         corrected.recordCorrectedValue(UInt64(gap), expectedInterval: UInt64(Self.intervalMilliseconds) * 1000)
         if gap >= 50_000 { over50 += 1 }
@@ -210,7 +218,8 @@ final class MainLoopProbe {
 extension Report {
     /// Issue 14's goal for every scenario that watches the main loop while the app is in use: no piece of the
     /// app's own work on the main thread longer than a 60 Hz frame (`Goals.mainThreadWorkMilliseconds`).
-    func mainThreadWorkGoal(_ name: String = "main-thread-work", worst milliseconds: Double) {
+    /// `milliseconds` is a `Summary.workMilliseconds` (the most of several probes').
+    func mainThreadWorkGoal(_ name: String = "main-thread-work", work milliseconds: Double) {
         goal(name, measured: milliseconds, atMost: Goals.mainThreadWorkMilliseconds, unit: "ms")
     }
 
@@ -223,6 +232,8 @@ extension Report {
             "less the main thread's wait for a core; p99 \(Format.milliseconds(summary.ownP99Milliseconds))")
         row("worst main-thread work", Format.milliseconds(summary.worstBusyMilliseconds),
             "most CPU time between two firings; \(summary.worstBusyPageFaults) page faults in it")
+        row("main-thread work, p99.9", Format.milliseconds(summary.workMilliseconds),
+            "CPU time between two firings that one window in a thousand exceeds")
         row("p99 gap", Format.milliseconds(summary.p99Milliseconds))
         row("p50 gap", Format.milliseconds(summary.p50Milliseconds))
         row("p99, omission-corrected", Format.milliseconds(summary.correctedP99Milliseconds),

@@ -21,6 +21,7 @@ enum ThumbnailLatencyScenario {
             var worstGap = 0.0
             var worstOwn = 0.0
             var worstWork = 0.0
+            var work = 0.0
             for _ in 0..<runs {
                 let app = try AppUnderTest(serverURL: server.baseURL)
                 let probe = MainLoopProbe()
@@ -35,6 +36,7 @@ enum ThumbnailLatencyScenario {
                 worstGap = max(worstGap, gaps.worstMilliseconds)
                 worstOwn = max(worstOwn, gaps.worstOwnMilliseconds)
                 worstWork = max(worstWork, gaps.worstBusyMilliseconds)
+                work = max(work, gaps.workMilliseconds)
                 rowsShown = app.list.visibleRange.count
                 loaded = app.list.visibleRange.filter { app.download($0)?.state == .loaded }.count
                 app.close()
@@ -47,7 +49,7 @@ enum ThumbnailLatencyScenario {
                        "of its own \(Format.milliseconds(worstOwn)); main-thread work \(Format.milliseconds(worstWork))")
             report.goal("median-\(latency)ms-latency", measured: Stats(times).median,
                         atMost: Goals.timeToThumbnailsMilliseconds[latency]!, unit: "ms")
-            report.mainThreadWorkGoal("main-thread-work-\(latency)ms-latency", worst: worstWork)
+            report.mainThreadWorkGoal("main-thread-work-\(latency)ms-latency", work: work)
         }
     }
 }
