@@ -145,6 +145,9 @@ final class FollowingNewViewFillTests: GLibTestCase {
             let taken = view.knownItemsTaken
             XCTAssertLessThan(taken, Self.total, "still filling")
             ui.close()
+            // The mechanism: closing cancels the gallery, and with it the source that hands the next slice.
+            // The main loop's turns after it only confirm that nothing else hands one.
+            XCTAssertTrue(view.isCancelled, "the window's going cancelled the fill")
             iterateMainLoop(for: 0.2)
             XCTAssertEqual(view.knownItemsTaken, taken, "no slice after the window went")
         }
@@ -164,6 +167,8 @@ final class FollowingNewViewFillTests: GLibTestCase {
             let taken = filling.knownItemsTaken
             XCTAssertLessThan(taken, Self.total, "still filling")
             ui.close()
+            // As above: the mechanism is the cancellation; the turns after it only confirm it.
+            XCTAssertTrue(filling.isCancelled, "the window's going cancelled the fill behind the view")
             iterateMainLoop(for: 0.2)
             XCTAssertEqual(filling.knownItemsTaken, taken, "no slice after the window went")
             XCTAssertNil(ui.window.newReplacement.filling)
