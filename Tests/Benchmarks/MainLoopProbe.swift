@@ -41,6 +41,7 @@ final class MainLoopProbe {
         var worstBusyMilliseconds: Double
         /// The main-thread CPU time between two firings that only one window in a thousand exceeds: what
         /// `Report.mainThreadWorkGoal` checks (see `Goals.mainThreadWorkMilliseconds` for why not the worst).
+        /// Under a thousand windows it is the worst.
         var workMilliseconds: Double
         /// Page faults the main thread took in that piece of work. Each first touch of a page is a fault,
         /// paid in this thread's CPU time, at a price that varies on the project's virtual machines (their
@@ -65,6 +66,8 @@ final class MainLoopProbe {
     private var lastCPU: Int = 0
     private var worst: Int = 0
     private var worstBusy: Int = 0
+    /// The most main-thread CPU time between two firings since `takeRoundWorstBusyMilliseconds`.
+    private var roundWorstBusy: Int = 0
     private var worstBusyFaults: Int = 0
     private var lastFaults: Int = 0
     private var worstOwn: Int = 0
@@ -162,6 +165,13 @@ final class MainLoopProbe {
         }
     }
 
+    /// The most main-thread CPU time between two firings since the last call (or the start): one round's
+    /// longest piece of work, in a scenario that repeats its rounds on one probe.
+    func takeRoundWorstBusyMilliseconds() -> Double {
+        defer { roundWorstBusy = 0 }
+        return Double(roundWorstBusy) / 1000
+    }
+
     /// Stops recording; the summary covers everything recorded so far.
     @discardableResult
     func stop() -> Summary {
@@ -202,6 +212,7 @@ final class MainLoopProbe {
         lastFaults = faultsNow
         lastWait = waitNow
         if busy > worstBusy { (worstBusy, worstBusyFaults) = (busy, faults) }
+        roundWorstBusy = max(roundWorstBusy, busy)
         worstOwn = max(worstOwn, ownGap)
         own.record(UInt64(ownGap))
         busyWindows.record(UInt64(max(0, busy)))

@@ -23,11 +23,13 @@ enum MainLoopScenario {
         var imagesDone: [Double] = []
         var atlasDone: [Double] = []
         var loaded: [Int] = []
+        var roundWork: [Double] = []
         for _ in 0..<rounds {
             let round = try Round(server: server, big: big)
             probe.start()
             try round.run()
             probe.stop()
+            roundWork.append(probe.takeRoundWorstBusyMilliseconds())
             frames.add(round.app.paints.summary)
             openTimes += round.openTimes
             imagesDone.append(round.imagesDone)
@@ -45,10 +47,12 @@ enum MainLoopScenario {
         report.row("all large images shown after", Format.spread(imagesDone))
         report.row("all 360 atlas thumbnails after", Format.spread(atlasDone), "loaded: \(loaded)")
         report.loopRows(gaps, title: "while it all loads")
+        report.row("worst main-thread work by round", Format.spread(roundWork), "the goal takes the median round's")
         report.frameRows(frames)
         report.goal("worst-gap", measured: gaps.worstMilliseconds, atMost: Goals.worstGapMilliseconds, unit: "ms")
         report.goal("p99-gap", measured: gaps.p99Milliseconds, atMost: Goals.p99GapMilliseconds, unit: "ms")
-        report.mainThreadWorkGoal(work: gaps.workMilliseconds)
+        // Some hundreds of windows: the median round's worst, as in NewViewScenario.
+        report.mainThreadWorkGoal(work: Stats(roundWork).median)
         report.goal("thumbnails-loaded", count: loaded.min() ?? 0, equals: 360, what: "atlas thumbnails (fewest in a round)")
     }
 
