@@ -21,7 +21,7 @@ enum ThumbnailLatencyScenario {
             var worstGap = 0.0
             var worstOwn = 0.0
             var worstWork = 0.0
-            var work = 0.0
+            var runWork: [Double] = []
             for _ in 0..<runs {
                 let app = try AppUnderTest(serverURL: server.baseURL)
                 let probe = MainLoopProbe()
@@ -36,7 +36,7 @@ enum ThumbnailLatencyScenario {
                 worstGap = max(worstGap, gaps.worstMilliseconds)
                 worstOwn = max(worstOwn, gaps.worstOwnMilliseconds)
                 worstWork = max(worstWork, gaps.worstBusyMilliseconds)
-                work = max(work, gaps.workMilliseconds)
+                runWork.append(gaps.workMilliseconds)
                 rowsShown = app.list.visibleRange.count
                 loaded = app.list.visibleRange.filter { app.download($0)?.state == .loaded }.count
                 app.close()
@@ -47,9 +47,10 @@ enum ThumbnailLatencyScenario {
             report.row("visible rows", "\(rowsShown)", "\(loaded) thumbnails, the rest deliberate failures")
             report.row("worst main-loop gap", Format.milliseconds(worstGap),
                        "of its own \(Format.milliseconds(worstOwn)); main-thread work \(Format.milliseconds(worstWork))")
+            report.row("worst main-thread work by run", Format.spread(runWork), "the goal takes the median run's")
             report.goal("median-\(latency)ms-latency", measured: Stats(times).median,
                         atMost: Goals.timeToThumbnailsMilliseconds[latency]!, unit: "ms")
-            report.mainThreadWorkGoal("main-thread-work-\(latency)ms-latency", work: work)
+            report.mainThreadWorkGoal("main-thread-work-\(latency)ms-latency", work: Stats(runWork).median)
         }
     }
 }
