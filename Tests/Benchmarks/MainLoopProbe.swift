@@ -229,7 +229,8 @@ final class MainLoopProbe {
 extension Report {
     /// Issue 14's goal for every scenario that watches the main loop while the app is in use: no piece of the
     /// app's own work on the main thread longer than a 60 Hz frame (`Goals.mainThreadWorkMilliseconds`).
-    /// `milliseconds` is a `Summary.workMilliseconds` (the most of several probes').
+    /// `milliseconds` is a `Summary.workMilliseconds`, or the median round's worst window in a scenario of
+    /// repeated rounds (see `Goals.mainThreadWorkMilliseconds`).
     func mainThreadWorkGoal(_ name: String = "main-thread-work", work milliseconds: Double) {
         goal(name, measured: milliseconds, atMost: Goals.mainThreadWorkMilliseconds, unit: "ms")
     }
