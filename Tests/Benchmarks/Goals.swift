@@ -23,7 +23,7 @@ enum Goals {
     /// held about as many samples as milliseconds. The worst window is still reported beside the goal. Work
     /// that recurs (every page, every bind) is in far more than one window in a thousand and fails the goal
     /// as before. A scenario of a few hundred windows that repeats the same rounds or runs (`newview`:
-    /// 10.7–16.1 ms worst in five runs, 26.3 ms in one; `thumbnails`: 8.6 ms in one full run, 16.4 ms in the
+    /// 9.9–16.1 ms worst in five runs, 26.3 ms in one; `thumbnails`: 8.6 ms in one full run, 16.4 ms in the
     /// next; `mainloop`, `throughput`, `sandbox`) takes the median round's worst window instead: a piece of
     /// work every round makes is in it, one inflated window is not. The scenarios that run once (`scroll`,
     /// `zoom`, `hostile`, `playback`…) keep their worst.
