@@ -49,6 +49,24 @@ final class GalleryFeedTests: GLibTestCase {
         }
     }
 
+    /// `end` comes while the main loop still has work at the default priority, as it has while `--download`'s
+    /// images arrive: at idle priority it would wait for all of them, and the renames that follow it with it.
+    /// The busy source below is always ready, so a source of lower priority would never run at all.
+    func testLoadAllPagesEndsWhileTheMainLoopIsBusy() throws {
+        try MainActor.assumeIsolated {
+            let server = try startDemoServer()
+            let feed = GalleryFeed(source: try DeviantArtSource(username: "aurora", endpointOverride: server.baseURL, kind: .demo),
+                                   client: HTTPClient())
+            var ended = false
+            var items = 0
+            let busy = MainLoopSource.whileIdle(priority: MainLoopSource.Priority.default) { !ended }
+            defer { busy.cancel() }
+            feed.loadAllPages(page: { items += $0.count }, end: { _ in ended = true })
+            XCTAssertTrue(iterateMainLoop(until: { ended }, timeout: 60), "the feed's end waited for the busy main loop")
+            XCTAssertEqual(items, 60)
+        }
+    }
+
     // MARK: Reading ahead
 
     /// Loading every page (`--list`, `--download`), the next page is asked for as soon as a reply names it in

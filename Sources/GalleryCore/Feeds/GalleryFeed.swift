@@ -125,8 +125,10 @@ public final class GalleryFeed {
             guard let self else { return }
             switch state {
             case .idle: loadNextPage(deliver: page)
-            // The state ends just before the last page's items are handed over: `end` comes after them.
-            case .finished, .failed: MainLoopSource.idle { [state] in end(state) }
+            // The state ends just before the last page's items are handed over: `end` comes after them, at
+            // the default priority: at idle priority the replies of a download under way would hold it back
+            // until they all arrived, and with it whatever the caller does once the feed ended.
+            case .finished, .failed: MainLoopSource.idle(priority: MainLoopSource.Priority.default) { [state] in end(state) }
             case .loading, .waiting: break
             }
         }
