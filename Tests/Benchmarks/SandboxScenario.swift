@@ -50,14 +50,14 @@ enum SandboxScenario {
         report.row("in-process CPU", Format.number(inProcessCPU / Double(runs), digits: 2) + " s a run",
                    "fetches and decodes, all in this process")
         report.row("worst main-thread work by run", Format.spread(runWork), "helpers' runs; the goal takes the median run's")
-        report.goal("helpers-over-in-process-\(count)", measured: ratio, atMost: 1.3, unit: "× the floor", digits: 2)
+        report.goal("helpers-over-in-process-\(count)", measured: ratio, atMost: Goals.sandboxOverInProcess, unit: "× the floor", digits: 2)
         report.mainThreadWorkGoal("main-thread-work-\(count)", work: Stats(runWork).median)
 
         let (peak, helperPeak) = try hostilePeak()
         report.section("the hostile SVGs (data: PNG bomb, nested, ICO, external references) and the raster bombs")
         report.row("peak memory (PSS), app and helpers summed", Format.number(peak, digits: 0) + " MiB",
                    "the helpers' share at that moment: \(Format.number(helperPeak, digits: 0)) MiB")
-        report.goal("hostile-peak", measured: peak, atMost: 400, unit: "MiB")
+        report.goal("hostile-peak", measured: peak, atMost: Goals.sandboxHostilePeakMegabytes, unit: "MiB")
     }
 
     /// The run's wall time, and the CPU its helpers (bubblewrap and the decoder in it) used, start included:
