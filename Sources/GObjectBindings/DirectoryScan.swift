@@ -46,6 +46,28 @@ public enum DirectoryScan {
         return removed
     }
 
+    /// Deletes what writes through a temporary file left directly inside `path` when their process was killed
+    /// before the rename: `g_file_set_contents` writes NAME.XXXXXX beside each of `names`, GIO's replace
+    /// `.goutputstream-XXXXXX`. Only regular files last changed before `changedBefore` (seconds since the epoch)
+    /// go, so a write under way since then (this process's own) is never cut off. Returns how many were deleted.
+    @discardableResult
+    public static func removeInterruptedWrites(in path: String, of names: [String], changedBefore: Int) -> Int {
+        let prefixes = names.map { $0 + "." } + [".goutputstream-"]
+        var removed = 0
+        forEachEntry(in: path) { name, entryPath in
+            guard let prefix = prefixes.first(where: name.hasPrefix), isTemporarySuffix(name.dropFirst(prefix.count)) else { return }
+            var info = stat()
+            guard lstat(entryPath, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_mtim.tv_sec < changedBefore else { return }
+            if unlink(entryPath) == 0 { removed += 1 }
+        }
+        return removed
+    }
+
+    /// The six letters and digits `g_mkstemp` puts in place of XXXXXX.
+    private static func isTemporarySuffix(_ suffix: Substring) -> Bool {
+        suffix.utf8.count == 6 && suffix.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }
+    }
+
     /// The size of the regular file at `path`; nil when there is none. One stat: cheap enough for the main
     /// loop, and it lets a caller refuse to read a file bigger than it should be.
     public static func fileBytes(at path: String) -> Int? {

@@ -94,6 +94,30 @@ final class FileSystemTests: GLibTestCase {
         XCTAssertFalse(FileSystem.rename(fresh, to: folder.path + "/again"), "nothing left to move")
     }
 
+    func testOnlyTheTemporaryFilesOfInterruptedWritesAreRemovedAndOnlyOldOnes() throws {
+        let folder = TemporaryFolder(prefix: "gallery-fs")
+        let elsewhere = folder.path + "/elsewhere"
+        XCTAssertTrue(g_file_set_contents(elsewhere, "kept", -1, nil) != 0)
+        let leftovers = ["index.json.AbC123", "index.json.xyz789", ".goutputstream-Q1W2E3", "state.QWERTY"]
+        let others = ["index.json", "index.json.bak", "index.json.AbC1234", "index.json.AbC12-", "notes.AbC123",
+                      ".goutputstream-", "index.jsonXAbC123"]
+        for name in leftovers + others {
+            XCTAssertTrue(g_file_set_contents(folder.path + "/" + name, "x", -1, nil) != 0, name)
+        }
+        XCTAssertEqual(symlink(elsewhere, folder.path + "/index.json.LnK456"), 0)
+        XCTAssertEqual(mkdir(folder.path + "/state.D1R000", 0o700), 0)
+        let now = Int(g_get_real_time() / 1_000_000)
+
+        XCTAssertEqual(DirectoryScan.removeInterruptedWrites(in: folder.path, of: ["index.json", "state"], changedBefore: now - 60), 0,
+                       "a write newer than the bound may be under way")
+        XCTAssertEqual(DirectoryScan.removeInterruptedWrites(in: folder.path, of: ["index.json", "state"], changedBefore: now + 60),
+                       leftovers.count)
+        XCTAssertEqual(Set(DirectoryScan.names(in: folder.path)),
+                       Set(others + ["elsewhere", "index.json.LnK456", "state.D1R000"]),
+                       "names that are not NAME.XXXXXX, a link and a directory stay")
+        XCTAssertEqual(try XCTUnwrap(File.smallText(atPath: elsewhere)), "kept")
+    }
+
     func testALockFileHasOneHolderUntilItGoes() throws {
         let folder = TemporaryFolder(prefix: "gallery-fs")
         let path = folder.path + "/lock"

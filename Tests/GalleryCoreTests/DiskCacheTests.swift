@@ -25,6 +25,25 @@ final class DiskCacheTests: GLibTestCase {
         }
     }
 
+    func testWhatAKilledProcessLeftOfItsWritesIsRemovedWhenTheCacheOpens() throws {
+        try MainActor.assumeIsolated {
+            let folder = TemporaryFolder(prefix: "gallery-disk")
+            let directory = folder.path + "/gallery-viewer"
+            XCTAssertTrue(FileSystem.makePrivateDirectory(directory + "/http"))
+            // As g_file_set_contents and GIO's replace leave them when the process dies before the rename.
+            let leftovers = [directory + "/last-gallery.thumbnails.AbC123", directory + "/last-gallery.json.dEf456",
+                             directory + "/.goutputstream-GhI789", directory + "/http/soup.cache2.JkL012"]
+            let hourAgo = timeval(tv_sec: time(nil) - 3600, tv_usec: 0)
+            for path in leftovers {
+                XCTAssertTrue(g_file_set_contents(path, "partial", -1, nil) != 0, path)
+                XCTAssertEqual(utimes(path, [hourAgo, hourAgo]), 0, path)
+            }
+            let cache = try XCTUnwrap(DiskCache.open(directory: directory, settings: .init()))
+            XCTAssertTrue(iterateMainLoop(until: { cache.http.isReady && leftovers.allSatisfy { DirectoryScan.fileBytes(at: $0) == nil } },
+                                          timeout: 60), "left: \(leftovers.filter { DirectoryScan.fileBytes(at: $0) != nil })")
+        }
+    }
+
     func testAnOldWiderDirectoryIsNarrowedAndZeroTurnsTheCacheOff() {
         MainActor.assumeIsolated {
             let folder = TemporaryFolder(prefix: "gallery-disk")

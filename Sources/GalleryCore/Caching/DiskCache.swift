@@ -1,3 +1,4 @@
+import CGLib
 import GObjectBindings
 
 /// What the window keeps on disk between launches, in `$XDG_CACHE_HOME/gallery-viewer` (0700): the HTTP
@@ -33,6 +34,11 @@ public final class DiskCache {
         snapshots = FeedSnapshotStore(path: directory + "/last-gallery.json")
         // Read while the window is made: the launch shows them first.
         snapshots.readAhead()
+        // The saved page and thumbnails are written through temporary files (at quit, and as a gallery loads);
+        // a process killed meanwhile leaves one behind, which nothing else would ever remove.
+        let names = [snapshots.path, snapshots.thumbnailsPath].map(FileSystem.baseName)
+        let opened = Int(g_get_real_time() / 1_000_000)
+        WorkerTask.run({ DirectoryScan.removeInterruptedWrites(in: directory, of: names, changedBefore: opened) }, completion: { _ in })
     }
 
     /// Bytes on disk now: the HTTP cache's files and the saved page (measured on a worker; tests).

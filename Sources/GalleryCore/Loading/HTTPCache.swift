@@ -63,6 +63,7 @@ public final class HTTPCache {
         let trashPrefix = Self.trashPrefix(of: directory)
         let trimLimit = Int(Double(self.maxBytes) * Self.fillAfterTrim)
         let maxEntries = maxEntriesAfterTrim
+        let opened = Int(g_get_real_time() / 1_000_000)
         WorkerTask.run({ () -> LoadReport in
             let started = MonotonicClock.microseconds
             let trim = HTTPCacheTrim.run(in: directory, toBytes: trimLimit, maxEntries: maxEntries)
@@ -73,7 +74,11 @@ public final class HTTPCache {
                               trim: trim)
         }, completion: { [weak self] report in
             // What the trim set aside goes now, off the way of the requests waiting for the index.
-            WorkerTask.run({ Soup.CacheIndex.removeDroppedFiles(in: directory) }, completion: {})
+            WorkerTask.run({
+                Soup.CacheIndex.removeDroppedFiles(in: directory)
+                // libsoup writes its index through a temporary file as the app quits; a kill meanwhile leaves it.
+                DirectoryScan.removeInterruptedWrites(in: directory, of: [Soup.CacheIndex.fileName], changedBefore: opened)
+            }, completion: {})
             guard let self else { return }
             self.loadReport = report
             let work = self.waiting ?? []
