@@ -1,7 +1,8 @@
 // gallery-decoder: decodes images for Gallery Viewer in a process of its own, so that what a server's bytes make a
 // loader do (allocate gigabytes, crash, loop) happens here and not in the app. Started by the app only, with its
-// socket as fd 3 (see DecoderProtocol): it sets its limits, loads every loader, shuts itself in with seccomp,
-// greets, then answers one request at a time until the socket closes.
+// socket as fd 3 (see DecoderProtocol): it sets its limits, loads the loaders of its formats (every other gdk-pixbuf
+// loader turned off), shuts itself in with seccomp, greets, then answers one request at a time until the socket
+// closes.
 //
 //   gallery-decoder --memory-limit BYTES --cpu-limit SECONDS --formats png,jpeg,…
 import CDecoderSandbox
@@ -33,12 +34,14 @@ if gv_limit_resources(underAddressSanitizer ? 0 : memoryLimit, cpuLimit) == 0 {
     if cpuLimit > 0 { protections.insert(.cpuLimit) }
 }
 
-// Everything that opens files happens before the filter: the loaders (shared libraries), and fontconfig's
+// Everything that opens files happens before the filter: the loaders (shared libraries), and for SVG fontconfig's
 // configuration and caches, which librsvg reads on the first SVG with text.
 let formats = (option("--formats") ?? "png,jpeg,gif,webp,avif,bmp,svg").split(separator: ",").map(String.init)
 _ = PixbufDecoding.loadLoaders(formats)
-_ = PixbufDecoding.decode(Bytes("<svg xmlns='http://www.w3.org/2000/svg' width='8' height='8'><text y='8'>a</text></svg>"),
-                          loaderType: "svg", maxPixelSize: 8, cancellable: nil)
+if formats.contains("svg") {
+    _ = PixbufDecoding.decode(Bytes("<svg xmlns='http://www.w3.org/2000/svg' width='8' height='8'><text y='8'>a</text></svg>"),
+                              loaderType: "svg", maxPixelSize: 8, cancellable: nil)
+}
 EmbeddedImages.install(formats: formats)
 if gv_install_seccomp() == 0 { protections.insert(.seccomp) }
 

@@ -79,6 +79,55 @@ final class SandboxedDecodingTests: GLibTestCase {
         }
     }
 
+    func testRasterHelpersLeaveTheSVGLoaderOutAndTheFirstSVGStartsAHelperWithIt() throws {
+        try MainActor.assumeIsolated {
+            let tinySVG = Bytes(#"<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="40" height="20"/></svg>"#)
+            let decoder = ImageDecoder()
+            XCTAssertNoThrow(try XCTUnwrap(Self.decode(Self.png, with: decoder)).get())
+            let raster = decoder.helperProcessIDs
+            XCTAssertEqual(raster.count, 1)
+            XCTAssertEqual(try Self.helpersLoading("librsvg", among: raster), [], "a raster helper never loads librsvg")
+            let rasterStarts = decoder.helperStarts.count
+            let image = try XCTUnwrap(Self.decode(tinySVG, with: decoder)).get().image
+            XCTAssertEqual([image.pixbuf.width, image.pixbuf.height], [40, 20])
+            let vector = decoder.helperProcessIDs.filter { !raster.contains($0) }
+            XCTAssertEqual(vector.count, 1, "the SVG went to a helper of its own")
+            XCTAssertEqual(try Self.helpersLoading("librsvg", among: vector).count, 1)
+            XCTAssertEqual(decoder.helperStarts.count, rasterStarts + 1)
+
+            // Asked for an SVG all the same, a raster helper has no loader for it: its format is off.
+            let pool = DecoderPool(sandbox: DecoderSandbox(), formats: [.png], size: 1)
+            var failure: DecoderFailure?
+            pool.decode(DecodeRequest(loaderType: "svg", maxPixelSize: 96, expectedSize: nil, maxPixels: nil, byteCount: 0),
+                        bytes: { tinySVG }) { result in if case .failure(let error) = result { failure = error } }
+            iterateMainLoop(until: { failure != nil }, timeout: 120)
+            XCTAssertEqual(failure, .noLoader)
+            pool.stopIdle()
+        }
+    }
+
+    func testWhereBubblewrapFailsTheSVGHelperStartsWithoutItAtOnce() throws {
+        try MainActor.assumeIsolated {
+            let decoder = ImageDecoder(sandbox: DecoderSandbox(bubblewrapPath: "/bin/false"))
+            var notes: [String] = []
+            decoder.whenNamespaceSandboxFails { notes.append($0) }
+            XCTAssertNoThrow(try XCTUnwrap(Self.decode(Self.png, with: decoder)).get())
+            XCTAssertEqual(decoder.helperStarts.count, 2, "one start in bubblewrap, one without")
+            XCTAssertNoThrow(try XCTUnwrap(Self.decode(Self.slowSVG, with: decoder, maxPixelSize: 64)).get())
+            XCTAssertEqual(decoder.helperStarts.count, 3, "the SVG's helper knew: no start in bubblewrap")
+            XCTAssertEqual(notes.count, 1, "said once")
+        }
+    }
+
+    /// Those of the helpers `pids` (and their descendants: bubblewrap's helper) that have `library` mapped.
+    private static func helpersLoading(_ library: String, among pids: [Int32]) throws -> [Int32] {
+        try pids.filter { pid in
+            try ([pid] + descendants(of: pid)).contains { process in
+                try XCTUnwrap(File.smallText(atPath: "/proc/\(process)/maps")).contains(library)
+            }
+        }
+    }
+
     func testRequestsSentAheadToOneHelperEachGetTheirOwnImage() {
         MainActor.assumeIsolated {
             // One helper, two requests in flight: the second waits in its socket while the first is decoded,

@@ -6,8 +6,8 @@ import Synchronization
 import Glibc
 #endif
 
-/// The decoder helpers of one `ImageDecoder`: about one per core, started when needed, reused across images,
-/// replaced when one dies.
+/// Decoder helpers of one `ImageDecoder` for some formats: about one per core, started when needed, reused
+/// across images, replaced when one dies.
 ///
 /// Helpers are started on the main loop (a helper's parent-death signal follows the thread that started it,
 /// and GTask's workers come and go); each decode then runs on a GTask worker that blocks on its helper's
@@ -18,6 +18,8 @@ import Glibc
 final class DecoderPool {
     let sandbox: DecoderSandbox
     let size: Int
+    /// What its helpers decode: each loads these loaders only, before it shuts itself in.
+    let formats: [ImageFormat]
     /// The live helpers; a dead one leaves at once.
     private var helpers: [Helper] = []
     var busy: Int { helpers.reduce(0) { $0 + $1.inFlight } }
@@ -43,13 +45,14 @@ final class DecoderPool {
     /// starts on it as soon as it has answered, without waiting for the app to read that answer.
     static let depth = 2
 
-    init(sandbox: DecoderSandbox, size: Int = DecoderPool.defaultSize) {
+    init(sandbox: DecoderSandbox, formats: [ImageFormat] = ImageFormat.allCases, size: Int = DecoderPool.defaultSize) {
         self.sandbox = sandbox
+        self.formats = formats
         self.size = max(1, size)
         namespaces = sandbox.bubblewrapPath != nil
     }
 
-    /// One per core: more helpers measured slower on two cores (each start loads every loader) and larger.
+    /// One per core: more helpers measured slower on two cores (each start loads its loaders) and larger.
     static var defaultSize: Int { max(1, Int(g_get_num_processors())) }
 
     /// Whether a decode can start now: a helper has room, or one may be started. When the rate bound is what
@@ -142,7 +145,7 @@ final class DecoderPool {
             if case .died(signal: 0) = failure, !helper.greeted, helper.namespaces {
                 // It could not set itself up inside bubblewrap (no user namespaces here): helpers run without
                 // it from now on, with their own limits and filter; not the image's fault, so not its retry.
-                self.namespacesFailed()
+                self.stopUsingNamespaces()
                 return self.decode(request, bytes: makeBytes, retried: retried, completion: completion)
             }
             if case .died = failure, !retried, self.canStart {
@@ -175,7 +178,7 @@ final class DecoderPool {
                 if let greeting { self.greeted(helper, greeting) }
                 if case .failure(let failure) = result {
                     self.drop(helper)
-                    if case .died(signal: 0) = failure, helper.namespaces { self.namespacesFailed() }
+                    if case .died(signal: 0) = failure, helper.namespaces { self.stopUsingNamespaces() }
                 }
                 self.onAvailable?()
             })
@@ -193,7 +196,7 @@ final class DecoderPool {
     }
 
     private func start() -> Result<Helper, DecoderFailure> {
-        guard let command = sandbox.command(namespaces: namespaces) else {
+        guard let command = sandbox.command(namespaces: namespaces, formats: formats) else {
             return .failure(.failed(tr("the image decoder (gallery-decoder) is not installed")))
         }
         starts.append(MonotonicClock.microseconds)
@@ -207,8 +210,9 @@ final class DecoderPool {
         }
     }
 
-    /// The note stays on stderr for the command-line modes, once a process.
-    private func namespacesFailed() {
+    /// Helpers start without bubblewrap from now on: it could not create namespaces here (found by this pool, or
+    /// by another one). The note stays on stderr for the command-line modes, once a process.
+    func stopUsingNamespaces() {
         guard namespaces else { return }
         namespaces = false
         namespacesFailedHere = true

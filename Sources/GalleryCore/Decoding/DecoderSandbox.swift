@@ -31,11 +31,12 @@ public struct DecoderSandbox: Sendable {
         self.memoryLimit = memoryLimit
     }
 
-    /// The helper's arguments, inside bubblewrap when `namespaces`.
-    func command(namespaces: Bool) -> [String]? {
+    /// The helper's arguments, inside bubblewrap when `namespaces`: a helper that decodes `formats` and loads
+    /// only their loaders.
+    func command(namespaces: Bool, formats: [ImageFormat] = ImageFormat.allCases) -> [String]? {
         guard let helperPath else { return nil }
         let helper = [helperPath, "--memory-limit", String(memoryLimit), "--cpu-limit", String(cpuLimit),
-                      "--formats", ImageFormat.allCases.map(\.loaderName).joined(separator: ",")]
+                      "--formats", formats.map(\.loaderName).joined(separator: ",")]
         guard namespaces, let bubblewrapPath else { return helper }
         var arguments = [bubblewrapPath, "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
                          "--ro-bind", "/usr", "/usr", "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
@@ -48,9 +49,10 @@ public struct DecoderSandbox: Sendable {
                 arguments += ["--ro-bind", top, top]
             }
         }
-        // What the dynamic linker and fontconfig read; the helper itself, and the Swift runtime of a debug
-        // build (a release build links it statically).
-        for path in ["/etc/ld.so.cache", "/etc/fonts", "/var/cache/fontconfig", helperPath] + Self.runtimeDirectories {
+        // What the dynamic linker and (for SVG's text) fontconfig read; the helper itself, and the Swift runtime
+        // of a debug build (a release build links it statically).
+        let fontconfig = formats.contains(.svg) ? ["/etc/fonts", "/var/cache/fontconfig"] : []
+        for path in ["/etc/ld.so.cache"] + fontconfig + [helperPath] + Self.runtimeDirectories {
             arguments += ["--ro-bind-try", path, path]
         }
         return arguments + ["--"] + helper

@@ -23,40 +23,60 @@ public final class ImageDecoder {
     /// Estimated bytes of the decodes running now.
     public private(set) var bytesInUse = 0
     private var waiting = CancellableQueue<Pending> { $0.cancellable.isCancelled }
-    /// The helper processes that decode (see `DecoderPool`).
-    let pool: DecoderPool
+    /// The helper processes that decode (see `DecoderPool`): raster images in helpers that load only the raster
+    /// loaders, SVG in helpers that load them all. librsvg, with Pango, Cairo and fontconfig's configuration
+    /// (read before a helper shuts itself in), is most of a helper's start: measured 17 ms against 36 ms a
+    /// start, and most galleries never show an SVG, so those helpers start at the first SVG only.
+    let rasterPool: DecoderPool
+    let vectorPool: DecoderPool
+    private var pools: [DecoderPool] { [rasterPool, vectorPool] }
+    /// Whether `whenNamespaceSandboxFails` has said so already (each pool finds it out on its own).
+    private var namespacesFailed = false
+    private var namespacesFailedListeners: [@MainActor (String) -> Void] = []
 
     public init(limits: ImageDecodeLimits = .init(), sandbox: DecoderSandbox = .init()) {
         self.limits = limits
-        pool = DecoderPool(sandbox: sandbox)
-        pool.onAvailable = { [weak self] in self?.startWaiting() }
+        rasterPool = DecoderPool(sandbox: sandbox, formats: ImageFormat.allCases.filter { $0 != .svg })
+        // An SVG's embedded images are decoded in its helper too: it needs every loader.
+        vectorPool = DecoderPool(sandbox: sandbox, formats: ImageFormat.allCases)
+        for pool in pools {
+            pool.onAvailable = { [weak self] in self?.startWaiting() }
+            pool.onNamespacesFailed = { [weak self] in self?.namespaceSandboxFailed() }
+        }
     }
 
-    isolated deinit { pool.stopIdle() }
+    isolated deinit { pools.forEach { $0.stopIdle() } }
 
-    /// Starts the decoder helpers ahead of the first image (the window's pipeline does at start).
-    public func startHelpers() { pool.warmUp() }
+    private func pool(for format: ImageFormat) -> DecoderPool { format == .svg ? vectorPool : rasterPool }
+
+    /// Starts the raster decoder helpers ahead of the first image (the window's pipeline does at start).
+    public func startHelpers() { rasterPool.warmUp() }
 
     /// The pids of the helpers decoding or idle now (tests stop one to see the app survive it).
-    public var helperProcessIDs: [Int32] { pool.processIDs }
+    public var helperProcessIDs: [Int32] { pools.flatMap(\.processIDs) }
     /// When each helper was started (monotonic µs).
-    public var helperStarts: [Int] { pool.startLog }
+    public var helperStarts: [Int] { pools.flatMap(\.startLog).sorted() }
 
     /// Runs `body` once decoding goes on without the namespace sandbox because bubblewrap could not create
     /// namespaces here (at once when that is known already) with the note a person reads; never when
     /// bubblewrap works, nor when it is not there (not installed, or `GALLERY_DECODER_SANDBOX=no-namespaces`).
     public func whenNamespaceSandboxFails(_ body: @escaping @MainActor (String) -> Void) {
-        if pool.namespacesFailedHere { return body(DecoderPool.namespacesOffNote) }
-        let earlier = pool.onNamespacesFailed
-        pool.onNamespacesFailed = {
-            earlier?()
-            body(DecoderPool.namespacesOffNote)
-        }
+        if namespacesFailed { return body(DecoderPool.namespacesOffNote) }
+        namespacesFailedListeners.append(body)
     }
 
-    /// What the last helper to start said it runs under, and whether bubblewrap is in use.
+    private func namespaceSandboxFailed() {
+        guard !namespacesFailed else { return }
+        namespacesFailed = true
+        // The other pool need not find it out by a failed start of its own.
+        pools.forEach { $0.stopUsingNamespaces() }
+        for listener in namespacesFailedListeners { listener(DecoderPool.namespacesOffNote) }
+        namespacesFailedListeners = []
+    }
+
+    /// What the helpers said they run under (the raster ones', once one greeted), and whether bubblewrap is in use.
     public var protections: (DecodeReply.Protections, namespaces: Bool)? {
-        pool.protections.map { ($0, pool.namespaces) }
+        pools.lazy.compactMap { pool in pool.protections.map { ($0, pool.namespaces) } }.first
     }
 
     /// A decode's result: the image (an animation's first frame), and with `keepsAnimation` the animation.
@@ -134,7 +154,7 @@ public final class ImageDecoder {
     private func startWaiting() {
         for cancelled in waiting.removeCancelled() { cancelled.completion(.failure(.http(.cancelled))) }
         while let next = waiting.first, bytesInUse == 0 || bytesInUse + next.cost <= limits.concurrentDecodeBytes,
-              pool.canStart {
+              pool(for: next.header.format).canStart {
             run(waiting.removeFirst())
         }
     }
@@ -159,7 +179,7 @@ public final class ImageDecoder {
                 request.maxPixelSize = side
             }
         }
-        pool.decode(request, bytes: {
+        pool(for: header.format).decode(request, bytes: {
             firstFrame.map { layout in Bytes(bytes.withUnsafeBytes { layout.firstFrameFile(of: $0, format: header.format) }) } ?? bytes
         }, completion: { [weak self] result in
             self?.finish(pending, result.mapError { $0.loadError(format: header.format) })
