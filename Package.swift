@@ -3,7 +3,7 @@ import PackageDescription
 
 // Layers, bottom up (see docs/ARCHITECTURE.md):
 //   CGLib, CGtk, CSoup,    system libraries (GLib/GIO/gdk-pixbuf; GTK 3 + GDK + cairo; libsoup 2.4;
-//   CPortal                libportal 0.6 with its GTK 3 part)
+//   CPortal, CCairo        libportal 0.6 with its GTK 3 part; cairo alone, for the demo server's pictures)
 //   CGStreamer             GStreamer core, appsrc and pbutils (playback of videos and sounds)
 //   DecoderBindings        owning references, GError, GCancellable, translations, GBytes, pixbufs and their
 //                          decoding, the decoder protocol: GLib and gdk-pixbuf only (all gallery-decoder links)
@@ -51,6 +51,8 @@ let package = Package(
         // GLib, GIO and gdk-pixbuf: all that the layers without widgets may see.
         .systemLibrary(name: "CGLib", pkgConfig: "gdk-pixbuf-2.0", providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
         .systemLibrary(name: "CGtk", pkgConfig: "gtk+-3.0", providers: [.apt(["libgtk-3-dev"])]),
+        // cairo for the demo server's pictures only (see its shim.h).
+        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CSoup", pkgConfig: "libsoup-2.4", providers: [.apt(["libsoup2.4-dev"])]),
         // Debian's SQLite: the followed galleries' store (GalleryCore/Following), through SQLiteBindings only.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
@@ -81,7 +83,7 @@ let package = Package(
         .target(name: "GalleryUI", dependencies: ["GalleryCore", "GtkBindings", "GObjectBindings", "GStreamerBindings"]),
         .target(
             name: "GalleryDemoServer",
-            dependencies: ["GObjectBindings", "CGLib", .product(name: "Collections", package: "swift-collections")]),
+            dependencies: ["GObjectBindings", "CGLib", "CCairo", .product(name: "Collections", package: "swift-collections")]),
         // Never a dependency of GalleryViewerApp: the installed app carries no decompression bombs
         // (Tests/Install/check.sh looks for its symbols in the installed binary).
         .target(name: "GalleryHostileServer", dependencies: ["GalleryDemoServer", "GObjectBindings"]),

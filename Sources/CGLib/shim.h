@@ -1,4 +1,4 @@
-// Umbrella header for GLib, GObject, GIO, gdk-pixbuf and cairo: everything below the widgets. GalleryCore and the
+// Umbrella header for GLib, GObject, GIO and gdk-pixbuf: everything below the widgets. GalleryCore and the
 // demo server see only this module, so the compiler keeps GTK out of them.
 // Only what Swift cannot import directly lives here: macros and variadic functions.
 #ifndef GALLERY_CGLIB_SHIM_H
@@ -9,8 +9,6 @@
 #include <glib/gstdio.h>
 #include <gio/gio.h>
 #include <gdk-pixbuf/gdk-pixbuf.h>
-// By its directory: cairo's own headers include each other relatively, so no include path is needed.
-#include <cairo/cairo.h>
 // gettext's bindtextdomain/textdomain and setlocale (GLib's g_dgettext is in glib.h); Swift's Glibc module
 // leaves libintl.h out.
 #include <libintl.h>

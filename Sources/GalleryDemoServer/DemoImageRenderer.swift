@@ -1,3 +1,4 @@
+import CCairo
 import CGLib
 import GObjectBindings
 import Glibc

@@ -87,6 +87,7 @@ final class SandboxedDecodingTests: GLibTestCase {
             let raster = decoder.helperProcessIDs
             XCTAssertEqual(raster.count, 1)
             XCTAssertEqual(try Self.helpersLoading("librsvg", among: raster), [], "a raster helper never loads librsvg")
+            XCTAssertEqual(try Self.helpersLoading("libcairo", among: raster), [], "nor cairo (X11, fontconfig…)")
             let rasterStarts = decoder.helperStarts.count
             let image = try XCTUnwrap(Self.decode(tinySVG, with: decoder)).get().image
             XCTAssertEqual([image.pixbuf.width, image.pixbuf.height], [40, 20])

@@ -44,6 +44,16 @@ final class LayerTests: XCTestCase {
         }
     }
 
+    /// cairo draws the demo server's pictures; below the widgets nothing else may link it, or the sandboxed
+    /// decoder helper would load it (and X11, xcb, fontconfig, freetype with it) at every start.
+    func testOnlyTheDemoServerDrawsWithCairo() throws {
+        for target in ["DecoderBindings", "GObjectBindings", "GalleryCore", "GalleryDecoder", "GalleryViewerApp"] {
+            for (file, imports) in try Self.imports(in: target) {
+                XCTAssertFalse(imports.contains { $0.module == "CCairo" }, "\(file): \(target) links no cairo of its own")
+            }
+        }
+    }
+
     /// FoundationEssentials (JSONDecoder, URLComponents) and no more: the whole of Foundation brings ICU and its
     /// data, which doubled the app's size and the work of loading it before `--download` sends its first request.
     func testTheShippedProgramsImportFoundationEssentialsOnly() throws {
@@ -80,7 +90,7 @@ final class LayerTests: XCTestCase {
 
     /// Every Swift file under Sources/`target` (sub-folders included) with its import declarations.
     private static func imports(in target: String) throws -> [(file: String, imports: [Import])] {
-        XCTAssertEqual(cModules, ["CGLib", "CGStreamer", "CGtk", "CPortal", "CSQLite", "CSoup"], "the C modules the rules are about")
+        XCTAssertEqual(cModules, ["CCairo", "CGLib", "CGStreamer", "CGtk", "CPortal", "CSQLite", "CSoup"], "the C modules the rules are about")
         let folder = sourcesPath + "/" + target
         let files = try XCTUnwrap(FileManager.default.subpaths(atPath: folder), folder)
             .filter { $0.hasSuffix(".swift") }.sorted()
